@@ -1,0 +1,1 @@
+"""The bridge to clingo: terms, @-functions, program assembly."""

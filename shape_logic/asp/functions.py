@@ -1,0 +1,228 @@
+"""The @-functions rule files call: pure arithmetic on canonical dimension terms.
+
+Each function maps dim terms (see terms.py) to a dim term, or to no term at all
+(an empty list: the rule does not fire) when the arguments are not dims, a
+division by zero happens, or the result would exceed the caps.  They hold no
+shape logic: which dims are related is said by the rules.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from math import floor
+from typing import Callable
+
+import clingo
+
+from ..symbolic import ops
+from ..symbolic.bounds import bounds
+from ..symbolic.equation import relate
+from ..symbolic.expr import Expr, ExprOverflow
+from ..symbolic.parse import parse_dim
+from .terms import NotADim, expr_to_symbol, symbol_to_expr
+
+Number, String, Function = clingo.Number, clingo.String, clingo.Function
+FAILURES = (ExprOverflow, ZeroDivisionError, NotADim, RecursionError)
+
+
+def _dims(*args: clingo.Symbol) -> list[Expr]:
+    return [symbol_to_expr(a) for a in args]
+
+
+def arithmetic(f: Callable[..., Expr]):
+    """Lift a function on Exprs to clingo terms, returning [] on failure."""
+
+    def lifted(self, *args):
+        try:
+            return expr_to_symbol(f(*_dims(*args)))
+        except FAILURES as e:
+            self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
+            return []
+
+    lifted.__name__ = f.__name__
+    return lifted
+
+
+@lru_cache(maxsize=4096)
+def _formula(text: str) -> Expr:
+    return parse_dim(text)
+
+
+class Functions:
+    """The clingo context: every public method is callable as @name(...) from ASP."""
+
+    def __init__(self, order: Callable[[str], object]):
+        self.order = order
+        self.failures: list[str] = []
+        self._relate_cache: dict = {}
+
+    # ----- the shape language's operations
+    add = arithmetic(lambda a, b: a + b)
+    sub = arithmetic(lambda a, b: a - b)
+    mul = arithmetic(lambda a, b: a * b)
+    neg = arithmetic(lambda a: -a)
+    div = arithmetic(ops.floordiv)  # floored division
+    cdiv = arithmetic(ops.ceildiv)
+    mod = arithmetic(ops.mod)
+    max = arithmetic(ops.maximum)
+    min = arithmetic(ops.minimum)
+
+    def calc(self, formula: clingo.Symbol, *args: clingo.Symbol):
+        """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args."""
+        try:
+            e = _formula(formula.string)
+            names = [chr(ord("a") + i) for i in range(len(args))]
+            return expr_to_symbol(e.subs(dict(zip(names, _dims(*args)))))
+        except FAILURES as e:
+            self.failures.append(f"calc({formula}): {e}")
+            return []
+
+    def prod(self, *args: clingo.Symbol):
+        """The product of any number of dims."""
+        try:
+            out = Expr.const(1)
+            for e in _dims(*args):
+                out = out * e
+            return expr_to_symbol(out)
+        except FAILURES:
+            return []
+
+    def bcast(self, a: clingo.Symbol, b: clingo.Symbol):
+        """The numpy broadcast of two dims, when they are compatible.
+
+        1 yields the other; equal dims yield themselves; a dim that cannot be 1
+        (a literal other than 1, or provably >= 2) decides; otherwise both are
+        symbols >= 1 and the result is their max (as n = m, or one of them is 1).
+        """
+        try:
+            x, y = _dims(a, b)
+            if x == 1 or x == y:
+                return expr_to_symbol(y)
+            if y == 1:
+                return expr_to_symbol(x)
+            x_fixed, y_fixed = _not_one(x), _not_one(y)
+            if x_fixed and y_fixed:
+                return []  # two different dims, neither 1: the rules report the clash
+            if x_fixed:
+                return expr_to_symbol(x)
+            if y_fixed:
+                return expr_to_symbol(y)
+            return expr_to_symbol(ops.maximum(x, y))
+        except FAILURES:
+            return []
+
+    def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
+        """Integer arithmetic on tensor elements (ONNX semantics: Div truncates)."""
+        try:
+            x, y = _dims(a, b)
+            name = f.name
+            if name == "div" or name == "mod":
+                # elements may be negative: only decide when the sign is known
+                if x.is_int and y.is_int:
+                    if y.value == 0:
+                        return []
+                    q = abs(x.value) // abs(y.value) * (1 if (x.value < 0) == (y.value < 0) else -1)
+                    return expr_to_symbol(Expr.const(q if name == "div" else x.value - q * y.value))
+                if bounds(x)[0] < 0 or bounds(y)[0] < 1:
+                    return []
+                return expr_to_symbol(ops.floordiv(x, y) if name == "div" else ops.mod(x, y))
+            table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                     "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
+            return expr_to_symbol(table[name]())
+        except (KeyError,) + FAILURES:
+            return []
+
+    # ----- tests (1 true, 0 false)
+    def not_one(self, a: clingo.Symbol):
+        try:
+            return Number(int(_not_one(symbol_to_expr(a))))
+        except FAILURES:
+            return Number(0)
+
+    def negative(self, a: clingo.Symbol):
+        try:
+            return Number(int(bounds(symbol_to_expr(a))[1] < 0))
+        except FAILURES:
+            return Number(0)
+
+    def positive(self, a: clingo.Symbol):
+        """1 when the dim is provably >= 1."""
+        try:
+            return Number(int(bounds(symbol_to_expr(a))[0] >= 1))
+        except FAILURES:
+            return Number(0)
+
+    def le(self, a: clingo.Symbol, b: clingo.Symbol):
+        """1 when provably a <= b, 0 when provably a > b, 2 when unknown."""
+        try:
+            lo, hi = bounds(symbol_to_expr(b) - symbol_to_expr(a))
+        except FAILURES:
+            return Number(2)
+        return Number(1 if lo >= 0 else 0 if hi < 0 else 2)
+
+    # ----- equations between two values of one place
+    def relate(self, a: clingo.Symbol, b: clingo.Symbol):
+        key = (a, b)
+        hit = self._relate_cache.get(key)
+        if hit is None:
+            hit = self._relate_cache[key] = self._relate(a, b)
+        return hit
+
+    def _relate(self, a, b):
+        try:
+            x, y = _dims(a, b)
+        except NotADim:
+            return Function("same" if _real(a) == _real(b) else "conflict")
+        try:
+            r = relate(x, y, self.order)
+        except FAILURES:
+            return Function("unsolved")
+        if r.kind == "bind":
+            return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
+        if r.kind == "range":
+            return Function("range", [String(r.symbol), Number(r.lo), Number(r.hi)])
+        return Function(r.kind)
+
+    def subst(self, e: clingo.Symbol, s: clingo.Symbol, v: clingo.Symbol):
+        try:
+            return expr_to_symbol(symbol_to_expr(e).subs({s.string: symbol_to_expr(v)}))
+        except FAILURES as err:
+            self.failures.append(f"subst({e}, {s}, {v}): {err}")
+            return []
+
+    def symbols(self, e: clingo.Symbol):
+        try:
+            return [String(s) for s in sorted(symbol_to_expr(e).symbols())]
+        except FAILURES:
+            return []
+
+    # ----- reals (float attributes and constants, e.g. Resize scales)
+    def floor_scale(self, d: clingo.Symbol, r: clingo.Symbol):
+        """floor(d * r) for an integer dim d and a real r."""
+        try:
+            x = symbol_to_expr(d)
+            scale = Fraction(_real(r))
+            if not x.is_int:
+                if scale.denominator == 1:
+                    return expr_to_symbol(x * int(scale))
+                return expr_to_symbol(ops.floordiv(x * scale.numerator, scale.denominator))
+            return expr_to_symbol(Expr.const(floor(x.value * scale)))
+        except (FAILURES + (ValueError, OverflowError)):
+            return []
+
+
+def _not_one(e: Expr) -> bool:
+    if e.is_int:
+        return e.value != 1
+    lo, hi = bounds(e)
+    return lo >= 2 or hi <= 0
+
+
+def _real(sym: clingo.Symbol) -> float:
+    if sym.type == clingo.SymbolType.Number:
+        return float(sym.number)
+    if sym.type == clingo.SymbolType.Function and sym.name == "real":
+        return float(sym.arguments[0].string)
+    if sym.type == clingo.SymbolType.String:
+        return float(symbol_to_expr(sym).value) if symbol_to_expr(sym).is_int else float("nan")
+    raise NotADim(str(sym))

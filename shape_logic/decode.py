@@ -1,0 +1,215 @@
+"""From the answer set back to shapes: pick each axis's most resolved value.
+
+Every value the program derives for an axis is true (each rule is sound), so
+any of them may be printed; after substituting the final bindings we print the
+simplest.  Axes with no value get fresh names, shared along equal axes; tensors
+of unknown rank get a fresh shape variable.  Fresh names are numbered in order
+of appearance.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import clingo
+
+from .graph import Graph
+from .shapes import Shape
+from .symbolic.expr import Expr, ExprOverflow
+from .asp.terms import symbol_to_expr
+
+
+@dataclass
+class Atoms:
+    """The shown atoms of the answer set, grouped by predicate."""
+
+    rank: dict = field(default_factory=dict)  # T -> set of ranks
+    dims: dict = field(default_factory=dict)  # (T, I) -> set of Expr
+    dtype: dict = field(default_factory=dict)  # T -> set of dtype names
+    binds: dict = field(default_factory=dict)  # symbol -> set of Expr
+    ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
+    unsolved: set = field(default_factory=set)  # (Expr, Expr)
+    conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
+    void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
+
+    @staticmethod
+    def read(symbols: list[clingo.Symbol]) -> "Atoms":
+        a = Atoms()
+        for s in symbols:
+            name, args = s.name, s.arguments
+            if name == "dim":
+                e = _expr(args[2])
+                if e is not None:
+                    a.dims.setdefault((args[0].string, args[1].number), set()).add(e)
+            elif name == "rank":
+                a.rank.setdefault(args[0].string, set()).add(args[1].number)
+            elif name == "dtype":
+                a.dtype.setdefault(args[0].string, set()).add(args[1].name)
+            elif name == "bind":
+                e = _expr(args[1])
+                if e is not None:
+                    a.binds.setdefault(args[0].string, set()).add(e)
+            elif name == "range":
+                lo, hi = _expr(args[1]), _expr(args[2])
+                if lo is not None and hi is not None and lo.is_int and hi.is_int:
+                    a.ranges.setdefault(args[0].string, set()).add((lo.value, hi.value))
+            elif name == "unsolved":
+                e1, e2 = _expr(args[0]), _expr(args[1])
+                if e1 is not None and e2 is not None:
+                    a.unsolved.add((e1, e2))
+            elif name == "conflict":
+                a.conflicts.append(s)
+            elif name == "eqvoid":
+                a.void_edges.append(((args[0].string, args[1].number),
+                                     (args[2].string, args[3].number)))
+        return a
+
+
+def _expr(sym: clingo.Symbol) -> Expr | None:
+    try:
+        return symbol_to_expr(sym)
+    except ValueError:
+        return None
+
+
+def simplicity(e: Expr):
+    """Sort key: integers first, then fewer symbols, fewer terms, shorter text."""
+    return (not e.is_int, len(e.symbols()), len(e.terms), len(str(e)), str(e))
+
+
+class Resolver:
+    """Substitutes the final bindings until no bound symbol is left."""
+
+    def __init__(self, binds: dict[str, set[Expr]]):
+        self.best = {s: min(vs, key=simplicity) for s, vs in binds.items()}
+        self.memo: dict[Expr, Expr] = {}
+
+    def __call__(self, e: Expr) -> Expr:
+        hit = self.memo.get(e)
+        if hit is not None:
+            return hit
+        out = e
+        for _ in range(64):  # bindings are oriented, so this reaches a fixpoint
+            if not (out.symbols() & self.best.keys()):
+                break
+            try:
+                out = out.subs(self.best)
+            except ExprOverflow:
+                out = e
+                break
+        self.memo[e] = out
+        return out
+
+
+@dataclass
+class Decoded:
+    shapes: dict  # tensor -> Shape | None
+    dtypes: dict  # tensor -> str | None
+    bindings: dict  # user symbol -> Expr
+    ranges: dict  # symbol -> (lo, hi)
+    constraints: list  # (Expr, Expr) that must hold
+    rename: dict  # internal fresh name -> printed fresh name
+
+
+def decode(graph: Graph, atoms: Atoms) -> Decoded:
+    resolve = Resolver(atoms.binds)
+    void = _void_classes(atoms.void_edges)
+    fresh = _FreshNames(graph.fresh_count)
+    shapes, dtypes = {}, {}
+    for t in graph.tensors():
+        ranks = atoms.rank.get(t)
+        dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
+        if not ranks:
+            shapes[t] = None
+            continue
+        dims = []
+        for i in range(min(ranks)):
+            values = atoms.dims.get((t, i))
+            if values:
+                dims.append(min((resolve(v) for v in values), key=simplicity))
+            else:
+                dims.append(fresh.for_class(void.find((t, i))))
+        shapes[t] = Shape((tuple(dims),))
+    bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
+                if graph.symbol_class.get(s, 2) < 2}
+    ranges = {}
+    for s, rs in atoms.ranges.items():
+        if resolve(Expr.sym(s)).symbols() == {s}:
+            ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
+    constraints = _constraints(atoms.unsolved, resolve)
+    return Decoded(shapes, dtypes, bindings, ranges, constraints,
+                   _renumber(graph, shapes, constraints))
+
+
+def _constraints(unsolved, resolve) -> list:
+    seen, out = set(), []
+    for e1, e2 in unsolved:
+        a, b = resolve(e1), resolve(e2)
+        if a == b:
+            continue
+        key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((a, b) if simplicity(a) >= simplicity(b) else (b, a))
+    out.sort(key=lambda ab: (str(ab[0]), str(ab[1])))
+    return out
+
+
+class _FreshNames:
+    """Names for axes nothing determines, one per class of equal axes."""
+
+    def __init__(self, start: int):
+        self.count = start
+        self.by_class: dict = {}
+
+    def for_class(self, root) -> Expr:
+        if root not in self.by_class:
+            self.count += 1
+            self.by_class[root] = Expr.sym(f"_{self.count}")
+        return self.by_class[root]
+
+
+class _UnionFind:
+    def __init__(self):
+        self.parent: dict = {}
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def _void_classes(edges) -> _UnionFind:
+    uf = _UnionFind()
+    for a, b in edges:
+        uf.union(a, b)
+    return uf
+
+
+def _renumber(graph: Graph, shapes: dict, constraints: list) -> dict:
+    """Fresh names `_k` renumbered 1, 2, ... in order of first appearance."""
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(e: Expr):
+        for s in sorted(e.symbols(), key=lambda n: (len(n), n)):
+            if s.startswith("_") and s not in seen:
+                seen.add(s)
+                order.append(s)
+
+    for t in graph.tensors():
+        sh = shapes.get(t)
+        if sh is not None:
+            for d in sh.dims:
+                visit(d)
+    for a, b in constraints:
+        visit(a)
+        visit(b)
+    return {old: f"_{i + 1}" for i, old in enumerate(order)}

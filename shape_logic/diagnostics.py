@@ -1,0 +1,104 @@
+"""Shape errors as data: a code, a message, the place, the colliding values, the core."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import clingo
+
+from .decode import Atoms
+from .graph import Graph
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    tensor: str | None = None
+    axis: int | None = None
+    values: list = field(default_factory=list)
+    core: list = field(default_factory=list)  # [{"kind": ..., "name": ...}]
+    labels: list = field(default_factory=list)  # lines "name : shape   from ..."
+    notes: list = field(default_factory=list)
+    place: str | None = None
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "message": self.message, "tensor": self.tensor,
+                "axis": self.axis, "values": [str(v) for v in self.values], "core": self.core,
+                "notes": list(self.notes)}
+
+    def to_text(self, color: bool = False) -> str:
+        head = f"error[{self.code}]: {self.message}"
+        lines = [head]
+        if self.place:
+            lines.append(f"  --> {self.place}")
+        for lab in self.labels:
+            lines.append(f"   |  {lab}")
+        for note in self.notes:
+            lines.append(f"   = note: {note}")
+        if self.core:
+            lines.append("   = core: " + ", ".join(_core_text(c) for c in self.core))
+        return "\n".join(lines)
+
+
+def _core_text(c: dict) -> str:
+    if c["kind"] == "node":
+        return f'node "{c["name"]}"'
+    return f'{c["kind"]}s.{c["name"]}' if c["kind"] in ("input", "annotation", "output") \
+        else f'{c["kind"]} {c["name"]}'
+
+
+def diagnostics_from_conflicts(graph: Graph, atoms: Atoms) -> list[Diagnostic]:
+    """One diagnostic per conflicting place (without cores; see explain.py for those)."""
+    out: dict = {}
+    for atom in atoms.conflicts:
+        where, a, b = atom.arguments
+        key = str(where)
+        if key in out:
+            continue
+        out[key] = _describe(where, a, b)
+    return list(out.values())
+
+
+def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagnostic:
+    kind = where.name
+    args = where.arguments
+    va, vb = _plain(a), _plain(b)
+    if kind == "dim":
+        t, i = args[0].string, args[1].number
+        if vb == "negative":
+            return Diagnostic("E0003", f"axis {i} of `{t}` would be negative ({va})", t, i, [va])
+        return Diagnostic("E0001", f"axis {i} of `{t}` has two sizes: {va} and {vb}", t, i,
+                          [va, vb], notes=[f"{va} != {vb}"])
+    if kind == "rank":
+        t = args[0].string
+        if b.type == clingo.SymbolType.Function and b.name == "axis":
+            return Diagnostic("E0002", f"`{t}` has rank {va} but axis {b.arguments[0]} is used",
+                              t, None, [va])
+        return Diagnostic("E0002", f"`{t}` has two ranks: {va} and {vb}", t, None, [va, vb],
+                          notes=[f"rank {va} != rank {vb}"])
+    if kind == "dtype":
+        t = args[0].string
+        return Diagnostic("E0004", f"`{t}` has two dtypes: {va} and {vb}", t, None, [va, vb])
+    if kind == "value":
+        t, i = args[0].string, args[1].number
+        return Diagnostic("E0005", f"element {i} of `{t}` has two values: {va} and {vb}", t,
+                          None, [va, vb])
+    if kind == "equal":
+        return Diagnostic("E0006", f"{_plain(args[0])} differ: {va} and {vb}", None, None,
+                          [va, vb])
+    if kind in ("symbol", "range"):
+        s = args[0].string
+        return Diagnostic("E0007", f"symbol `{s}` cannot be both {va} and {vb}", None, None,
+                          [va, vb])
+    if kind == "node":
+        n = args[0].string
+        return Diagnostic("E0008", f'node "{n}" is invalid: {_plain(a)}', None, None, [])
+    return Diagnostic("E0000", f"inconsistent: {where} {va} {vb}")
+
+
+def _plain(s: clingo.Symbol) -> str:
+    if s.type == clingo.SymbolType.String:
+        return s.string
+    if s.type == clingo.SymbolType.Function and s.arguments:
+        return f"{s.name}({', '.join(_plain(x) for x in s.arguments)})"
+    return str(s)

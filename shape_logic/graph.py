@@ -1,0 +1,100 @@
+"""The in-memory graph: tensors declared by the user, nodes, and where each came from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .shapes import Shape
+
+# canonical dtype names and the aliases users write (ONNX / numpy names)
+DTYPES = ("f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+          "bool", "str", "c64", "c128")
+DTYPE_ALIASES = {
+    "float16": "f16", "half": "f16", "bfloat16": "bf16", "float32": "f32", "float": "f32",
+    "float64": "f64", "double": "f64", "int8": "i8", "int16": "i16", "int32": "i32",
+    "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "boolean": "bool", "string": "str", "complex64": "c64", "complex128": "c128",
+}
+NUMPY_DTYPES = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
+    "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+    "u64": np.uint64, "bool": np.bool_, "str": np.object_, "c64": np.complex64,
+    "c128": np.complex128,
+}
+INTEGER_DTYPES = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool"}
+
+
+def canonical_dtype(name: str) -> str | None:
+    name = name.lower()
+    if name in DTYPES:
+        return name
+    return DTYPE_ALIASES.get(name)
+
+
+def dtype_of_array(a: np.ndarray) -> str:
+    for k, v in NUMPY_DTYPES.items():
+        if a.dtype == v and k != "str":
+            return k
+    if a.dtype.kind in "OUS":
+        return "str"
+    raise ValueError(f"unsupported array dtype {a.dtype}")
+
+
+@dataclass
+class TensorInfo:
+    """What the user declared about one tensor in one place (an input, annotation...)."""
+
+    name: str
+    place: str  # where in the file: "inputs.x", "annotations.S"
+    dtype: str | None = None
+    shape: Shape | None = None
+    data: np.ndarray | None = None
+
+
+@dataclass
+class Node:
+    name: str
+    op: str
+    inputs: list[str]  # "" for an absent optional input
+    outputs: list[str]
+    attrs: dict[str, Any] = field(default_factory=dict)
+    index: int = 0
+    domain: str = ""
+
+    @property
+    def place(self) -> str:
+        return f'nodes[{self.index}] "{self.name}"'
+
+
+@dataclass
+class Graph:
+    name: str
+    opset: int
+    inputs: dict[str, TensorInfo]
+    outputs: dict[str, TensorInfo]
+    initializers: dict[str, TensorInfo]
+    nodes: list[Node]
+    annotations: dict[str, TensorInfo]
+    functions: dict[str, Any] = field(default_factory=dict)
+    path: str | None = None
+    symbol_class: dict[str, int] = field(default_factory=dict)  # 0 input, 1 annotation, 2 fresh
+    fresh_count: int = 0
+    source: Any = None  # the dict or ModelProto it was read from
+
+    def tensors(self) -> list[str]:
+        """Every tensor name, in a stable order: inputs, initializers, node outputs."""
+        seen: dict[str, None] = {}
+        for name in list(self.inputs) + list(self.initializers):
+            seen.setdefault(name, None)
+        for node in self.nodes:
+            for t in node.inputs + node.outputs:
+                if t:
+                    seen.setdefault(t, None)
+        for name in list(self.outputs) + list(self.annotations):
+            seen.setdefault(name, None)
+        return list(seen)
+
+    def producer(self) -> dict[str, Node]:
+        return {t: n for n in self.nodes for t in n.outputs if t}

@@ -1,0 +1,32 @@
+"""The readable text form of a solution (`shape-logic solve` without --format json)."""
+from __future__ import annotations
+
+
+def render_solution(sol, color: bool = False) -> str:
+    g = sol.graph
+    lines = []
+    tensors = g.tensors()
+    status = "ok" if sol.status == "ok" else "error"
+    lines.append(f"graph {g.name!r}: {status} ({len(g.nodes)} nodes, {len(tensors)} tensors)")
+    for d in sol.diagnostics:
+        lines.append("")
+        lines.append(d.to_text(color))
+    rows = [(t, sol.dtype(t) or "?", sol.shape(t), sol.origin(t)) for t in tensors]
+    widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in
+              enumerate(("tensor", "dtype", "shape", "from"))]
+    lines.append("")
+    header = ("tensor", "dtype", "shape", "from")
+    lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+    for r in rows:
+        lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    if sol.bindings:
+        lines.append("")
+        lines.append("bindings: " + ", ".join(f"{s} = {v}" for s, v in sol.bindings.items()))
+    if sol.decoded.ranges:
+        lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
+                                            for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
+    if sol.constraints:
+        lines.append("constraints: " + ", ".join(sol.constraints))
+    for w in sol.warnings:
+        lines.append(f"warning: {w}")
+    return "\n".join(lines)

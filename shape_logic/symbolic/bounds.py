@@ -1,0 +1,90 @@
+"""Interval bounds of expressions, with every symbol ranging over [1, inf).
+
+Sound over-approximation: the true value always lies in the returned interval.
+Used to drop dominated max/min arguments, to prove a dim cannot be 1 (for
+broadcasting) and to prove a dim negative (a shape error).
+"""
+from __future__ import annotations
+
+from math import inf
+
+# a dimension beyond 2^62 is absurd (no machine holds it); bounding symbols there lets
+# min(INT64_MAX, s) simplify to s, as Slice ends need
+SYMBOL_RANGE = (1, 2**62)
+
+
+def bounds(e) -> tuple[float, float]:
+    lo = hi = 0
+    for mono, c in e.terms:
+        m_lo, m_hi = _monomial_bounds(mono)
+        if c > 0:
+            lo, hi = _add(lo, c * m_lo if m_lo != -inf else -inf), _add(hi, _scale(c, m_hi))
+        else:
+            lo, hi = _add(lo, _scale(c, m_hi)), _add(hi, _scale(c, m_lo))
+    return lo, hi
+
+
+def _scale(c, v):
+    if v in (inf, -inf):
+        return v if c > 0 else -v
+    return c * v
+
+
+def _add(a, b):
+    if (a == inf and b == -inf) or (a == -inf and b == inf):
+        return -inf if a == -inf else inf
+    return a + b
+
+
+def _monomial_bounds(mono):
+    lo, hi = 1, 1
+    for atom, p in mono:
+        a_lo, a_hi = atom_bounds(atom)
+        for _ in range(p):
+            lo, hi = _interval_mul((lo, hi), (a_lo, a_hi))
+    return lo, hi
+
+
+def _interval_mul(x, y):
+    products = []
+    for a in x:
+        for b in y:
+            if (a == 0 and b in (inf, -inf)) or (b == 0 and a in (inf, -inf)):
+                products.append(0)
+            else:
+                products.append(a * b)
+    return min(products), max(products)
+
+
+def _floor_div_bound(n, d):
+    """floor(n / d) for a bound n and a positive divisor bound d (either may be infinite)."""
+    if n in (inf, -inf):
+        return n
+    if d == inf:
+        return 0 if n >= 0 else -1
+    return n // d
+
+
+def atom_bounds(atom) -> tuple[float, float]:
+    kind = atom.kind
+    if kind == "sym":
+        return SYMBOL_RANGE
+    if kind == "floordiv":
+        num, den = atom.args
+        n_lo, n_hi = bounds(num)
+        d_lo, d_hi = bounds(den)
+        if d_lo < 1:
+            return -inf, inf
+        return _floor_div_bound(n_lo, d_hi if n_lo >= 0 else d_lo), _floor_div_bound(
+            n_hi, d_lo if n_hi >= 0 else d_hi)
+    if kind == "mod":
+        _, den = atom.args
+        d_lo, d_hi = bounds(den)
+        if d_lo >= 1:
+            return 0, d_hi - 1 if d_hi != inf else inf
+        return -inf, inf
+    if kind in ("max", "min"):
+        bs = [bounds(a) for a in atom.args]
+        pick = max if kind == "max" else min
+        return pick(b[0] for b in bs), pick(b[1] for b in bs)
+    return -inf, inf

@@ -1,0 +1,211 @@
+"""Classify an equation between two dimension expressions.
+
+When one axis receives two values e1 and e2, `relate(e1, e2)` says what e1 = e2
+means:
+
+* ``same``      - identical after normalization (never reached for distinct canonical terms);
+* ``conflict``  - no assignment of dims (integers >= 0) satisfies it;
+* ``bind``      - it determines one symbol: S = V, where every symbol of V is
+                  *smaller* than S in the elimination order, so substitution
+                  terminates and bindings never form cycles;
+* ``range``     - it confines one symbol to lo..hi (floor division has several
+                  solutions: never pick one);
+* ``unsolved``  - true but not solvable here (non-linear, several symbols...).
+
+Soundness: `bind` and `range` are consequences of the equation; `conflict` is
+only returned when the equation has no solution with every symbol >= 0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd
+from typing import Callable
+
+from . import ops
+from .expr import Atom, Expr, ZERO
+
+MAX_ENUMERATION = 4096
+
+
+@dataclass(frozen=True)
+class Relation:
+    kind: str  # same | conflict | bind | range | unsolved
+    symbol: str | None = None
+    value: Expr | None = None
+    lo: int | None = None
+    hi: int | None = None
+
+
+SAME = Relation("same")
+CONFLICT = Relation("conflict")
+UNSOLVED = Relation("unsolved")
+
+
+def default_order(name: str):
+    """Elimination order: solver-made names (`_k`) go first, then by name."""
+    return (name.startswith("_"), name)
+
+
+def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -> Relation:
+    d = _expand_mod(e1 - e2)
+    if d == ZERO:
+        return SAME
+    if d.is_int:
+        return CONFLICT
+    d = _cancel_symbol_content(d)
+    if d.is_int:
+        return SAME if d == ZERO else CONFLICT
+    if _linear_without_atoms(d) and d.constant_term() % _content_of_variables(d):
+        return CONFLICT  # gcd of coefficients does not divide the constant: no integer solution
+    syms = d.symbols()
+    top = max(syms, key=order)
+    rel = _solve_linear_for(d, top)
+    if rel is not None:
+        return rel
+    if len(syms) == 1:
+        return _solve_single(d, top)
+    return UNSOLVED
+
+
+def _expand_mod(e: Expr) -> Expr:
+    """a % b = a - b*(a//b): lets `h%2` and `h - 2*(h//2)` relate as equal."""
+    if not any(a.kind == "mod" for a in e.atoms()):
+        return e
+    total = ZERO
+    for mono, c in e.terms:
+        term = Expr.const(c)
+        for a, p in mono:
+            f = Expr.atom(a)
+            if a.kind == "mod":
+                num, den = a.args
+                f = num - den * ops.floordiv(num, den)
+            for _ in range(p):
+                term = term * f
+        total = total + term
+    return total
+
+
+def _cancel_symbol_content(d: Expr) -> Expr:
+    """Divide by symbols common to every term (each symbol is >= 1, so never 0)."""
+    common = None
+    for mono, _ in d.terms:
+        syms = {a: p for a, p in mono if a.kind == "sym"}
+        common = syms if common is None else {
+            a: min(k, syms[a]) for a, k in common.items() if a in syms}
+    if not common:
+        return d
+    divisor = Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1})
+    q = ops.exact_div(d, divisor)
+    return q if q is not None else d
+
+
+def _linear_without_atoms(d: Expr) -> bool:
+    return all(len(m) <= 1 and all(a.kind == "sym" and p == 1 for a, p in m) for m, _ in d.terms)
+
+
+def _content_of_variables(d: Expr) -> int:
+    g = 0
+    for mono, c in d.terms:
+        if mono:
+            g = gcd(g, abs(c))
+    return g or 1
+
+
+def _solve_linear_for(d: Expr, s: str) -> Relation | None:
+    """d = k*s + rest with s nowhere in rest: s = -rest / k (exact given the equation)."""
+    atom = Atom("sym", (s,))
+    k = 0
+    rest: dict = {}
+    for mono, c in d.terms:
+        if mono == ((atom, 1),):
+            k = c
+        elif s in Expr({mono: 1}).symbols():
+            return None
+        else:
+            rest[mono] = c
+    if k == 0:
+        return None
+    rhs = -Expr(rest)
+    if k < 0:
+        k, rhs = -k, -rhs
+    if rhs.is_int:
+        if rhs.value % k or rhs.value < 0:
+            return CONFLICT
+        return Relation("bind", s, Expr.const(rhs.value // k))
+    # the equation says k divides rhs, so floored division is exact here
+    return Relation("bind", s, ops.floordiv(rhs, k))
+
+
+def _solve_single(d: Expr, s: str) -> Relation:
+    """All solutions s >= 0 of d(s) = 0, found inside a proven enclosing interval."""
+    interval = _enclosing_interval(d, s)
+    if interval is None:
+        return UNSOLVED
+    lo, hi = interval
+    lo = max(lo, 0)
+    if hi < lo:
+        return CONFLICT
+    if hi - lo > MAX_ENUMERATION:
+        return UNSOLVED
+    solutions = [v for v in range(lo, hi + 1) if d.subs({s: Expr.const(v)}) == ZERO]
+    if not solutions:
+        return CONFLICT
+    if len(solutions) == 1:
+        return Relation("bind", s, Expr.const(solutions[0]))
+    if solutions[-1] - solutions[0] + 1 == len(solutions):
+        return Relation("range", s, lo=solutions[0], hi=solutions[-1])
+    return UNSOLVED
+
+
+def _enclosing_interval(d: Expr, s: str) -> tuple[int, int] | None:
+    """Bound d(s) between a*s + b_lo and a*s + b_hi; solutions lie where 0 is in between."""
+    band = _linear_band(d, s)
+    if band is None:
+        return None
+    slope, b_lo, b_hi = band
+    if slope == 0:
+        return None
+    # a*s + b_lo <= 0 <= a*s + b_hi
+    x1, x2 = -b_hi / slope, -b_lo / slope
+    lo, hi = min(x1, x2), max(x1, x2)
+    return _ceil(lo), _floor(hi)
+
+
+def _linear_band(e: Expr, s: str):
+    """(slope, lo offset, hi offset) with e(s) in [slope*s + lo, slope*s + hi], or None."""
+    slope, lo, hi = Fraction(0), Fraction(0), Fraction(0)
+    for mono, c in e.terms:
+        if not mono:
+            lo += c
+            hi += c
+            continue
+        if len(mono) != 1 or mono[0][1] != 1:
+            return None
+        atom = mono[0][0]
+        if atom.kind == "sym":
+            slope += c
+            continue
+        if atom.kind != "floordiv" or not atom.args[1].is_int:
+            return None
+        inner = _linear_band(atom.args[0], s)
+        if inner is None:
+            return None
+        k = atom.args[1].value
+        a, ilo, ihi = inner
+        # floor(x / k) lies in [x/k - (k-1)/k, x/k]
+        t_slope, t_lo, t_hi = a / k, ilo / k - Fraction(k - 1, k), ihi / k
+        slope += c * t_slope
+        if c > 0:
+            lo, hi = lo + c * t_lo, hi + c * t_hi
+        else:
+            lo, hi = lo + c * t_hi, hi + c * t_lo
+    return slope, lo, hi
+
+
+def _floor(x: Fraction) -> int:
+    return x.numerator // x.denominator
+
+
+def _ceil(x: Fraction) -> int:
+    return -((-x.numerator) // x.denominator)

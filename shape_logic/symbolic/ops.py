@@ -1,0 +1,178 @@
+"""The non-ring operations of the shape language, each returning canonical form.
+
+floordiv(a, c) with an integer c > 0 splits every coefficient k = c*q + r
+(0 <= r < c) so that a//c = Q + R//c with R's coefficients in [0, c): this is
+unique, hence canonical.  `(h - 1)//2` becomes `(h + 1)//2 - 1`.
+"""
+from __future__ import annotations
+
+from math import gcd
+
+from .bounds import bounds
+from .expr import Atom, Expr, ZERO, as_expr
+
+
+def floordiv(a, b) -> Expr:
+    a, b = as_expr(a), as_expr(b)
+    if b.is_int:
+        return _floordiv_int(a, b.value)
+    q = exact_div(a, b)
+    if q is not None:
+        return q
+    # a common integer factor cancels: floor(2h / 2c) = floor(h / c)
+    g = gcd(a.content(), b.content())
+    if g > 1:
+        a, b = a.scale_div(g), b.scale_div(g)
+    if b.constant_term() < 0 and all(c < 0 for _, c in b.terms):
+        a, b = -a, -b
+    return Expr.atom(Atom("floordiv", (a, b)))
+
+
+def _floordiv_int(a: Expr, c: int) -> Expr:
+    if c == 0:
+        raise ZeroDivisionError("division by zero in a dimension expression")
+    if c < 0:
+        a, c = -a, -c
+    if c == 1:
+        return a
+    if a.is_int:
+        return Expr.const(a.value // c)
+    quot: dict = {}
+    rem: dict = {}
+    for mono, k in a.terms:
+        q, r = divmod(k, c)
+        quot[mono] = q
+        rem[mono] = r
+    q_expr, r_expr = Expr(quot), Expr(rem)
+    if r_expr.is_int:  # remainder in [0, c): contributes nothing
+        return q_expr
+    g = gcd(r_expr.content(), c)
+    if g > 1:
+        r_expr, c = r_expr.scale_div(g), c // g
+    inner = r_expr.single_atom()
+    if inner is not None and inner.kind == "floordiv" and inner.args[1].is_int:
+        # floor(floor(x / d) / c) = floor(x / (d*c)) for positive d, c
+        return q_expr + _floordiv_int(inner.args[0], inner.args[1].value * c)
+    return q_expr + Expr.atom(Atom("floordiv", (r_expr, Expr.const(c))))
+
+
+def ceildiv(a, b) -> Expr:
+    """ceil(a / b): floor((a + c - 1) / c) for an integer c > 0, else -floor(-a / b)."""
+    a, b = as_expr(a), as_expr(b)
+    if b.is_int and b.value > 0:
+        return floordiv(a + (b.value - 1), b)
+    return -floordiv(-a, b)
+
+
+def mod(a, b) -> Expr:
+    a, b = as_expr(a), as_expr(b)
+    if b.is_int:
+        c = b.value
+        if c == 0:
+            raise ZeroDivisionError("modulo by zero in a dimension expression")
+        if a.is_int:
+            return Expr.const(a.value % c)
+        if c < 0:  # python semantics: the sign follows the divisor
+            return -mod(-a, -c)
+        rem = Expr({m: k % c for m, k in a.terms})
+        if rem.is_int:
+            return rem
+        return Expr.atom(Atom("mod", (rem, Expr.const(c))))
+    if exact_div(a, b) is not None:
+        return ZERO
+    return Expr.atom(Atom("mod", (a, b)))
+
+
+def maximum(*args) -> Expr:
+    return _extremum("max", [as_expr(a) for a in args])
+
+
+def minimum(*args) -> Expr:
+    return _extremum("min", [as_expr(a) for a in args])
+
+
+def _extremum(kind: str, args: list[Expr]) -> Expr:
+    flat: list[Expr] = []
+    for a in args:
+        inner = a.single_atom()
+        if inner is not None and inner.kind == kind:
+            flat.extend(inner.args)
+        else:
+            flat.append(a)
+    pick = max if kind == "max" else min
+    ints = [a.value for a in flat if a.is_int]
+    rest = sorted({a for a in flat if not a.is_int}, key=lambda e: e.key)
+    if ints:
+        rest.append(Expr.const(pick(ints)))
+    # drop arguments that another argument provably dominates
+    kept: list[Expr] = []
+    for i, a in enumerate(rest):
+        dominated = False
+        for j, b in enumerate(rest):
+            if i == j:
+                continue
+            lo, hi = bounds(b - a)
+            if kind == "max" and lo >= 0 and (lo > 0 or j < i):
+                dominated = True
+            if kind == "min" and hi <= 0 and (hi < 0 or j < i):
+                dominated = True
+            if dominated:
+                break
+        if not dominated:
+            kept.append(a)
+    if len(kept) == 1:
+        return kept[0]
+    kept.sort(key=lambda e: e.key)
+    return Expr.atom(Atom(kind, tuple(kept)))
+
+
+def exact_div(a: Expr, b: Expr) -> Expr | None:
+    """a / b when b divides a as polynomials (multivariate division), else None."""
+    if b == ZERO:
+        return None
+    if a == ZERO:
+        return ZERO
+    lead_mono, lead_c = b.terms[0]
+    quot = ZERO
+    rest = a
+    for _ in range(4 * len(a.terms) + 8):
+        if rest == ZERO:
+            return quot
+        mono, c = rest.terms[0]
+        if c % lead_c:
+            return None
+        m = _mono_div(mono, lead_mono)
+        if m is None:
+            return None
+        t = Expr({m: c // lead_c})
+        quot = quot + t
+        rest = rest - t * b
+    return None
+
+
+def _mono_div(m1, m2):
+    powers = dict(m1)
+    for a, p in m2:
+        have = powers.get(a, 0)
+        if have < p:
+            return None
+        if have == p:
+            del powers[a]
+        else:
+            powers[a] = have - p
+    return tuple(sorted(powers.items(), key=lambda ap: ap[0].key))
+
+
+def apply(kind: str, args: list[Expr]) -> Expr:
+    """Rebuild an atom of the given kind from (substituted) arguments."""
+    if kind == "floordiv":
+        return floordiv(*args)
+    if kind == "mod":
+        return mod(*args)
+    if kind == "max":
+        return maximum(*args)
+    if kind == "min":
+        return minimum(*args)
+    if kind == "ragged":
+        return Expr.atom(Atom("ragged", ()))
+    raise ValueError(kind)

@@ -1,0 +1,58 @@
+"""Structural checks of a graph: every tensor defined once, referenced tensors exist, no cycle."""
+from __future__ import annotations
+
+from collections import deque
+
+from .errors import InputError
+from .graph import Graph, Node
+
+
+def validate(graph: Graph) -> list[Node]:
+    """Check the graph's structure; return its nodes in a topological order."""
+    defined: dict[str, str] = {}
+    for name, info in graph.inputs.items():
+        defined[name] = info.place
+    for name, info in graph.initializers.items():
+        defined.setdefault(name, info.place)
+    for node in graph.nodes:
+        for k, t in enumerate(node.outputs):
+            if t in defined:
+                raise InputError(f"tensor {t!r} is produced here and also by {defined[t]}",
+                                 graph.path, f"{node.place}.outputs[{k}]")
+            defined[t] = f"{node.place}.outputs[{k}]"
+    for node in graph.nodes:
+        for k, t in enumerate(node.inputs):
+            if t and t not in defined:
+                raise InputError(f"input {t!r} is not defined (not a graph input, initializer, "
+                                 "or output of a node)", graph.path, f"{node.place}.inputs[{k}]")
+    for section, decls in (("outputs", graph.outputs), ("annotations", graph.annotations)):
+        for name in decls:
+            if name not in defined:
+                raise InputError(f"tensor {name!r} is not defined in the graph", graph.path,
+                                 f"{section}.{name}")
+    return topological_order(graph)
+
+
+def topological_order(graph: Graph) -> list[Node]:
+    producer = graph.producer()
+    users: dict[int, list[int]] = {i: [] for i in range(len(graph.nodes))}
+    waiting = [0] * len(graph.nodes)
+    index = {id(n): i for i, n in enumerate(graph.nodes)}
+    for i, node in enumerate(graph.nodes):
+        for t in set(node.inputs):
+            if t and t in producer:
+                users[index[id(producer[t])]].append(i)
+                waiting[i] += 1
+    ready = deque(i for i, w in enumerate(waiting) if w == 0)
+    order = []
+    while ready:
+        i = ready.popleft()
+        order.append(graph.nodes[i])
+        for j in users[i]:
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                ready.append(j)
+    if len(order) < len(graph.nodes):
+        stuck = next(n for i, n in enumerate(graph.nodes) if waiting[i] > 0)
+        raise InputError("the graph has a cycle through this node", graph.path, stuck.place)
+    return order
