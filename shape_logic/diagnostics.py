@@ -50,7 +50,11 @@ def _core_text(c: dict) -> str:
 def diagnostics_from_conflicts(graph: Graph, atoms: Atoms) -> list[Diagnostic]:
     """One diagnostic per conflicting place (without cores; see explain.py for those)."""
     out: dict = {}
-    for atom in atoms.conflicts:
+    # conflicts on real tensors first: a clash at a virtual tensor (batch(N, T)) shows on a
+    # real one too, and that is the place to name
+    real = [a for a in atoms.conflicts if not _virtual(a.arguments[0])]
+    virtual = [a for a in atoms.conflicts if _virtual(a.arguments[0])]
+    for atom in real + (virtual if not real else []):
         where, a, b = atom.arguments
         key = str(where)
         if key in out:
@@ -59,28 +63,44 @@ def diagnostics_from_conflicts(graph: Graph, atoms: Atoms) -> list[Diagnostic]:
     return list(out.values())
 
 
+def _virtual(where: clingo.Symbol) -> bool:
+    return bool(where.arguments) and where.name in ("dim", "rank", "dtype", "value") \
+        and where.arguments[0].type != clingo.SymbolType.String
+
+
+def tensor_label(sym: clingo.Symbol) -> str:
+    """A tensor's name, or a description of a virtual tensor of some rule."""
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Function and sym.name == "batch":
+        return f"batch axes of {tensor_label(sym.arguments[1])}"
+    if sym.type == clingo.SymbolType.Function and sym.name == "acc":
+        return f"broadcast of the inputs of node {_plain(sym.arguments[0])}"
+    return _plain(sym)
+
+
 def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagnostic:
     kind = where.name
     args = where.arguments
     va, vb = _plain(a), _plain(b)
     if kind == "dim":
-        t, i = args[0].string, args[1].number
+        t, i = tensor_label(args[0]), args[1].number
         if vb == "negative":
             return Diagnostic("E0003", f"axis {i} of `{t}` would be negative ({va})", t, i, [va])
         return Diagnostic("E0001", f"axis {i} of `{t}` has two sizes: {va} and {vb}", t, i,
                           [va, vb], notes=[f"{va} != {vb}"])
     if kind == "rank":
-        t = args[0].string
+        t = tensor_label(args[0])
         if b.type == clingo.SymbolType.Function and b.name == "axis":
             return Diagnostic("E0002", f"`{t}` has rank {va} but axis {b.arguments[0]} is used",
                               t, None, [va])
         return Diagnostic("E0002", f"`{t}` has two ranks: {va} and {vb}", t, None, [va, vb],
                           notes=[f"rank {va} != rank {vb}"])
     if kind == "dtype":
-        t = args[0].string
+        t = tensor_label(args[0])
         return Diagnostic("E0004", f"`{t}` has two dtypes: {va} and {vb}", t, None, [va, vb])
     if kind == "value":
-        t, i = args[0].string, args[1].number
+        t, i = tensor_label(args[0]), args[1].number
         return Diagnostic("E0005", f"element {i} of `{t}` has two values: {va} and {vb}", t,
                           None, [va, vb])
     if kind == "equal":

@@ -82,6 +82,7 @@ class Graph:
     symbol_class: dict[str, int] = field(default_factory=dict)  # 0 input, 1 annotation, 2 fresh
     fresh_count: int = 0
     source: Any = None  # the dict or ModelProto it was read from
+    symbol_map: dict = field(default_factory=dict)  # ONNX dim_param -> the NAME used for it
 
     def tensors(self) -> list[str]:
         """Every tensor name, in a stable order: inputs, initializers, node outputs."""

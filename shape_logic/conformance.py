@@ -1,0 +1,141 @@
+"""ONNX's node test cases (onnx.backend.test.case.node) as a conformance suite for the rules.
+
+For each case whose operators all have rule files, the model's inputs are
+given the shapes of the case's input arrays (small integer inputs become
+constants, as shape computations need their values), the graph is solved, and
+every output's inferred shape and dtype must equal the expected output's.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .asp.program import available_ops
+from .errors import InputError
+from .graph import dtype_of_array
+
+MAX_CONST_ELEMENTS = 1024
+
+
+@dataclass
+class Outcome:
+    case: str
+    op: str
+    ok: bool
+    message: str = ""
+
+
+@lru_cache(maxsize=1)
+def all_cases():
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return tuple(collect_testcases(None))
+
+
+def case_ops(case) -> set[str]:
+    return {n.op_type for n in case.model.graph.node}
+
+
+def main_op(case) -> str:
+    nodes = case.model.graph.node
+    if "_expanded" in case.name:
+        return "expanded"
+    return nodes[0].op_type if len(nodes) == 1 else "+".join(sorted(case_ops(case)))
+
+
+def supported_cases(ops: set[str] | None = None):
+    known = set(available_ops())
+    for case in all_cases():
+        if not case.data_sets or not _tensor_io(case):
+            continue
+        used = case_ops(case)
+        if used <= known and (ops is None or main_op(case) in ops):
+            yield case
+
+
+def _tensor_io(case) -> bool:
+    g = case.model.graph
+    return all(vi.type.WhichOneof("value") == "tensor_type" for vi in list(g.input) + list(g.output))
+
+
+def shape_model(case):
+    """The case's model with input shapes from its data and small integer inputs as constants."""
+    from onnx import helper, numpy_helper
+
+    model = type(case.model)()
+    model.CopyFrom(case.model)
+    g = model.graph
+    inputs, _ = case.data_sets[0]
+    keep = []
+    for vi, arr in zip(list(g.input), inputs):
+        arr = np.asarray(arr)
+        if arr.dtype.kind in "iu" and arr.size <= MAX_CONST_ELEMENTS:
+            g.initializer.append(numpy_helper.from_array(arr, vi.name))
+            continue
+        elem = vi.type.tensor_type.elem_type
+        keep.append(helper.make_tensor_value_info(vi.name, elem, list(arr.shape)))
+    del g.input[:]
+    g.input.extend(keep)
+    for vi in g.output:  # outputs are what we infer: drop their declared shapes
+        vi.type.tensor_type.ClearField("shape")
+    return model
+
+
+def check_case(case) -> Outcome:
+    from .solver import solve
+
+    op = main_op(case)
+    try:
+        sol = solve(shape_model(case))
+    except InputError as e:
+        return Outcome(case.name, op, False, f"input error: {e}")
+    if sol.status != "ok":
+        return Outcome(case.name, op, False, "; ".join(d.message for d in sol.diagnostics))
+    _, outputs = case.data_sets[0]
+    problems = []
+    for vi, arr in zip(case.model.graph.output, outputs):
+        arr = np.asarray(arr)
+        want = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+        got = sol.shape(vi.name)
+        if got != want:
+            problems.append(f"{vi.name}: inferred {got}, expected {want}")
+        try:
+            want_dt = dtype_of_array(arr)
+        except ValueError:
+            continue
+        if sol.dtype(vi.name) != want_dt:
+            problems.append(f"{vi.name}: dtype {sol.dtype(vi.name)}, expected {want_dt}")
+    return Outcome(case.name, op, not problems, "; ".join(problems))
+
+
+def run(ops: set[str] | None = None) -> list[Outcome]:
+    return [check_case(c) for c in supported_cases(ops)]
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    by_op: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        by_op.setdefault(o.op, []).append(o)
+    lines = []
+    for op in sorted(by_op):
+        os_ = by_op[op]
+        passed = sum(o.ok for o in os_)
+        lines.append(f"{op:28} {passed}/{len(os_)}")
+        for o in os_:
+            if not o.ok:
+                lines.append(f"    FAIL {o.case}: {o.message}")
+    total = sum(o.ok for o in outcomes)
+    lines.append(f"total {total}/{len(outcomes)}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    ops = set(sys.argv[1:]) or None
+    print(summary(run(ops)))

@@ -1,0 +1,182 @@
+"""Reading ONNX models into a `Graph` (INTERFACE §6), with the onnx package.
+
+Tensor names are the model's value names; symbols are the inputs' dim_param
+names.  A dim_param that is an expression of the shape language is read as
+that expression; any other is mapped to a NAME (the mapping is kept in
+`graph.symbol_map`).  A dim with neither value nor name gets a fresh name.
+Intermediate value_info is ignored: we infer it.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .errors import InputError
+from .graph import Graph, Node, TensorInfo, dtype_of_array
+from .load_json import SymbolTable, check_dims
+from .shapes import Shape
+from .symbolic.expr import Expr
+from .symbolic.parse import parse_dim
+
+# onnx TensorProto element types -> our dtype names
+ONNX_DTYPES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str",
+               9: "bool", 10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128",
+               16: "bf16"}
+DTYPE_TO_ONNX = {v: k for k, v in ONNX_DTYPES.items()}
+
+
+def read_onnx_file(path: str) -> Graph:
+    import onnx
+
+    try:
+        model = onnx.load(path, load_external_data=True)
+    except FileNotFoundError:
+        raise InputError("no such file", path)
+    except Exception as e:  # protobuf raises its own DecodeError; onnx raises ValueError...
+        raise InputError(f"not a readable ONNX model ({type(e).__name__}: {e})", path)
+    g = graph_from_model(model, path)
+    return g
+
+
+def graph_from_model(model, path: str | None = None) -> Graph:
+    try:
+        return _ModelReader(model, path).read()
+    except InputError as e:
+        raise e.located(path)
+
+
+class _ModelReader:
+    def __init__(self, model, path):
+        self.model = model
+        self.path = path
+        self.symbols = SymbolTable()
+        self.symbol_map: dict[str, str] = {}
+
+    def read(self) -> Graph:
+        m = self.model
+        g = m.graph
+        opset = 18
+        for imp in m.opset_import:
+            if imp.domain in ("", "ai.onnx"):
+                opset = imp.version
+        initializers = {}
+        for init in g.initializer:
+            initializers[init.name] = self.initializer(init)
+        inputs = {}
+        for vi in g.input:
+            if vi.name in initializers:
+                continue  # IR < 4 lists initializers as inputs: the data decides
+            inputs[vi.name] = self.value_info(vi, f"graph.input[{vi.name}]", cls=0)
+        outputs = {vi.name: self.value_info(vi, f"graph.output[{vi.name}]", cls=1)
+                   for vi in g.output}
+        nodes = self.nodes(g.node)
+        graph = Graph(name=g.name or "model", opset=opset, inputs=inputs, outputs=outputs,
+                      initializers=initializers, nodes=nodes, annotations={},
+                      path=self.path, symbol_class=self.symbols.cls,
+                      fresh_count=self.symbols.count, source=m)
+        graph.symbol_map = self.symbol_map
+        return graph
+
+    def initializer(self, init) -> TensorInfo:
+        from onnx import numpy_helper
+
+        place = f"graph.initializer[{init.name}]"
+        try:
+            arr = numpy_helper.to_array(init)
+        except Exception as e:
+            raise InputError(f"cannot read initializer data ({e})", place=place)
+        info = TensorInfo(init.name, place, dtype=ONNX_DTYPES.get(init.data_type),
+                          shape=Shape.of(arr.shape), data=arr)
+        return info
+
+    def value_info(self, vi, place: str, cls: int) -> TensorInfo:
+        info = TensorInfo(vi.name, place)
+        t = vi.type
+        if t.WhichOneof("value") != "tensor_type":
+            return info
+        tt = t.tensor_type
+        if tt.elem_type:
+            info.dtype = ONNX_DTYPES.get(tt.elem_type)
+        if tt.HasField("shape"):
+            dims = []
+            for d in tt.shape.dim:
+                which = d.WhichOneof("value")
+                if which == "dim_value" and d.dim_value >= 0:
+                    dims.append(Expr.const(d.dim_value))
+                elif which == "dim_param" and d.dim_param:
+                    dims.append(self.dim_param(d.dim_param))
+                else:
+                    dims.append(self.symbols.fresh())
+            info.shape = Shape((tuple(dims),))
+            check_dims(info.shape, place)
+            self.symbols.note(info.shape, cls)
+        return info
+
+    def dim_param(self, text: str) -> Expr:
+        if text in self.symbol_map:
+            return Expr.sym(self.symbol_map[text])
+        try:
+            e = parse_dim(text)
+            if not any(s.startswith("_") for s in e.symbols()):
+                return e
+        except ValueError:
+            pass
+        name = re.sub(r"\W", "_", text).lstrip("_") or "dim"
+        if name[0].isdigit():
+            name = "d" + name
+        base, k = name, 1
+        while name in self.symbol_map.values():
+            k += 1
+            name = f"{base}_{k}"
+        self.symbol_map[text] = name
+        return Expr.sym(name)
+
+    def nodes(self, protos) -> list[Node]:
+        out = []
+        used: set[str] = set()
+        for i, n in enumerate(protos):
+            name = n.name or f"{n.op_type}_{i}"
+            if name in used:
+                name = f"{name}_{i}"
+            used.add(name)
+            attrs = {}
+            for a in n.attribute:
+                attrs[a.name] = attribute_value(a, f'nodes[{i}] "{name}".attrs.{a.name}')
+            domain = "" if n.domain in ("", "ai.onnx") else n.domain
+            out.append(Node(name, n.op_type, list(n.input), list(n.output), attrs, i, domain))
+        return out
+
+
+def attribute_value(a, place: str):
+    from onnx import AttributeProto, numpy_helper
+
+    t = a.type
+    if t == AttributeProto.INT:
+        return int(a.i)
+    if t == AttributeProto.FLOAT:
+        return float(a.f)
+    if t == AttributeProto.STRING:
+        return a.s.decode("utf-8", errors="replace")
+    if t == AttributeProto.INTS:
+        return [int(x) for x in a.ints]
+    if t == AttributeProto.FLOATS:
+        return [float(x) for x in a.floats]
+    if t == AttributeProto.STRINGS:
+        return [s.decode("utf-8", errors="replace") for s in a.strings]
+    if t == AttributeProto.TENSOR:
+        try:
+            arr = numpy_helper.to_array(a.t)
+        except Exception as e:
+            raise InputError(f"cannot read tensor attribute ({e})", place=place)
+        dtype_of_array(arr) if arr.dtype.kind != "O" else None
+        return arr
+    if t == AttributeProto.GRAPH:
+        return {"onnx_graph": a.g}
+    if t == AttributeProto.GRAPHS:
+        return [{"onnx_graph": g} for g in a.graphs]
+    if t == AttributeProto.SPARSE_TENSOR:
+        from onnx import numpy_helper as nh
+
+        return np.asarray(nh.to_array(a.sparse_tensor.values))
+    raise InputError(f"unsupported attribute type {t}", place=place)
