@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
+    add_run_parser(sub)
     o = sub.add_parser("ops", help="list the operators known, with their rule files")
     o.add_argument("op", nargs="?")
     o.add_argument("--rules", action="append", default=[], metavar="DIR")
@@ -31,6 +32,8 @@ def main(argv=None) -> int:
             return cmd_solve(args)
         if args.command == "ops":
             return cmd_ops(args)
+        if args.command == "run":
+            return cmd_run(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
@@ -66,6 +69,81 @@ def cmd_ops(args) -> int:
     for name, path in sorted(ops.items()):
         print(f"{name:28} {path}")
     return 0
+
+
+# ----- run: execute the graph on .npy inputs (shape_logic/executor.py)
+
+def add_run_parser(sub) -> None:
+    r = sub.add_parser("run", help="execute the graph on NumPy inputs, checking every shape")
+    r.add_argument("graph")
+    r.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="a graph input read from a .npy file (repeat for each input)")
+    r.add_argument("-o", "--output", metavar="OUTDIR",
+                   help="write OUTDIR/<output name>.npy for every graph output")
+    r.add_argument("--profile", action="store_true",
+                   help="time every node (after warm-up runs): slowest first, then per op")
+    r.add_argument("--warmup", type=int, default=2, help=argparse.SUPPRESS)
+    r.add_argument("--repeat", type=int, default=3, help=argparse.SUPPRESS)
+
+
+def cmd_run(args) -> int:
+    """Exit 0 ran; 1 a shape mismatch or kernel failure (the graph cannot run on these
+    inputs); 2 the graph or an input cannot be read (bad .npy, missing/extra input,
+    wrong dtype or rank)."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from .executor import ExecutionError, Program
+
+    feeds = {}
+    for item in args.input:
+        name, sep, file = item.partition("=")
+        if not sep or not name or not file:
+            raise InputError(f"--input {item!r}: expected NAME=FILE.npy")
+        if name in feeds:
+            raise InputError(f"--input {item!r}: input {name!r} is given twice")
+        feeds[name] = _read_npy(file)
+    try:
+        program = Program(args.graph)
+        result = program.run(feeds, profile=args.profile, warmup=args.warmup,
+                             repeat=args.repeat)
+    except ExecutionError as e:
+        print(f"shape-logic: {e}", file=sys.stderr)
+        return 1
+    for name, arr in result.items():
+        print(f"{name}: {arr.dtype} {list(arr.shape)}")
+    if result.data_dependent:
+        vals = ", ".join(f"{k}={v}" for k, v in result.data_dependent.items())
+        print(f"data-dependent symbols: {vals}")
+    if args.output:
+        out = Path(args.output)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for name, arr in result.items():
+                np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise InputError(f"cannot write the outputs: {e}", str(out))
+    if args.profile and result.profile is not None:
+        print(result.profile.report())
+    return 0
+
+
+def _read_npy(file: str):
+    import numpy as np
+
+    try:
+        return np.load(file, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError("no such file", file)
+    except (OSError, ValueError) as e:
+        raise InputError(f"not a readable .npy file ({e})", file)
+
+
+def _file_name(tensor: str) -> str:
+    """A tensor name as a file name: '/' (and NUL, '\\') become '_', no hidden or empty names."""
+    safe = "".join("_" if ch in "/\\\0" else ch for ch in tensor)
+    return safe if safe and safe not in (".", "..") and not safe.startswith(".") else "_" + safe
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from .errors import InputError
 
 MAX_VALUE_ELEMENTS = 1024  # integer constants up to this size are known element by element
 MAX_REAL_ELEMENTS = 64  # float constants (Resize scales) up to this size
+MAX_ATTR_CHARS = 256  # string attributes up to this length are also given character by character
 
 
 def graph_facts(graph: Graph) -> str:
@@ -106,7 +107,8 @@ def node_facts(node: Node) -> list[str]:
         if t:
             out.append(f"input({n},{k},{quote(t)}).")
     for k, t in enumerate(node.outputs):
-        out.append(f"output({n},{k},{quote(t)}).")
+        if t:  # an omitted optional output has no fact, as an absent input
+            out.append(f"output({n},{k},{quote(t)}).")
     for key, value in node.attrs.items():
         out.extend(attr_facts(node, key, value))
     return out
@@ -125,7 +127,12 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
         for i, v in enumerate(value):
             out.append(f"attr({n},{k},{i},{scalar_term(v, place)}).")
         return out
-    return out + [f"attr({n},{k},{scalar_term(value, place)})."]
+    out.append(f"attr({n},{k},{scalar_term(value, place)}).")
+    if isinstance(value, str) and len(value) <= MAX_ATTR_CHARS:
+        # rules cannot take strings apart: give them the characters (Einsum's equation)
+        out.append(f"attr_len({n},{k},{len(value)}).")
+        out.extend(f"attr_char({n},{k},{i},{quote(c)})." for i, c in enumerate(value))
+    return out
 
 
 def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:

@@ -37,6 +37,8 @@ class SymbolTable:
 
     def note(self, shape: Shape, cls: int):
         for s in shape.symbols():
+            if self.cls.get(s) == 2:
+                continue  # a fresh name stays fresh
             if s not in self.cls or self.cls[s] > cls:
                 self.cls[s] = cls
 
@@ -213,7 +215,7 @@ class _GraphReader:
                                  place=f"{place}.name")
             names[name] = i
             ins = _name_list(nd.get("inputs", []), f"{place}.inputs", allow_empty=True)
-            outs = _name_list(nd.get("outputs", []), f"{place}.outputs", allow_empty=False)
+            outs = _name_list(nd.get("outputs", []), f"{place}.outputs", allow_empty=True)
             attrs = nd.get("attrs", {})
             if not isinstance(attrs, dict):
                 raise InputError("attrs must be an object", place=f"{place}.attrs")

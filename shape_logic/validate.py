@@ -16,6 +16,8 @@ def validate(graph: Graph) -> list[Node]:
         defined.setdefault(name, info.place)
     for node in graph.nodes:
         for k, t in enumerate(node.outputs):
+            if not t:
+                continue  # an omitted optional output
             if t in defined:
                 raise InputError(f"tensor {t!r} is produced here and also by {defined[t]}",
                                  graph.path, f"{node.place}.outputs[{k}]")

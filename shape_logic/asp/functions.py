@@ -112,25 +112,40 @@ class Functions:
             return []
 
     def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
-        """Integer arithmetic on tensor elements (ONNX semantics: Div truncates)."""
+        """Integer element arithmetic with ONNX semantics: `div` truncates toward zero (C),
+        `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated."""
         try:
             x, y = _dims(a, b)
             name = f.name
-            if name == "div" or name == "mod":
-                # elements may be negative: only decide when the sign is known
-                if x.is_int and y.is_int:
-                    if y.value == 0:
-                        return []
-                    q = abs(x.value) // abs(y.value) * (1 if (x.value < 0) == (y.value < 0) else -1)
-                    return expr_to_symbol(Expr.const(q if name == "div" else x.value - q * y.value))
-                if bounds(x)[0] < 0 or bounds(y)[0] < 1:
-                    return []
-                return expr_to_symbol(ops.floordiv(x, y) if name == "div" else ops.mod(x, y))
+            if name in ("div", "mod", "fmod"):
+                return self._division(name, x, y)
             table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
                      "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
             return expr_to_symbol(table[name]())
         except (KeyError,) + FAILURES:
             return []
+
+    @staticmethod
+    def _division(name: str, x: Expr, y: Expr):
+        if x.is_int and y.is_int:
+            p, q = x.value, y.value
+            if q == 0:
+                return []
+            trunc = abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1)
+            value = {"div": trunc, "fmod": p - trunc * q, "mod": p % q}[name]
+            return expr_to_symbol(Expr.const(value))
+        # symbolic: all three agree with floored arithmetic when x >= 0 and y >= 1
+        if bounds(x)[0] < 0 or bounds(y)[0] < 1:
+            return []
+        return expr_to_symbol(ops.floordiv(x, y) if name == "div" else ops.mod(x, y))
+
+    def real(self, a: clingo.Symbol):
+        """An integer element as a real, real("3.0") (Cast of integers to floats)."""
+        try:
+            e = symbol_to_expr(a)
+        except FAILURES:
+            return []
+        return Function("real", [String(repr(float(e.value)))]) if e.is_int else []
 
     # ----- tests (1 true, 0 false)
     def not_one(self, a: clingo.Symbol):

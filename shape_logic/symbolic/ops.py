@@ -107,23 +107,21 @@ def _extremum(kind: str, args: list[Expr]) -> Expr:
     # drop arguments that another argument provably dominates
     kept: list[Expr] = []
     for i, a in enumerate(rest):
-        dominated = False
-        for j, b in enumerate(rest):
-            if i == j:
-                continue
-            lo, hi = bounds(b - a)
-            if kind == "max" and lo >= 0 and (lo > 0 or j < i):
-                dominated = True
-            if kind == "min" and hi <= 0 and (hi < 0 or j < i):
-                dominated = True
-            if dominated:
-                break
-        if not dominated:
+        if not any(j != i and _dominates(kind, b, a, tie_wins=j < i) for j, b in enumerate(rest)):
             kept.append(a)
     if len(kept) == 1:
         return kept[0]
     kept.sort(key=lambda e: e.key)
     return Expr.atom(Atom(kind, tuple(kept)))
+
+
+def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:
+    """b makes a redundant in max (b >= a provably) or min (b <= a provably); when both
+    directions hold (a == b everywhere) only the earlier argument is kept."""
+    lo, hi = bounds(b - a)
+    if kind == "max":
+        return lo > 0 or (lo >= 0 and (hi > 0 or tie_wins))
+    return hi < 0 or (hi <= 0 and (lo < 0 or tie_wins))
 
 
 def exact_div(a: Expr, b: Expr) -> Expr | None:

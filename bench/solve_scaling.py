@@ -1,0 +1,58 @@
+"""Solve time and memory on synthetic transformer-like graphs (issue 2's target).
+
+    python bench/solve_scaling.py [SIZES...]      (default: 1000 10000 50000)
+
+Each size runs in its own process so that peak memory (max RSS) is its own.
+Prints load+validate, facts, parse (clingo reading the program), ground, solve,
+decode and total seconds, for a consistent graph and one with an injected conflict.
+Target: 50k nodes end to end under 10 s, under 1 GB, growth no worse than n log n.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def one(n: int, conflict: bool) -> dict:
+    sys.path.insert(0, str(HERE))
+    from synthetic import transformer
+
+    import shape_logic
+
+    g = transformer(n, conflict_at=(n // 32 if conflict else None))
+    t0 = time.perf_counter()
+    sol = shape_logic.solve(g)
+    total = time.perf_counter() - t0
+    out = {k: round(v, 3) for k, v in sol.timings.items()}
+    out.update(nodes=len(g["nodes"]), total=round(total, 3), status=sol.status,
+               peak_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+    return out
+
+
+def main(sizes):
+    print(f"{'nodes':>7} {'kind':>9} {'load':>6} {'facts':>6} {'parse':>6} {'ground':>7} "
+          f"{'solve':>6} {'decode':>7} {'total':>7} {'MB':>6} status")
+    for n in sizes:
+        for conflict in (False, True):
+            r = subprocess.run([sys.executable, __file__, "--one", str(n), str(int(conflict))],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(r.stderr)
+                continue
+            d = json.loads(r.stdout)
+            print(f"{d['nodes']:>7} {'conflict' if conflict else 'ok':>9} {d['load']:>6} "
+                  f"{d['facts']:>6} {d['parse']:>6} {d['ground']:>7} {d['solve']:>6} "
+                  f"{d['decode']:>7} {d['total']:>7} {d['peak_mb']:>6} {d['status']}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--one":
+        print(json.dumps(one(int(sys.argv[2]), sys.argv[3] == "1")))
+    else:
+        main([int(a) for a in sys.argv[1:]] or [1000, 10000, 50000])

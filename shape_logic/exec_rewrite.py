@@ -1,0 +1,116 @@
+"""What the executor does to a graph once, before any run (ONNX Runtime's basic graph
+optimizations, kept checkable):
+
+- constant folding: a node whose inputs are all constants runs here, once (ONNX's light
+  models make their weights with ConstantOfShape); its outputs are still checked
+  against their inferred shapes on every run;
+- Conv + BatchNormalization fusion: an inference BatchNormalization of a Conv's output,
+  with constant weights and statistics, is folded into the Conv's weights and bias.
+  The Conv's own output is no longer made, but its inferred shape is checked against
+  the fused result (BatchNormalization keeps the shape);
+- freeing: each intermediate is dropped after its last use.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+# ops whose outputs change from run to run: never folded
+NOT_FOLDED = {"Dropout", "RandomNormal", "RandomUniform", "RandomNormalLike",
+              "RandomUniformLike", "Multinomial", "Bernoulli"}
+
+
+def fold_constants(steps, constants: dict, folded: dict, fail) -> list:
+    """Run the steps whose inputs are all known now; returns the steps left.
+    `folded` gets tensor -> origin; `fail(node, args, exc)` makes the error."""
+    kept = []
+    for step in steps:
+        node = step.node
+        if node.op in NOT_FOLDED or not all(t in constants for t in node.inputs if t):
+            kept.append(step)
+            continue
+        args = [constants[t] if t else None for t in node.inputs]
+        try:
+            with np.errstate(all="ignore"):
+                outs = step.kernel(*args)
+        except Exception as e:
+            raise fail(node, args, e) from None
+        for t, arr, origin in zip(node.outputs, outs, step.origins):
+            if t:
+                constants[t] = arr
+                folded[t] = origin
+    return kept
+
+
+def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
+    """Fold each inference BatchNormalization that alone reads a Conv's output into it."""
+    readers: dict[str, list] = {}
+    for step in steps:
+        for t in step.node.inputs:
+            if t:
+                readers.setdefault(t, []).append(step)
+    producer = {t: step for step in steps for t in step.node.outputs if t}
+    drop = set()
+    for bn in steps:
+        node = bn.node
+        if node.op != "BatchNormalization" or not _inference(bn) or len(node.inputs) != 5:
+            continue
+        x = node.inputs[0]
+        conv = producer.get(x)
+        if conv is None or conv.node.op != "Conv" or x in outputs or len(readers[x]) != 1:
+            continue
+        params = node.inputs[1:] + conv.node.inputs[1:]
+        if not all(t in constants for t in params if t):
+            continue
+        w_name = conv.node.inputs[1]
+        b_name = conv.node.inputs[2] if len(conv.node.inputs) > 2 else ""
+        scale, bias, mean, var = (constants[t] for t in node.inputs[1:])
+        w = constants[w_name]
+        eps = bn.kernel.kw["epsilon"]
+        a = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + eps)
+        b0 = constants[b_name].astype(np.float64) if b_name else 0.0
+        new_w = (w * a.reshape((-1,) + (1,) * (w.ndim - 1))).astype(w.dtype)
+        new_b = ((b0 - mean) * a + bias).astype(w.dtype)
+        tag = f"{w_name}#fused:{node.name}"
+        constants[tag + ":W"] = new_w
+        constants[tag + ":B"] = new_b
+        fused_node = dataclasses.replace(conv.node, inputs=[conv.node.inputs[0], tag + ":W",
+                                                            tag + ":B"],
+                                         outputs=list(node.outputs[:1]))
+        origin = f'output 0 of BatchNormalization node "{node.name}" (fused into Conv ' \
+                 f'node "{conv.node.name}")'
+        conv_origin = f'output 0 of Conv node "{conv.node.name}" (fused with ' \
+                      f'BatchNormalization node "{node.name}")'
+        fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
+                                    aliases=[[(x, conv_origin)]])
+        steps[steps.index(conv)] = fused
+        drop.add(id(bn))
+    return [s for s in steps if id(s) not in drop]
+
+
+def _inference(step) -> bool:
+    kw = step.kernel.kw
+    outs = [t for t in step.node.outputs if t]
+    return not kw.get("training_mode") and len(outs) == 1 and step.node.outputs[0]
+
+
+def assign_frees(steps, outputs: set) -> None:
+    """Give each step the tensors whose last use it is (graph outputs are kept)."""
+    last: dict[str, int] = {}
+    for i, step in enumerate(steps):
+        for t in step.node.inputs + step.node.outputs:
+            if t:
+                last[t] = i
+    for step in steps:
+        step.free = []
+    for t, i in last.items():
+        if t not in outputs:
+            steps[i].free.append(t)
+
+
+def drop_unused_constants(steps, constants: dict, outputs: set) -> None:
+    used = {t for step in steps for t in step.node.inputs} | outputs
+    for t in list(constants):
+        if t not in used:  # read only by folded or fused nodes: not needed at run time
+            del constants[t]

@@ -1,0 +1,315 @@
+"""Running a graph on NumPy arrays: `shape_logic.run(graph, {"x": array})` (INTERFACE §6).
+
+    outputs = shape_logic.run("graph.json", {"x": x})   # {output name: array}
+    program = Program("model.onnx")                      # solve once ...
+    outputs = program.run({"x": x}, profile=True)        # ... run many times
+
+A run (1) solves the graph's shapes, (2) checks the inputs - names, dtypes and ranks
+(`BadInput`, exit 2) - and binds their symbols, (3) closes the shapes: every symbol the
+inputs leave open is resolved by solving again with the inputs' concrete shapes (and
+small integer inputs' values); a symbol still open then is data-dependent (NonZero's
+count) and is bound when its tensor appears, (4) runs the nodes in topological order,
+freeing each intermediate after its last use and checking every tensor against its
+inferred shape (`match_cast`).  Shape mismatches and kernel failures raise
+`ExecutionError` (exit 1) with one line naming the tensor or node.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError
+from .exec_rewrite import assign_frees, drop_unused_constants, fold_constants, \
+    fuse_conv_batchnorm
+from .graph import Graph, TensorInfo, dtype_of_array
+from .kernels import KernelError, load_kernel
+from .load import load_graph
+from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
+from .shapes import Shape
+from .validate import validate
+
+__all__ = ["run", "Program", "RunResult", "BadInput", "ExecutionError", "ShapeMismatch"]
+
+SMALL_INT_INPUT = 64  # integer inputs up to this many elements are constants when closing
+
+
+class BadInput(InputError):
+    """The inputs given do not fit the graph: missing, extra, wrong dtype or rank (exit 2)."""
+
+
+class RunResult(dict):
+    """{output name: array}, with what the run learned:
+    `bindings` every symbol's value, `data_dependent` the symbols that only the data
+    decided (their values), `unchecked` dims no binding could decide, and `profile`."""
+
+    bindings: dict
+    data_dependent: dict
+    unchecked: list
+    profile: Any = None
+
+
+@dataclasses.dataclass
+class Step:
+    node: Any
+    kernel: Any
+    origins: list  # per output: 'output k of Op node "name"'
+    free: list  # tensors whose last use is this step
+    aliases: list = dataclasses.field(default_factory=list)  # per output: [(tensor, origin)]
+    # of tensors a rewrite left unmade whose shape is this output's: checked with it
+
+
+@dataclasses.dataclass
+class Plan:
+    """The expected shapes for one signature of input shapes, after closing."""
+
+    expected: dict  # tensor -> Expected
+    open_symbols: set  # symbols no input decides: data-dependent
+
+
+def run(graph, inputs: dict, check: bool = True, profile: bool = False, **kwargs) -> RunResult:
+    """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
+    return Program(graph, check=check).run(inputs, profile=profile, **kwargs)
+
+
+class Program:
+    def __init__(self, source, check: bool = True, rules=()):
+        self.graph: Graph = load_graph(source)
+        order = validate(self.graph)
+        self.check = check
+        self.rules = rules
+        self.solution = None
+        if check:
+            from .solver import solve
+
+            self.solution = solve(self.graph, rules=rules)
+            if self.solution.status == "error":
+                raise ExecutionError(_diagnostic_line(self.solution))
+        self.outputs = _output_names(self.graph)
+        self.constants = {}
+        for name, info in self.graph.initializers.items():
+            if info.data is None:
+                raise InputError(f"initializer {name!r} has no data to run with",
+                                 self.graph.path, info.place)
+            self.constants[name] = np.asarray(info.data)
+        self.steps = self._steps(order)
+        self.folded: dict[str, str] = {}  # tensor computed once from constants -> origin
+        self._rewrite()
+        self._plans: dict = {}
+
+    # ----- building
+    def _steps(self, order) -> list[Step]:
+        steps = []
+        for node in order:
+            origins = [f'output {k} of {node.op} node "{node.name}"'
+                       for k in range(len(node.outputs))]
+            steps.append(Step(node, self._kernel(node), origins, []))
+        return steps
+
+    def _rewrite(self):
+        """Constant folding, Conv+BatchNormalization fusion, freeing (exec_rewrite.py)."""
+        outputs = set(self.outputs)
+        self.steps = fold_constants(self.steps, self.constants, self.folded,
+                                    lambda node, args, e: ExecutionError(
+                                        _kernel_failure(node, args, e)))
+        self.steps = fuse_conv_batchnorm(self.steps, self.constants, outputs)
+        assign_frees(self.steps, outputs)
+        drop_unused_constants(self.steps, self.constants, outputs)
+
+    def _kernel(self, node):
+        if node.domain not in ("", "ai.onnx"):
+            raise InputError(f"{node.op} of domain {node.domain!r}: no kernel (only the "
+                             "default ONNX domain runs)", self.graph.path, node.place)
+        try:
+            cls = load_kernel(node.op)
+            return cls(node.attrs, opset=self.graph.opset, n_outputs=len(node.outputs))
+        except KernelError as e:
+            raise InputError(str(e), self.graph.path, node.place) from None
+
+    # ----- inputs
+    def _feeds(self, inputs: dict) -> dict[str, np.ndarray]:
+        g = self.graph
+        missing = [n for n in g.inputs if n not in inputs]
+        extra = [n for n in inputs if n not in g.inputs]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"missing input(s) {', '.join(map(repr, missing))}")
+            if extra:
+                parts.append(f"unknown input(s) {', '.join(map(repr, extra))} (the graph's "
+                             f"inputs: {', '.join(map(repr, g.inputs)) or 'none'})")
+            raise BadInput("; ".join(parts), g.path)
+        feeds = {}
+        for name, value in inputs.items():
+            arr = np.asarray(value)
+            want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
+            try:
+                got = dtype_of_array(arr)
+            except ValueError:
+                raise BadInput(f"input {name!r}: unsupported dtype {arr.dtype}", g.path) from None
+            if want is not None and got != want:
+                raise BadInput(f"input {name!r}: dtype {got}, the graph wants {want}", g.path)
+            dims = self.solution.dims(name) if self.solution else None
+            if dims is not None and len(dims) != arr.ndim:
+                raise BadInput(f"input {name!r}: shape {list(arr.shape)} has rank {arr.ndim}, "
+                               f"the graph wants rank {len(dims)} "
+                               f"({self.solution.shape(name)})", g.path)
+            feeds[name] = arr
+        return feeds
+
+    # ----- closing the shapes
+    def _plan(self, feeds: dict, binder: Binder) -> Plan:
+        sol = self.solution
+        for name, arr in feeds.items():
+            binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
+        key = tuple((n, a.shape, a.dtype.str, _small_int_bytes(a)) for n, a in
+                    sorted(feeds.items()))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._close(feeds, binder.bindings)
+        return plan
+
+    def _close(self, feeds: dict, bindings: dict) -> Plan:
+        from .symbolic.expr import Expr
+
+        sol = self.solution
+        subst = {s: Expr.const(v) for s, v in bindings.items()}
+        dims = {}
+        for t in self.graph.tensors():
+            d = sol.dims(t)
+            dims[t] = None if d is None else tuple(e.subs(subst) for e in d)
+        # solve again for these input shapes when the inputs bound symbols (the solver
+        # then also checks what no single shape shows, such as broadcasting p with q) or
+        # when dims stay open; a graph with concrete inputs is solved for them already
+        if bindings or any(d is not None and not all(e.is_int for e in d)
+                           for d in dims.values()):
+            dims = self._resolve(feeds, bindings, dims)
+        expected = {t: Expected.of(d, sol.dtype(t), sol.dims(t)) for t, d in dims.items()}
+        open_symbols = set()
+        for d in dims.values():
+            for e in d or ():
+                open_symbols |= e.symbols()
+        return Plan(expected, open_symbols)
+
+    def _resolve(self, feeds: dict, bindings: dict, dims: dict) -> dict:
+        """Solve again with the inputs' concrete shapes; keep the more precise dim."""
+        from .solver import solve
+
+        closed = solve(closing_graph(self.graph, feeds), rules=self.rules)
+        if closed.status == "error":
+            raise ExecutionError(f"{_diagnostic_line(closed)} (with the inputs' shapes; "
+                                 f"bindings: {format_bindings(bindings)})")
+        out = {}
+        for t, d in dims.items():
+            c = closed.dims(t)
+            if d is None or c is None or len(c) != len(d):
+                out[t] = c if d is None else d
+                continue
+            out[t] = tuple(a if a.is_int else b for a, b in zip(d, c))
+        return out
+
+    # ----- running
+    def run(self, inputs: dict, profile: bool = False, warmup: int = 2,
+            repeat: int = 1) -> RunResult:
+        feeds = self._feeds(inputs)
+        binder = Binder()
+        plan = self._plan(feeds, binder) if self.check else None
+        prof = None
+        if profile:
+            from .profile import Profile
+
+            for _ in range(warmup):
+                self._execute(feeds, Binder(dict(binder.bindings)), plan, None)
+            prof = Profile()
+            for _ in range(max(repeat - 1, 0)):
+                self._execute(feeds, Binder(dict(binder.bindings)), plan, prof)
+        env = self._execute(feeds, binder, plan, prof)
+        result = RunResult((name, env[name]) for name in self.outputs)
+        result.bindings = dict(binder.bindings)
+        opened = plan.open_symbols if plan else set()
+        result.data_dependent = {s: binder.bindings.get(s) for s in sorted(opened)}
+        result.unchecked = list(binder.unchecked)
+        if prof is not None:
+            prof.finish(repeat, result.data_dependent)
+        result.profile = prof
+        return result
+
+    def _execute(self, feeds: dict, binder: Binder, plan: Plan | None, prof) -> dict:
+        env = dict(self.constants)
+        env.update(feeds)
+        expected = plan.expected if plan else {}
+        for t, origin in self.folded.items():  # computed at build time, checked per plan
+            if t in expected and t in env:
+                binder.check(t, origin, expected[t], env[t])
+        with np.errstate(all="ignore"):
+            for step in self.steps:
+                node = step.node
+                args = [env[t] if t else None for t in node.inputs]
+                if prof is not None:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                try:
+                    outs = step.kernel(*args)
+                except Exception as e:  # any kernel failure: one line naming node and op
+                    raise ExecutionError(_kernel_failure(node, args, e)) from None
+                if prof is not None:
+                    prof.add(node, time.perf_counter() - t0, time.process_time() - c0)
+                for t, arr, origin in zip(node.outputs, outs, step.origins):
+                    if not t:
+                        continue
+                    env[t] = arr
+                    exp = expected.get(t)
+                    if exp is not None:
+                        binder.check(t, origin, exp, arr)
+                for k, pairs in enumerate(step.aliases):
+                    for t, origin in pairs:
+                        if t in expected:
+                            binder.check(t, origin, expected[t], outs[k])
+                for t in step.free:
+                    env.pop(t, None)
+        return env
+
+
+def closing_graph(graph: Graph, feeds: dict) -> Graph:
+    """A copy of the graph whose inputs have the feeds' concrete shapes; small integer
+    inputs become constants (shape computations need their values)."""
+    inputs, inits = {}, dict(graph.initializers)
+    for name, info in graph.inputs.items():
+        arr = feeds[name]
+        if arr.dtype.kind in "iu" and arr.size <= SMALL_INT_INPUT:
+            inits[name] = TensorInfo(name, info.place, dtype_of_array(arr), Shape.of(arr.shape),
+                                     arr)
+        else:
+            inputs[name] = dataclasses.replace(info, shape=Shape.of(arr.shape))
+    return dataclasses.replace(graph, inputs=inputs, initializers=inits)
+
+
+def _small_int_bytes(a: np.ndarray):
+    return a.tobytes() if a.dtype.kind in "iu" and a.size <= SMALL_INT_INPUT else None
+
+
+def _output_names(graph: Graph) -> list[str]:
+    """The declared outputs; without any, the node outputs no node uses."""
+    if graph.outputs:
+        return list(graph.outputs)
+    used = {t for n in graph.nodes for t in n.inputs}
+    return [t for n in graph.nodes for t in n.outputs if t and t not in used]
+
+
+def _diagnostic_line(sol) -> str:
+    d = sol.diagnostics[0]
+    more = f" (and {len(sol.diagnostics) - 1} more)" if len(sol.diagnostics) > 1 else ""
+    return f"shape error: {d.message}{more}"
+
+
+def _kernel_failure(node, args, e: Exception) -> str:
+    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    prefix = f"{node.op}: "
+    if msg.startswith(prefix):
+        msg = msg[len(prefix):]
+    elif not isinstance(e, KernelError):
+        msg = f"{type(e).__name__}: {msg}"
+    shapes = ", ".join("absent" if a is None else f"{t} {list(a.shape)} {a.dtype}"
+                       for t, a in zip(node.inputs, args))
+    return f'{node.op} node "{node.name}": {msg} (inputs: {shapes or "none"})'

@@ -1,0 +1,76 @@
+"""Conv: N-D convolution (cross-correlation) with groups, strides, dilations and pads.
+
+im2col: the column matrix [C*K, P] is filled by one strided copy per kernel offset,
+then multiplied by the weights [M, C*K] with a 2-D BLAS matmul per image and group
+(NumPy's batched matmul does not reach BLAS when it broadcasts). A depthwise
+convolution (one input channel per group) is a batched [1, K] @ [K, P] per image.
+"""
+import numpy as np
+
+from .base import Kernel
+from .spatial import geometry, kernel_offsets, offset_slices, pad_spatial
+
+
+class Conv(Kernel):
+    attrs = {"auto_pad": "NOTSET", "dilations": None, "group": 1, "kernel_shape": None,
+             "pads": None, "strides": None}
+    n_inputs = (2, 3)
+
+    def run(self, x, w, b=None, auto_pad="NOTSET", dilations=None, group=1,
+            kernel_shape=None, pads=None, strides=None):
+        if x.ndim < 3 or w.ndim != x.ndim or x.shape[1] != w.shape[1] * group \
+                or w.shape[0] % group:
+            raise self.fail(f"input {list(x.shape)}, weights {list(w.shape)} and group {group} "
+                            "do not fit (need C = W.shape[1] * group, M % group == 0)")
+        kernel = list(kernel_shape or w.shape[2:])
+        kernel, strides, dilations, begin, end, out = geometry(
+            self, x, kernel, strides, dilations, pads, auto_pad)
+        if 0 in out or x.shape[0] == 0:  # the kernel is wider than the padded input
+            return np.zeros(x.shape[:1] + w.shape[:1] + tuple(out), dtype=x.dtype)
+        xp = pad_spatial(x, begin, end, out, strides, kernel, dilations, 0)
+        if w.shape[1] == 1 and group == w.shape[0]:
+            y = depthwise(xp, w, kernel, strides, dilations, out)
+        else:
+            y = im2col_matmul(xp, w, group, kernel, strides, dilations, out)
+        if b is not None:
+            y += b.reshape((1, -1) + (1,) * len(out)).astype(y.dtype, copy=False)
+        return y.astype(x.dtype, copy=False)
+
+
+def columns(xp, kernel, strides, dilations, out) -> np.ndarray:
+    """The im2col matrix of every image: [N, C*K, P], one strided copy per offset."""
+    n, c = xp.shape[:2]
+    if all(k == 1 for k in kernel):  # 1x1: the (strided) input is the column matrix
+        return np.ascontiguousarray(xp[offset_slices([0] * len(kernel), strides, dilations,
+                                                     out)]).reshape(n, c, -1)
+    cols = np.empty((n, c) + tuple(kernel) + tuple(out), dtype=xp.dtype)
+    for off in kernel_offsets(kernel):
+        cols[(slice(None), slice(None)) + off] = xp[offset_slices(off, strides, dilations, out)]
+    return cols.reshape(n, c * int(np.prod(kernel)), -1)
+
+
+def im2col_matmul(xp, w, group, kernel, strides, dilations, out) -> np.ndarray:
+    n = xp.shape[0]
+    m = w.shape[0]
+    cols = columns(xp, kernel, strides, dilations, out)  # [N, C*K, P]
+    rows = cols.shape[1] // group  # Cg*K rows per group (channel-major, like w)
+    wg = w.reshape(group, m // group, -1)
+    y = np.empty((n, m, cols.shape[2]), dtype=np.result_type(xp, w))
+    mg = m // group
+    for i in range(n):  # images and groups: a handful of 2-D BLAS calls
+        for g in range(group):
+            np.matmul(wg[g], cols[i, g * rows:(g + 1) * rows], out=y[i, g * mg:(g + 1) * mg])
+    return y.reshape((n, m) + tuple(out))
+
+
+def depthwise(xp, w, kernel, strides, dilations, out) -> np.ndarray:
+    """One filter per channel: per image, a batched [1, K] @ [K, P] product over channels
+    (no broadcasting, so NumPy runs it as one tight loop)."""
+    n, c = xp.shape[:2]
+    cols = columns(xp, kernel, strides, dilations, out)  # [N, C*K, P]
+    k = int(np.prod(kernel))
+    wk = w.reshape(c, 1, k)
+    y = np.empty((n, c, 1, cols.shape[2]), dtype=np.result_type(xp, w))
+    for i in range(n):
+        np.matmul(wk, cols[i].reshape(c, k, -1), out=y[i])
+    return y.reshape((n, c) + tuple(out))

@@ -1,0 +1,44 @@
+"""NumPy kernels, one module per ONNX operator, named exactly like the operator.
+
+    from shape_logic.kernels import load_kernel
+    kernel = load_kernel("Conv")(attrs, opset=18, n_outputs=1)
+    (y,) = kernel(x, w, b)
+
+`load_kernel(op)` imports `shape_logic.kernels.<op>` and returns its class `<op>`:
+adding an operator means adding its file, nothing else (no registry list).
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .base import Kernel, KernelError
+
+__all__ = ["Kernel", "KernelError", "load_kernel", "available_kernels"]
+
+_OP_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+
+@lru_cache(maxsize=None)
+def load_kernel(op: str) -> type[Kernel]:
+    """The kernel class of `op`; KernelError when there is none."""
+    if not _OP_NAME.match(op):
+        raise KernelError(f"{op}: not an operator name (no kernel)")
+    try:
+        module = importlib.import_module(f"{__name__}.{op}")
+    except ModuleNotFoundError as e:
+        if e.name == f"{__name__}.{op}":
+            raise KernelError(f"{op}: no kernel (no file shape_logic/kernels/{op}.py)") from None
+        raise
+    cls = getattr(module, op, None)
+    if not (isinstance(cls, type) and issubclass(cls, Kernel)):
+        raise KernelError(f"{op}: shape_logic/kernels/{op}.py defines no Kernel class {op!r}")
+    return cls
+
+
+def available_kernels() -> list[str]:
+    """Every operator with a kernel file, sorted."""
+    here = Path(__file__).parent
+    return sorted(p.stem for p in here.glob("*.py") if _OP_NAME.match(p.stem))

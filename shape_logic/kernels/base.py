@@ -1,0 +1,91 @@
+"""The plumbing every kernel shares (after onnx's reference `OpRun`).
+
+A kernel class declares its attributes with their defaults and how many inputs
+it takes; `run` receives the inputs (None for an absent optional one) and the
+attributes as keyword arguments, and returns one array or a tuple of them.
+The base class checks the arity, fills in defaults, rejects unknown attributes,
+and coerces the results to arrays.  Messages start with the operator's name.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+REQUIRED = object()  # an attribute default meaning "the node must give it"
+
+
+class KernelError(ValueError):
+    """A kernel rejects its inputs or attributes (the message names the op and the values)."""
+
+
+class Kernel:
+    attrs: dict[str, Any] = {}  # attribute name -> default (REQUIRED: must be given)
+    legacy: tuple[str, ...] = ()  # attributes of old opsets that are accepted and ignored
+    n_inputs: tuple[int, int | None] = (1, 1)  # min and max number of inputs (None: any)
+
+    def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1):
+        attrs = dict(attrs or {})
+        self.op = type(self).__name__
+        self.opset = opset
+        self.n_outputs = n_outputs
+        unknown = sorted(set(attrs) - set(self.attrs) - set(self.legacy))
+        if unknown:
+            raise KernelError(f"{self.op}: unknown attribute(s) {', '.join(unknown)} "
+                              f"(known: {', '.join(sorted(self.attrs)) or 'none'})")
+        kw = {}
+        for name, default in self.attrs.items():
+            if name in attrs:
+                kw[name] = attrs[name]
+            elif default is REQUIRED:
+                raise KernelError(f"{self.op}: attribute {name!r} is required")
+            else:
+                kw[name] = default
+        self.kw = kw
+        self.setup(**kw)
+
+    def setup(self, **attrs) -> None:
+        """Check or precompute from the attributes once (optional)."""
+
+    def run(self, *inputs, **attrs):
+        raise NotImplementedError(f"{self.op}: no run method")
+
+    def __call__(self, *inputs) -> tuple[np.ndarray, ...]:
+        args = list(inputs)
+        while args and args[-1] is None:  # trailing absent optional inputs
+            args.pop()
+        lo, hi = self.n_inputs
+        if len(args) < lo or (hi is not None and len(args) > hi):
+            want = f"{lo}" if lo == hi else f"{lo} to {hi if hi is not None else 'any'}"
+            raise KernelError(f"{self.op}: takes {want} inputs, got {len(args)}")
+        for k in range(lo):
+            if args[k] is None:
+                raise KernelError(f"{self.op}: input {k} is required")
+        result = self.run(*args, **self.kw)
+        outs = result if isinstance(result, tuple) else (result,)
+        if len(outs) < self.n_outputs:
+            raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
+                              f"{self.n_outputs}")
+        return tuple(np.asarray(o) for o in outs[: self.n_outputs])
+
+    def fail(self, message: str) -> KernelError:
+        return KernelError(f"{self.op}: {message}")
+
+    # ----- helpers for inputs that carry attributes (axes, shapes, scalars)
+    @staticmethod
+    def ints(a) -> list[int] | None:
+        """A 0-D or 1-D integer tensor (or list) as a list of Python ints; None stays None."""
+        if a is None:
+            return None
+        return [int(v) for v in np.asarray(a).reshape(-1)]
+
+    @staticmethod
+    def scalar(a):
+        """A tensor of one element as a Python number."""
+        return np.asarray(a).reshape(-1)[0].item()
+
+    def axis(self, axis: int, rank: int) -> int:
+        """`axis` in [-rank, rank) made non-negative."""
+        if not -rank <= axis < rank:
+            raise self.fail(f"axis {axis} is out of range for rank {rank}")
+        return axis + rank if axis < 0 else axis

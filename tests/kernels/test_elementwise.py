@@ -1,0 +1,139 @@
+"""Elementwise kernels vs onnx's reference evaluator, on random shapes and values."""
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from .reference import broadcast_pair, check, rand, seeds, shapes
+
+FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+
+# op -> (dtype, value range, attrs strategy)
+UNARY = {
+    "Identity": ("f32", (-3, 3), None), "Abs": ("f32", (-3, 3), None),
+    "Neg": ("i64", (-9, 9), None), "Relu": ("f32", (-3, 3), None),
+    "Sigmoid": ("f32", (-30, 30), None), "Tanh": ("f32", (-5, 5), None),
+    "Exp": ("f32", (-5, 5), None), "Log": ("f32", (0.01, 9), None),
+    "Sqrt": ("f32", (0, 9), None), "Erf": ("f32", (-4, 4), None),
+    "Softplus": ("f32", (-30, 30), None), "Floor": ("f32", (-5, 5), None),
+    "Ceil": ("f32", (-5, 5), None), "Sin": ("f32", (-5, 5), None),
+    "Cos": ("f32", (-5, 5), None), "Reciprocal": ("f32", (0.5, 5), None),
+    "Sign": ("f32", (-2, 2), None), "Softsign": ("f32", (-5, 5), None),
+    "IsNaN": ("f32", (-5, 5), None), "IsInf": ("f32", (-5, 5), None),
+    "Not": ("bool", (0, 1), None),
+    "LeakyRelu": ("f32", (-3, 3), st.fixed_dictionaries({"alpha": st.floats(0, 1)})),
+    "Elu": ("f32", (-3, 3), st.fixed_dictionaries({"alpha": st.floats(0.1, 2)})),
+    "Selu": ("f32", (-3, 3), st.just({})),
+    "HardSigmoid": ("f32", (-5, 5), st.fixed_dictionaries(
+        {"alpha": st.floats(0.05, 1), "beta": st.floats(0, 1)})),
+    "Gelu": ("f32", (-5, 5), st.sampled_from([{}, {"approximate": "tanh"}])),
+}
+
+
+@pytest.mark.parametrize("op", UNARY)
+@FAST
+@given(seed=seeds, shape=shapes, data=st.data())
+def test_unary(op, seed, shape, data):
+    dtype, (lo, hi), attrs = UNARY[op]
+    rng = np.random.default_rng(seed)
+    x = rand(rng, shape, dtype, lo, hi)
+    if op in ("IsNaN", "IsInf") and x.size:
+        x.reshape(-1)[0] = [np.nan, np.inf, -np.inf][seed % 3]
+    check(op, [x], data.draw(attrs) if attrs is not None else None)
+
+
+BINARY = {"Add": ["f32", "i64"], "Sub": ["f32", "i32"], "Mul": ["f32", "i64"],
+          "Div": ["f32", "i64"], "Pow": ["f32"], "Equal": ["f32", "i64"],
+          "Less": ["f32", "i64"], "Greater": ["f32"], "LessOrEqual": ["i32"],
+          "GreaterOrEqual": ["f32"], "And": ["bool"], "Or": ["bool"], "Xor": ["bool"],
+          "PRelu": ["f32"], "Mod": ["i64", "i32"]}
+
+
+@pytest.mark.parametrize("op", BINARY)
+@FAST
+@given(seed=seeds, shapes2=broadcast_pair(), data=st.data())
+def test_binary(op, seed, shapes2, data):
+    rng = np.random.default_rng(seed)
+    dtype = data.draw(st.sampled_from(BINARY[op]))
+    a = rand(rng, shapes2[0], dtype, -9, 9)
+    b = rand(rng, shapes2[1], dtype, -9, 9)
+    if op == "Pow":
+        a = np.abs(a) + np.float32(0.1)
+    if op in ("Div", "Mod") and dtype != "f32":
+        b = np.where(b == 0, 3, b).astype(b.dtype)
+    if op == "Equal" and a.size and b.size:  # some equal pairs
+        b = np.where(rng.random(b.shape) < 0.5, a.reshape(-1)[0], b).astype(b.dtype)
+    if op == "PRelu":  # the slope broadcasts to x: give x the larger shape
+        a = rand(rng, np.broadcast_shapes(a.shape, b.shape), "f32")
+    attrs = {"fmod": 1} if op == "Mod" and data.draw(st.booleans()) else None
+    check(op, [a, b], attrs)
+
+
+@FAST
+@given(seed=seeds, shapes2=broadcast_pair(), fmod=st.booleans())
+def test_mod_float(seed, shapes2, fmod):
+    rng = np.random.default_rng(seed)
+    a = rand(rng, shapes2[0], "f32", -9, 9)
+    b = rand(rng, shapes2[1], "f32", 0.5, 4) * np.where(rng.random(shapes2[1]) < 0.5, 1, -1)
+    check("Mod", [a, b.astype(np.float32)], {"fmod": int(fmod)})
+
+
+@FAST
+@given(seed=seeds, shapes2=broadcast_pair(), direction=st.sampled_from(["LEFT", "RIGHT"]))
+def test_bitshift(seed, shapes2, direction):
+    rng = np.random.default_rng(seed)
+    a = rand(rng, shapes2[0], "u32", 0, 1000)
+    b = rand(rng, shapes2[1], "u32", 0, 8)
+    check("BitShift", [a, b], {"direction": direction})
+
+
+@pytest.mark.parametrize("op", ["Max", "Min", "Sum", "Mean"])
+@FAST
+@given(seed=seeds, shapes2=broadcast_pair(), n=st.integers(1, 3))
+def test_variadic(op, seed, shapes2, n):
+    rng = np.random.default_rng(seed)
+    arrays = [rand(rng, shapes2[k % 2]) for k in range(n)]
+    check(op, arrays)
+
+
+@FAST
+@given(seed=seeds, shapes2=broadcast_pair())
+def test_where(seed, shapes2):
+    rng = np.random.default_rng(seed)
+    check("Where", [rand(rng, shapes2[0], "bool"), rand(rng, shapes2[1]), rand(rng, shapes2[0])])
+
+
+@FAST
+@given(seed=seeds, shape=shapes, lo=st.none() | st.floats(-2, 0), hi=st.none() | st.floats(0, 2),
+       old=st.booleans())
+def test_clip(seed, shape, lo, hi, old):
+    x = rand(np.random.default_rng(seed), shape)
+    if old:  # opset 6: min and max are attributes
+        attrs = {k: v for k, v in (("min", lo), ("max", hi)) if v is not None}
+        check("Clip", [x], attrs, opset=6)
+    else:
+        bounds = [None if v is None else np.float32(v) for v in (lo, hi)]
+        check("Clip", [x] + bounds)
+
+
+CASTS = [("f32", 7), ("f32", 6), ("f32", 11), ("f32", 10), ("f32", 9), ("i64", 1),
+         ("i32", 7), ("f64", 1), ("bool", 1), ("u8", 7), ("f32", 8)]
+
+
+@pytest.mark.parametrize("src,to", CASTS)
+@FAST
+@given(seed=seeds, shape=shapes)
+def test_cast(src, to, seed, shape):
+    x = rand(np.random.default_rng(seed), shape, src, -50, 50)
+    if to == 8:  # to string: the reference prints floats its own way; integers agree
+        x = np.round(x)
+    check("Cast", [x], {"to": to})
+
+
+@pytest.mark.parametrize("src,like", [("f32", "i64"), ("i32", "f64"), ("f64", "f32")])
+@FAST
+@given(seed=seeds, shape=shapes)
+def test_castlike(src, like, seed, shape):
+    rng = np.random.default_rng(seed)
+    check("CastLike", [rand(rng, shape, src, -50, 50), rand(rng, (1,), like)])

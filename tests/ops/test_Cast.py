@@ -1,0 +1,108 @@
+"""Cast: rules/Cast.lp on data cases, and against onnx's reference on random shapes."""
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.graph import dtype_of_array
+from shape_logic.solver import solve
+from shape_logic.testing import ONNX_ELEM, check_against_reference, check_case, random_array
+
+CODES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str", 9: "bool",
+         10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16"}
+
+CASES = {
+    "to int64": ({"inputs": ["[b, s, 768]"], "attrs": {"to": 7}},
+                 {"y0": "[b, s, 768]", "dtypes": {"y0": "i64"}}),
+    "scalar": ({"inputs": [("i64", "[]")], "attrs": {"to": 1}},
+               {"y0": "[]", "dtypes": {"y0": "f32"}}),
+    "a type name before opset 6": ({"inputs": ["[b]"], "attrs": {"to": "INT32"}, "opset": 5},
+                                   {"y0": "[b]", "dtypes": {"y0": "i32"}}),
+    "float8: no dtype we can name": ({"inputs": ["[b]"], "attrs": {"to": 17}},
+                                     {"y0": "[b]", "dtypes": {"y0": None}}),
+    "backward from the output": ({"inputs": ["S"], "attrs": {"to": 9},
+                                  "outputs": {"y0": {"shape": "[4, n]"}}}, {"x0": "[4, n]"}),
+    "to is required": ({"inputs": ["[3]"]}, "error"),
+    "UNDEFINED is no type": ({"inputs": ["[3]"], "attrs": {"to": 0}}, "error"),
+    "output dtype clashes": ({"inputs": ["[3]"], "attrs": {"to": 7},
+                              "outputs": {"y0": {"dtype": "i32"}}}, "error"),
+    "output annotation clashes": ({"inputs": ["[2, 3]"], "attrs": {"to": 7},
+                                   "outputs": {"y0": {"shape": "[3, 2]"}}}, "error"),
+    "two inputs": ({"inputs": ["[3]", "[3]"], "attrs": {"to": 7}}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    check_case("Cast", *CASES[name])
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_codes(code):
+    check_case("Cast", {"inputs": ["[n]"], "attrs": {"to": code}},
+               {"y0": "[n]", "dtypes": {"y0": CODES[code]}})
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+def reshape_target(inputs, to, then=()):
+    """The shape Reshape(d, v) gives a tensor d of unknown shape, where v is Cast(x0) (then each
+    op of `then` applied): it is what the rules know of the cast elements. A string input
+    "[b, s]" is the Shape of a tensor of that shape."""
+    g = {"name": "values", "opset": 18, "inputs": {"d": {"dtype": "f32", "shape": "D"}},
+         "initializers": {}, "nodes": []}
+    (a,) = inputs
+    if isinstance(a, str):
+        g["inputs"]["t"] = {"dtype": "f32", "shape": a}
+        g["nodes"].append({"name": "shape", "op": "Shape", "inputs": ["t"], "outputs": ["x0"]})
+    else:
+        g["initializers"]["x0"] = {"dtype": dtype_of_array(a), "shape": list(a.shape),
+                                   "data": a.tolist()}
+    g["nodes"].append({"name": "n", "op": "Cast", "inputs": ["x0"], "outputs": ["v0"],
+                       "attrs": {"to": to}})
+    for k, then_op in enumerate(then):
+        g["nodes"].append({"name": f"then{k}", "op": then_op, "inputs": [f"v{k}"],
+                           "outputs": [f"v{k + 1}"]})
+    g["nodes"].append({"name": "r", "op": "Reshape", "inputs": ["d", f"v{len(then)}"],
+                       "outputs": ["r"]})
+    sol = solve(g)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    return sol.shape("r")
+
+
+VALUE_CASES = {
+    "int64 to int32, small values": ([i64(2, 3)], 6, (), "[2, 3]"),
+    "int64 to int64, symbolic": (["[b, s]"], 7, (), "[b, s]"),
+    "int32 to int64 widens": ([np.array([2, 3], np.int32)], 7, (), "[2, 3]"),
+    "int64 to uint8 in range": ([i64(200)], 2, (), "[200]"),
+    "int64 to uint8 out of range: unknown": ([i64(300)], 2, (), None),
+    "int64 to int8 out of range: unknown": ([i64(128)], 3, (), None),
+    "int64 to uint32, negative: unknown": ([i64(-1)], 12, (), None),
+    "symbolic values narrowed to int32 may wrap: unknown": (["[b, s]"], 6, (), None),
+    "float to int64 truncates": ([np.array([2.7, 3.0], np.float32)], 7, (), "[2, 3]"),
+    "negative floats truncate toward zero": ([np.array([-2.7])], 7, ("Neg",), "[2]"),
+    "float to uint8 out of range: unknown": ([np.array([300.5])], 2, (), None),
+    "int64 to float: unknown": ([i64(2)], 1, (), None),
+}
+
+
+@pytest.mark.parametrize("case", VALUE_CASES.values(), ids=VALUE_CASES.keys())
+def test_values(case):
+    inputs, to, then, expected = case
+    got = reshape_target(inputs, to, then)
+    if expected is None:  # nothing may be known: only fresh names
+        assert re.fullmatch(r"\[_\d+(, _\d+)*\]", got), got
+    else:
+        assert got == expected
+
+
+DTYPES = ["f16", "f32", "f64", "i8", "i32", "i64", "u8", "u16", "bool"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=4), st.sampled_from(DTYPES), st.sampled_from(DTYPES))
+def test_matches_reference(shape, source, target):
+    check_against_reference("Cast", [random_array(shape, source)], {"to": ONNX_ELEM[target]})

@@ -1,0 +1,77 @@
+"""Concat: rules/Concat.lp on data cases, and against onnx's reference on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.solver import solve
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+OPSET = 18
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+CASES = {
+    "sizes add up": ({"inputs": ["[b, s, 64]", "[b, t, 64]"], "attrs": {"axis": 1}},
+                     {"y0": "[b, s + t, 64]"}),
+    "negative axis": ({"inputs": ["[b, 3]", "[b, 4]", "[b, 5]"], "attrs": {"axis": -1}},
+                      {"y0": "[b, 12]"}),
+    "one input": ({"inputs": ["[b, s]"], "attrs": {"axis": 0}}, {"y0": "[b, s]"}),
+    "other axes are linked": ({"inputs": ["[b, 3]", "[c, 4]"], "attrs": {"axis": 1}},
+                              {"y0": "[b, 7]", "x1": "[b, 4]", "bindings": {"c": "b"}}),
+    "empty piece": ({"inputs": ["[0, 3]", "[2, 3]"], "attrs": {"axis": 0}}, {"y0": "[2, 3]"}),
+    "backward: the last piece": ({"inputs": ["[b, 3]", "[b, t]"], "attrs": {"axis": 1},
+                                  "outputs": {"y0": {"shape": "[b, 10]"}}},
+                                 {"x1": "[b, 7]", "bindings": {"t": 7}}),
+    "dtype kept": ({"inputs": [("i64", "[2]"), ("i64", "[3]")], "attrs": {"axis": 0}},
+                   {"y0": "[5]", "dtypes": {"y0": "i64"}}),
+    "other axes differ": ({"inputs": ["[2, 3]", "[3, 3]"], "attrs": {"axis": 1}}, "error"),
+    "ranks differ": ({"inputs": ["[2, 3]", "[3]"], "attrs": {"axis": 0}}, "error"),
+    "axis out of range": ({"inputs": ["[2, 3]", "[2, 3]"], "attrs": {"axis": 2}}, "error"),
+    "negative axis out of range": ({"inputs": ["[2, 3]", "[2, 3]"], "attrs": {"axis": -3}},
+                                   "error"),
+    "scalars": ({"inputs": ["[]", "[]"], "attrs": {"axis": 0}}, "error"),
+    "no axis": ({"inputs": ["[2]", "[3]"]}, "error"),
+    "dtypes differ": ({"inputs": [("i64", "[2]"), ("f32", "[3]")], "attrs": {"axis": 0}},
+                      "error"),
+    "no inputs": ({"inputs": [], "attrs": {"axis": 0}}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("Concat", {"opset": OPSET, **spec}, expected)
+
+
+def test_values_joined():
+    """Shape -> Concat(shape, [12, 64]) -> Reshape: the joined vector is a shape."""
+    g = {"opset": OPSET, "inputs": {"x": {"shape": "[b, s]"}, "d": {"shape": "D"}},
+         "initializers": {"c": {"dtype": "i64", "shape": [2], "data": [12, 64]}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"op": "Concat", "inputs": ["sh", "c"], "outputs": ["v"], "attrs": {"axis": 0}},
+                   {"op": "Reshape", "inputs": ["d", "v"], "outputs": ["r"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("r") == "[b, s, 12, 64]"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=3), st.integers(1, 3), st.data())
+def test_matches_reference(shape, n, data):
+    # pieces that differ along the axis, and sometimes elsewhere or in rank (the reference
+    # rejects those, so must the rules); axes from -r-1..r
+    r = len(shape)
+    axis = data.draw(st.integers(-r - 1, r))
+    arrays = []
+    for _ in range(n):
+        s = list(shape)
+        if -r <= axis < r:
+            s[axis] = data.draw(st.integers(0, 3))
+        if data.draw(st.integers(0, 5)) == 0:
+            s = s[1:] if data.draw(st.booleans()) else s + [1]
+        elif data.draw(st.integers(0, 5)) == 0:
+            s[data.draw(st.integers(0, r - 1))] += 1
+        arrays.append(random_array(s))
+    check_against_reference("Concat", arrays, {"axis": axis}, opset=OPSET)

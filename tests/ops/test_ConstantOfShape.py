@@ -1,0 +1,71 @@
+"""ConstantOfShape: rules/ConstantOfShape.lp on data cases, and against onnx's reference."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from onnx import numpy_helper
+
+from shape_logic.solver import solve
+from shape_logic.testing import check_case, infer, reference_outputs
+
+OPSET = 18
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+CASES = {
+    "constant shape": ({"inputs": [i64(2, 3)]}, {"y0": "[2, 3]", "dtypes": {"y0": "f32"}}),
+    "dtype of the value": ({"inputs": [i64(4)], "attrs": {"value": np.array([1], np.int64)}},
+                           {"y0": "[4]", "dtypes": {"y0": "i64"}}),
+    "empty shape: a scalar": ({"inputs": [np.zeros(0, np.int64)]}, {"y0": "[]"}),
+    "zero size": ({"inputs": [i64(0, 3)]}, {"y0": "[0, 3]"}),
+    "runtime shape: the rank": ({"inputs": [("i64", "[3]")]}, {"y0": "[_1, _2, _3]"}),
+    "backward: the shape's length from the output": ({"inputs": [("i64", "S")],
+                                                      "outputs": {"y0": {"shape": "[b, 4]"}}},
+                                                     {"x0": "[2]"}),
+    "negative size": ({"inputs": [i64(2, -3)]}, "error"),
+    "value of two elements": ({"inputs": [i64(2)], "attrs": {"value": np.array([1, 2], np.int64)}},
+                              "error"),
+    "shape of rank 2": ({"inputs": [np.array([[2, 3]], np.int64)]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("ConstantOfShape", {"opset": OPSET, **spec}, expected)
+
+
+def test_shape_from_a_shape_computation():
+    """Shape -> ConstantOfShape gives X's shape; its small integer result has values."""
+    g = {"opset": OPSET, "inputs": {"x": {"shape": "[b, s, 64]"}, "d": {"shape": "D"}},
+         "initializers": {"two": {"dtype": "i64", "shape": [1], "data": [2]}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"op": "ConstantOfShape", "inputs": ["sh"], "outputs": ["y"]},
+                   {"op": "ConstantOfShape", "inputs": ["two"], "outputs": ["ones"],
+                    "attrs": {"value": {"dtype": "i64", "shape": [1], "data": [5]}}},
+                   {"op": "Reshape", "inputs": ["d", "ones"], "outputs": ["r"]}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("y") == "[b, s, 64]" and sol.shape("r") == "[5, 5]"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(-1, 4), max_size=4),
+       st.sampled_from([None, np.float32, np.int64, np.int32, np.bool_]))
+def test_matches_reference(shape, dtype):
+    # the reference takes the `value` attribute as a TensorProto, the rules as an array
+    attrs = None if dtype is None else {"value": np.array([1], dtype)}
+    ref_attrs = None if dtype is None else {"value": numpy_helper.from_array(attrs["value"])}
+    sol = infer("ConstantOfShape", [i64(*shape).reshape(-1)], attrs, opset=OPSET)
+    try:
+        (out,) = reference_outputs("ConstantOfShape", [i64(*shape).reshape(-1)], ref_attrs,
+                                   opset=OPSET, const=[0])
+    except Exception:  # a negative size
+        assert sol.status == "error"
+        return
+    assert sol.status == "ok"
+    assert sol.shape("y0") == str(list(out.shape))
+    assert sol.dtype("y0") == {np.float32: "f32", np.int64: "i64", np.int32: "i32",
+                               np.bool_: "bool"}[out.dtype.type]

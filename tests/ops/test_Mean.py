@@ -1,0 +1,70 @@
+"""Mean: rules/Mean.lp on data cases, and against onnx's reference on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, infer, random_array
+
+OPSET = 18
+CASES = {
+    "one input": ({"inputs": ["[b, s]"]}, {"y0": "[b, s]"}),
+    "two inputs broadcast": ({"inputs": ["[b, 1, 768]", "[s, 1]"]},
+                             {"y0": "[b, s, 768]"}),
+    "three inputs broadcast": ({"inputs": ["[b, 1, 1]", "[s, 1]", "[768]"]},
+                               {"y0": "[b, s, 768]"}),
+    "symbols that may be 1 stay apart": ({"inputs": ["[n]", "[m]", "[k]"]},
+                                         {"y0": "[max(k, max(m, n))]"}),
+    "a literal decides": ({"inputs": ["[n]", "[3]", "[1]"]},
+                          {"y0": "[3]", "x0": "[n]"}),
+    "backward from the output": ({"inputs": ["[n, k]", "[k]", "[1]"],
+                                   "outputs": {"y0": {"shape": "[4, 7]"}}},
+                                 {"x0": "[4, 7]", "x1": "[7]"}),
+    "an output axis of 1 needs 1s": ({"inputs": ["[n]", "[m]", "[p]"],
+                                       "outputs": {"y0": {"shape": "[1]"}}},
+                                     {"x0": "[1]", "x1": "[1]", "x2": "[1]"}),
+    "dtype": ({"inputs": [("f16", "[n]"), ("f16", "[1]")]},
+              {"y0": "[n]", "dtypes": {"y0": "f16"}}),
+    "dtype mix": ({"inputs": [("f16", "[3]"), ("f16", "[3]"), ("f32", "[3]")]}, "error"),
+    "output dtype clashes": ({"inputs": [("f16", "[3]")], "outputs": {"y0": {"dtype": "f32"}}},
+                             "error"),
+    "no inputs": ({"inputs": []}, "error"),
+    "incompatible axes": ({"inputs": ["[2, 3]", "[4]"]}, "error"),
+    "the third input clashes": ({"inputs": ["[2, 3]", "[3]", "[2]"]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    check_case("Mean", *CASES[name])
+
+
+@st.composite
+def operand_shapes(draw):
+    """1 to 4 shapes that broadcast, except where an axis was drawn freely (it may clash).
+    No 0-size axes: the symbolic comparison assumes every symbol is >= 1."""
+    rank = draw(st.integers(0, 4))
+    out = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
+    shapes = []
+    for _ in range(draw(st.integers(1, 4))):
+        r = draw(st.integers(0, rank))
+        shapes.append([draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
+                       for d in out[rank - r:]])
+    return shapes
+
+
+@settings(max_examples=20, deadline=None)
+@given(operand_shapes(), st.sampled_from(["f16", "f32", "f64"]))
+def test_matches_reference(shapes, dtype):
+    arrays = [random_array(s, dtype) for s in shapes]
+    try:
+        full = np.broadcast_shapes(*map(tuple, shapes))
+    except ValueError:
+        full = None
+    if full is not None and tuple(shapes[0]) != full:
+        # onnx's reference Mean adds in place into a copy of the first input, so it fails when
+        # that input does not have the broadcast shape: compare with numpy's broadcast instead
+        sol = infer("Mean", [(dtype, list(s)) for s in shapes], opset=OPSET)
+        assert sol.shape("y0") == "[" + ", ".join(map(str, full)) + "]"
+        assert sol.dtype("y0") == dtype
+        return
+    check_against_reference("Mean", arrays, opset=OPSET)

@@ -1,0 +1,40 @@
+"""NonZero: rules/NonZero.lp on data cases, and against onnx's reference on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_case, infer, random_array, reference_outputs
+
+OPSET = 18
+CASES = {
+    "rank rows, a data-dependent count": ({"inputs": ["[b, s, d]"]},
+                                          {"y0": "[3, _1]", "dtypes": {"y0": "i64"}}),
+    "a vector": ({"inputs": [("bool", "[n]")]}, {"y0": "[1, _1]"}),
+    "a scalar": ({"inputs": ["[]"]}, {"y0": "[0, _1]"}),
+    "a constant input: still data-dependent": ({"inputs": [np.array([1, 0, 2], np.int64)]},
+                                               {"y0": "[1, _1]"}),
+    "backward: the rank from the output": ({"inputs": ["X"],
+                                            "outputs": {"y0": {"shape": "[2, n]"}}},
+                                           {"x0": "[_1, _2]"}),
+    "output rows differ from the rank": ({"inputs": ["[b, s]"],
+                                          "outputs": {"y0": {"shape": "[3, n]"}}}, "error"),
+    "two inputs": ({"inputs": ["[b]", "[b]"]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("NonZero", {"opset": OPSET, **spec}, expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=3), st.sampled_from(["f32", "i64", "bool"]))
+def test_matches_reference(shape, dtype):
+    # only the number of rows is known: the rank of the input
+    x = random_array(shape, dtype)
+    (out,) = reference_outputs("NonZero", [x], opset=OPSET)
+    sol = infer("NonZero", [(dtype, list(shape))], opset=OPSET)
+    assert sol.status == "ok" and sol.dtype("y0") == "i64"
+    dims = sol.dims("y0")
+    assert len(dims) == 2 and dims[0] == out.shape[0] and not dims[1].is_int

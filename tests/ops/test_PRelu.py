@@ -1,0 +1,65 @@
+"""PRelu: rules/PRelu.lp on data cases, and against onnx's reference on random shapes."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, infer, random_array
+
+CASES = {
+    "same shapes": ({"inputs": ["[n, c, h, w]", "[n, c, h, w]"]}, {"y0": "[n, c, h, w]"}),
+    "per-channel slope": ({"inputs": ["[n, c, h, w]", "[c, 1, 1]"]},
+                          {"y0": "[n, c, h, w]", "x1": "[c, 1, 1]"}),
+    "scalar slope": ({"inputs": ["[b, 3]", "[]"]}, {"y0": "[b, 3]"}),
+    "the slope fixes X's axis": ({"inputs": ["[n, c, h, w]", "[3, 1, 1]"]},
+                                 {"x0": "[n, 3, h, w]", "y0": "[n, 3, h, w]"}),
+    "a slope symbol that may be 1 stays apart": ({"inputs": ["[n, c]", "[k]"]},
+                                                 {"y0": "[n, c]", "x1": "[k]"}),
+    "where X's axis is 1, so is the slope's": ({"inputs": ["[n, 1]", "[k]"]},
+                                               {"x1": "[1]", "y0": "[n, 1]"}),
+    "backward from the output": ({"inputs": ["S", "[3]"], "outputs": {"y0": {"shape": "[b, 3]"}}},
+                                 {"x0": "[b, 3]"}),
+    "dtype": ({"inputs": [("f16", "[n, 3]"), ("f16", "[3]")]},
+              {"y0": "[n, 3]", "dtypes": {"y0": "f16"}}),
+    "dtype mix": ({"inputs": [("f32", "[3]"), ("f64", "[3]")]}, "error"),
+    "slope of higher rank": ({"inputs": ["[3]", "[2, 3]"]}, "error"),
+    "slope larger than X": ({"inputs": ["[1]", "[3]"]}, "error"),
+    "a 1-D channel slope is not unidirectional": ({"inputs": ["[2, 3, 4, 5]", "[3]"]}, "error"),
+    "opset 6: Y is X, whatever the slope": ({"inputs": ["[2, 3, 4, 5]", "[3]"], "opset": 6},
+                                            {"y0": "[2, 3, 4, 5]"}),
+    "one input": ({"inputs": ["[3]"]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    check_case("PRelu", *CASES[name])
+
+
+@st.composite
+def x_and_slope(draw):
+    """X's shape, and a slope's that broadcasts to it, except where an axis or the rank was
+    drawn freely (it may not)."""
+    rank = draw(st.integers(0, 4))
+    x = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
+    r = draw(st.integers(0, rank + 1))
+    aligned = ([draw(st.integers(1, 3))] + x) if r > rank else x
+    slope = [draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
+             for d in aligned[len(aligned) - r:]]
+    return x, slope
+
+
+def unidirectional(x, slope):
+    if len(slope) > len(x):
+        return False
+    return all(s in (1, d) for s, d in zip(slope, x[len(x) - len(slope):]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(x_and_slope(), st.sampled_from(["f16", "f32", "f64"]))
+def test_matches_reference(shapes, dtype):
+    x, slope = shapes
+    if unidirectional(x, slope):
+        check_against_reference("PRelu", [random_array(x, dtype), random_array(slope, dtype)])
+    else:
+        # onnx's reference (and onnxruntime) broadcast both ways, or match a 1-D slope to any
+        # axis; the spec allows only unidirectional broadcasting of the slope to X
+        assert infer("PRelu", [(dtype, x), (dtype, slope)]).status == "error"

@@ -1,0 +1,194 @@
+"""The executor: results, input errors (exit 2), runtime shape checks (exit 1), closing of
+unsolved symbols, folding, freeing, profiling, and the `shape-logic run` command."""
+import numpy as np
+import pytest
+
+import shape_logic
+from shape_logic.cli import main
+from shape_logic.executor import BadInput, ExecutionError, Program, ShapeMismatch
+
+F32 = np.float32
+
+
+def mlp() -> dict:
+    return {
+        "name": "mlp",
+        "inputs": {"a": {"dtype": "f32", "shape": "[n, k]"},
+                   "b": {"dtype": "f32", "shape": "[k, m]"}},
+        "nodes": [{"name": "mm", "op": "MatMul", "inputs": ["a", "b"], "outputs": ["c"]},
+                  {"name": "r", "op": "Relu", "inputs": ["c"], "outputs": ["d"]},
+                  {"name": "t", "op": "Transpose", "inputs": ["d"], "outputs": ["y/out"]}],
+        "outputs": {"y/out": {}},
+    }
+
+
+def feeds(n=2, k=3, m=4):
+    rng = np.random.default_rng(0)
+    return {"a": rng.standard_normal((n, k)).astype(F32),
+            "b": rng.standard_normal((k, m)).astype(F32)}
+
+
+def test_runs_and_binds_the_symbols():
+    x = feeds()
+    out = shape_logic.run(mlp(), x)
+    np.testing.assert_allclose(out["y/out"], np.maximum(x["a"] @ x["b"], 0).T, rtol=1e-6)
+    assert out.bindings == {"n": 2, "k": 3, "m": 4}
+    assert out.data_dependent == {}
+
+
+@pytest.mark.parametrize("given,message", [
+    ({"a": np.ones((2, 3), F32)}, "missing input(s) 'b'"),
+    ({**feeds(), "z": np.ones(1, F32)}, "unknown input(s) 'z'"),
+    ({"a": np.ones((2, 3)), "b": np.ones((3, 4), F32)}, "input 'a': dtype f64, the graph wants f32"),
+    ({"a": np.ones((2, 3, 1), F32), "b": np.ones((3, 4), F32)},
+     "input 'a': shape [2, 3, 1] has rank 3, the graph wants rank 2 ([n, k])"),
+])
+def test_bad_inputs(given, message):
+    with pytest.raises(BadInput) as e:
+        shape_logic.run(mlp(), given)
+    assert message in str(e.value)
+
+
+def test_input_shape_mismatch_names_tensor_expected_actual_and_bindings():
+    x = feeds()
+    x["b"] = np.ones((4, 4), F32)
+    with pytest.raises(ShapeMismatch) as e:
+        shape_logic.run(mlp(), x)
+    assert str(e.value) == ("tensor 'b' (input): runtime shape [4, 4] does not match the "
+                            "inferred shape [k, m]; axis 0 is 4, expected k = 3 "
+                            "(bindings: k=3, n=2)")
+
+
+def test_intermediate_mismatch_is_caught_at_the_node():
+    program = Program(mlp())
+
+    class Wrong:  # a kernel that drops a row: the check must name its output
+        def __call__(self, c):
+            return (np.maximum(c, 0)[:-1],)
+
+    program.steps[1].kernel = Wrong()
+    with pytest.raises(ShapeMismatch) as e:
+        program.run(feeds())
+    assert str(e.value).startswith(
+        "tensor 'd' (output 0 of Relu node \"r\"): runtime shape [1, 4] does not match the "
+        "inferred shape [n, m] = [2, 4]; axis 0 is 1, expected n = 2 (bindings: ")
+
+
+def test_kernel_failure_is_one_line_naming_node_and_op():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[5]"},
+                    "i": {"dtype": "i64", "shape": "[100]"}},
+         "nodes": [{"name": "pick", "op": "Gather", "inputs": ["x", "i"], "outputs": ["y"]}]}
+    idx = np.zeros(100, np.int64)
+    idx[7] = 9  # out of range: only the values show it (too many for the solver to see)
+    with pytest.raises(ExecutionError) as e:
+        shape_logic.run(g, {"x": np.ones(5, F32), "i": idx})
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert msg.startswith('Gather node "pick": indices in [0, 9] are out of range for axis 0 '
+                          "of size 5 (inputs: x [5] float32, i [100] int64)")
+
+
+def test_closing_resolves_symbols_from_small_integer_inputs():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"},
+                    "s": {"dtype": "i64", "shape": "[2]"}},
+         "nodes": [{"name": "rs", "op": "Reshape", "inputs": ["x", "s"], "outputs": ["y"]}]}
+    program = Program(g)
+    assert any(s.startswith("_") for d in program.solution.dims("y") for s in d.symbols())
+    out = program.run({"x": np.arange(6, dtype=F32), "s": np.array([2, -1], np.int64)})
+    assert out["y"].shape == (2, 3)
+    assert out.data_dependent == {}
+    (plan,) = program._plans.values()
+    assert plan.expected["y"].dims == (2, 3)  # closed before running: checked exactly
+
+
+def test_data_dependent_symbol_is_reported_not_defaulted():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"}},
+         "nodes": [{"name": "nz", "op": "NonZero", "inputs": ["x"], "outputs": ["y"]}]}
+    x = np.array([0, 1, 0, 2, 3], F32)
+    out = shape_logic.run(g, {"x": x})
+    assert out["y"].tolist() == [[1, 3, 4]]
+    assert list(out.data_dependent.values()) == [3]
+    assert out.bindings["n"] == 5
+
+
+def test_closing_finds_inconsistent_inputs_before_running():
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[p]"}, "b": {"dtype": "f32", "shape": "[q]"}},
+         "nodes": [{"name": "add", "op": "Add", "inputs": ["a", "b"], "outputs": ["y"]}]}
+    with pytest.raises(ExecutionError) as e:
+        shape_logic.run(g, {"a": np.ones(3, F32), "b": np.ones(4, F32)})
+    assert "bindings: p=3, q=4" in str(e.value)
+
+
+def test_constants_are_folded_and_intermediates_freed():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 3]"}},
+         "initializers": {"shape": {"dtype": "i64", "data": [2, 3]}},
+         "nodes": [{"name": "w", "op": "ConstantOfShape", "inputs": ["shape"], "outputs": ["w"],
+                    "attrs": {"value": {"dtype": "f32", "shape": [1], "data": [0.5]}}},
+                   {"name": "m", "op": "Mul", "inputs": ["x", "w"], "outputs": ["h"]},
+                   {"name": "e", "op": "Exp", "inputs": ["h"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    program = Program(g)
+    assert list(program.folded) == ["w"]
+    assert [s.node.name for s in program.steps] == ["m", "e"]
+    assert program.steps[1].free == ["h"]
+    out = program.run({"x": np.ones((2, 3), F32)})
+    np.testing.assert_allclose(out["y"], np.exp(0.5) * np.ones((2, 3)), rtol=1e-6)
+
+
+def test_unchecked_run_needs_no_rules():
+    out = shape_logic.run(mlp(), feeds(), check=False)
+    assert out["y/out"].shape == (4, 2)
+
+
+def test_profile_lists_every_node_slowest_first():
+    out = Program(mlp()).run(feeds(), profile=True, warmup=1, repeat=2)
+    prof = out.profile
+    assert {r.name for r in prof.per_node()} == {"mm", "r", "t"}
+    reals = [r.real for r in prof.per_node()]
+    assert reals == sorted(reals, reverse=True)
+    text = prof.report()
+    assert "MatMul" in text and "real ms" in text and "cpu ms" in text
+
+
+# ----- the command line
+
+@pytest.fixture
+def files(tmp_path):
+    import json
+
+    (tmp_path / "g.json").write_text(json.dumps(mlp()))
+    x = feeds()
+    np.save(tmp_path / "a.npy", x["a"])
+    np.save(tmp_path / "b.npy", x["b"])
+    np.save(tmp_path / "b44.npy", np.ones((4, 4), F32))
+    (tmp_path / "junk.npy").write_text("not numpy")
+    return tmp_path
+
+
+def test_cli_run_writes_outputs(files, capsys):
+    out = files / "out"
+    code = main(["run", str(files / "g.json"), "--input", f"a={files / 'a.npy'}",
+                 "--input", f"b={files / 'b.npy'}", "-o", str(out), "--profile"])
+    assert code == 0
+    y = np.load(out / "y_out.npy")  # '/' in the name is sanitized
+    assert y.shape == (4, 2)
+    text = capsys.readouterr().out
+    assert "y/out: float32 [4, 2]" in text and "profile:" in text
+
+
+@pytest.mark.parametrize("inputs,code,needle", [
+    (["a=a.npy", "b=b44.npy"], 1, "tensor 'b' (input): runtime shape [4, 4]"),
+    (["a=a.npy", "b=junk.npy"], 2, "not a readable .npy file"),
+    (["a=a.npy"], 2, "missing input(s) 'b'"),
+    (["a=a.npy", "b=nowhere.npy"], 2, "no such file"),
+    (["a"], 2, "expected NAME=FILE.npy"),
+])
+def test_cli_run_exit_codes(files, capsys, inputs, code, needle):
+    args = ["run", str(files / "g.json")]
+    for item in inputs:
+        name, _, f = item.partition("=")
+        args += ["--input", f"{name}={files / f}" if f else name]
+    assert main(args) == code
+    err = capsys.readouterr().err
+    assert needle in err
+    assert "Traceback" not in err and err.count("\n") == 1
