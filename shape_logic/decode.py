@@ -8,7 +8,9 @@ of appearance.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import clingo
 
@@ -33,35 +35,76 @@ class Atoms:
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
+        """Read the shown atoms from their text: one call into clingo per atom instead of
+        one per argument, which dominates decoding on large graphs."""
         a = Atoms()
         for s in symbols:
-            name, args = s.name, s.arguments
-            if name == "dim":
-                e = _expr(args[2])
+            text = str(s)
+            head = text[:text.find("(")]
+            if head == "dim":
+                m = _DIM.match(text)
+                e = _dim_text(m.group(3)) if m else None
                 if e is not None:
-                    a.dims.setdefault((args[0].string, args[1].number), set()).add(e)
-            elif name == "rank":
-                a.rank.setdefault(args[0].string, set()).add(args[1].number)
-            elif name == "dtype":
-                a.dtype.setdefault(args[0].string, set()).add(args[1].name)
-            elif name == "bind":
-                e = _expr(args[1])
-                if e is not None:
-                    a.binds.setdefault(args[0].string, set()).add(e)
-            elif name == "range":
-                lo, hi = _expr(args[1]), _expr(args[2])
-                if lo is not None and hi is not None and lo.is_int and hi.is_int:
-                    a.ranges.setdefault(args[0].string, set()).add((lo.value, hi.value))
-            elif name == "unsolved":
-                e1, e2 = _expr(args[0]), _expr(args[1])
-                if e1 is not None and e2 is not None:
-                    a.unsolved.add((e1, e2))
-            elif name == "conflict":
-                a.conflicts.append(s)
-            elif name == "eqvoid":
-                a.void_edges.append(((args[0].string, args[1].number),
-                                     (args[2].string, args[3].number)))
+                    a.dims.setdefault((_unquote(m.group(1)), int(m.group(2))), set()).add(e)
+            elif head == "rank":
+                m = _RANK.match(text)
+                if m:
+                    a.rank.setdefault(_unquote(m.group(1)), set()).add(int(m.group(2)))
+            elif head == "dtype":
+                m = _DTYPE.match(text)
+                if m:
+                    a.dtype.setdefault(_unquote(m.group(1)), set()).add(m.group(2))
+            else:
+                a._read_rare(head, s)
         return a
+
+    def _read_rare(self, name: str, s: clingo.Symbol):
+        args = s.arguments
+        if name == "bind":
+            e = _expr(args[1])
+            if e is not None:
+                self.binds.setdefault(args[0].string, set()).add(e)
+        elif name == "range":
+            lo, hi = _expr(args[1]), _expr(args[2])
+            if lo is not None and hi is not None and lo.is_int and hi.is_int:
+                self.ranges.setdefault(args[0].string, set()).add((lo.value, hi.value))
+        elif name == "unsolved":
+            e1, e2 = _expr(args[0]), _expr(args[1])
+            if e1 is not None and e2 is not None:
+                self.unsolved.add((e1, e2))
+        elif name == "conflict":
+            self.conflicts.append(s)
+        elif name == "eqvoid":
+            self.void_edges.append(((args[0].string, args[1].number),
+                                    (args[2].string, args[3].number)))
+
+
+_STR = r'"((?:[^"\\]|\\.)*)"'
+_DIM = re.compile(rf'dim\({_STR},(\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$')
+_RANK = re.compile(rf'rank\({_STR},(\d+)\)$')
+_DTYPE = re.compile(rf'dtype\({_STR},(\w+)\)$')
+
+
+def _unquote(s: str) -> str:
+    if "\\" not in s:
+        return s
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), s)
+
+
+def _dim_text(text: str) -> Expr | None:
+    if text[0] != '"':
+        return Expr.const(int(text))
+    try:
+        return _parsed(_unquote(text[1:-1]))
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=100_000)
+def _parsed(text: str) -> Expr:
+    from .symbolic.parse import parse_dim
+
+    return parse_dim(text)
 
 
 def _expr(sym: clingo.Symbol) -> Expr | None:
@@ -108,6 +151,7 @@ class Decoded:
     ranges: dict  # symbol -> (lo, hi)
     constraints: list  # (Expr, Expr) that must hold
     rename: dict  # internal fresh name -> printed fresh name
+    conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -136,8 +180,11 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
         if resolve(Expr.sym(s)).symbols() == {s}:
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     constraints = _constraints(atoms.unsolved, resolve)
+    conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
+                  for c in atoms.conflicts if c.arguments[0].name == "dim"
+                  and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(graph, shapes, constraints))
+                   _renumber(graph, shapes, constraints), conflicted)
 
 
 def _constraints(unsolved, resolve) -> list:

@@ -41,10 +41,9 @@ class Diagnostic:
 
 
 def _core_text(c: dict) -> str:
-    if c["kind"] == "node":
-        return f'node "{c["name"]}"'
-    return f'{c["kind"]}s.{c["name"]}' if c["kind"] in ("input", "annotation", "output") \
-        else f'{c["kind"]} {c["name"]}'
+    if "source" in c:
+        return c["source"]
+    return f'node "{c["name"]}"' if c["kind"] == "node" else f'{c["kind"]}s.{c["name"]}'
 
 
 def diagnostics_from_conflicts(graph: Graph, atoms: Atoms) -> list[Diagnostic]:

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .exec_rewrite import assign_frees, drop_unused_constants, fold_constants, \
-    fuse_conv_batchnorm
+from .exec_rewrite import assign_frees, drop_unused_constants, fold_constants, fuse_conv_batchnorm
 from .graph import Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, load_kernel
 from .load import load_graph
@@ -31,7 +30,7 @@ from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_
 from .shapes import Shape
 from .validate import validate
 
-__all__ = ["run", "Program", "RunResult", "BadInput", "ExecutionError", "ShapeMismatch"]
+__all__ = ["BadInput", "ExecutionError", "Program", "RunResult", "ShapeMismatch", "run"]
 
 SMALL_INT_INPUT = 64  # integer inputs up to this many elements are constants when closing
 
@@ -251,7 +250,8 @@ class Program:
                     t0, c0 = time.perf_counter(), time.process_time()
                 try:
                     outs = step.kernel(*args)
-                except Exception as e:  # any kernel failure: one line naming node and op
+                except Exception as e:  # noqa: BLE001  (any kernel failure: one line naming
+                    # the node and op, never a NumPy traceback)
                     raise ExecutionError(_kernel_failure(node, args, e)) from None
                 if prof is not None:
                     prof.add(node, time.perf_counter() - t0, time.process_time() - c0)

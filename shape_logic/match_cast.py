@@ -45,7 +45,7 @@ class Expected:
     symbolic: tuple | None = None  # the solver's dims before the inputs bound them: messages
 
     @staticmethod
-    def of(dims, dtype_name: str | None, symbolic=None) -> "Expected":
+    def of(dims, dtype_name: str | None, symbolic=None) -> Expected:
         np_dtype = NUMPY_DTYPES.get(dtype_name) if dtype_name else None
         if dims is None:
             return Expected(None, np.dtype(np_dtype) if np_dtype else None)

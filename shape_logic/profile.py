@@ -56,8 +56,8 @@ class Profile:
 
     def report(self, top: int = 20) -> str:
         total = self.total or 1e-12
-        lines = [f"profile: {len(self.nodes)} nodes, {self.total * 1e3:.3f} ms per run "
-                 f"(average of {self.iterations} after warm-up)", "",
+        lines = [(f"profile: {len(self.nodes)} nodes, {self.total * 1e3:.3f} ms per run "
+                  f"(average of {self.iterations} after warm-up)"), "",
                  f"{'node':40} {'op':22} {'real ms':>9} {'cpu ms':>9} {'%':>6}"]
         for r in self.per_node()[:top]:
             lines.append(f"{r.name[:40]:40} {r.op[:22]:22} {r.real * 1e3:9.3f} "

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from .decode import Decoded
 from .graph import Graph
-from .shapes import Shape, format_shape
+from .shapes import Shape
 from .symbolic.expr import Expr
 
 
@@ -27,8 +27,10 @@ class Solution:
                 count += 1
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
-                self._shapes[t] = format_shape(tuple(
-                    tuple(d.subs(rename) for d in part) for part in sh.parts))
+                # an axis where values clash has no size to print: '?'
+                dims = ["?" if (t, i) in self.decoded.conflicted else str(d.subs(rename))
+                        for i, d in enumerate(sh.dims)]
+                self._shapes[t] = "[" + ", ".join(dims) + "]"
         self._rename = rename
 
     # ----- the Python API of INTERFACE §6

@@ -1,15 +1,20 @@
-"""solve: graph -> facts -> clingo (core encodings + the rule files of its operators) -> shapes."""
+"""solve: graph -> facts -> clingo (core encodings + the rule files of its operators) -> shapes.
+
+The program is monotone (Horn, negation only on facts), so switching sources
+off only removes consequences: the fast mode with every source on finds every
+conflict there is, and a subset of sources can be solved the same way.
+"""
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 import clingo
 
 from .asp.functions import Functions
 from .asp.program import available_ops, core_encodings, load_rule_file
 from .decode import Atoms, decode
-from .diagnostics import diagnostics_from_conflicts
 from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
@@ -40,50 +45,98 @@ def select_rules(graph: Graph, rule_dirs=()) -> list:
     return list(files.values())
 
 
-def solve(source: Any, rules=(), timings: bool = False) -> Solution:
+@dataclass
+class Problem:
+    """A loaded, validated graph with its rule files and facts: ready to solve in any mode."""
+
+    graph: Graph
+    rule_files: list
+    facts: str
+    rules: tuple = ()
+    timings: dict = field(default_factory=dict)
+
+    @staticmethod
+    def load(source: Any, rules=()) -> "Problem":
+        t0 = time.perf_counter()
+        graph = load_graph(source)
+        validate(graph)
+        rule_files = select_rules(graph, rules)
+        t1 = time.perf_counter()
+        facts = graph_facts(graph)
+        t2 = time.perf_counter()
+        return Problem(graph, rule_files, facts, tuple(rules),
+                       {"load": t1 - t0, "facts": t2 - t1})
+
+    def control(self, extra: str, args=("--models=1",)) -> tuple[clingo.Control, Functions]:
+        """A grounded control for the program plus `extra` (the activation of sources)."""
+        messages: list[str] = []
+        ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
+                             message_limit=1000)
+        funcs = Functions(elimination_order(self.graph))
+        t0 = time.perf_counter()
+        try:
+            for path in core_encodings():
+                ctl.load(str(path))
+            for rf in self.rule_files:
+                ctl.load(str(rf.path))
+            ctl.add("base", [], self.facts)
+            ctl.add("base", [], extra)
+        except RuntimeError:
+            raise _program_error(messages)
+        t1 = time.perf_counter()
+        try:
+            ctl.ground([("base", [])], context=funcs)
+        except RuntimeError:
+            raise _program_error(messages)
+        self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
+        self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
+        return ctl, funcs
+
+    def atoms(self, active: Iterable[clingo.Symbol] | None = None) -> tuple[Atoms, Functions]:
+        """The answer set's shown atoms with every source on, or only `active` ones."""
+        if active is None:
+            extra = "act(S) :- source(S)."
+        else:
+            extra = "".join(f"act({s})." for s in active)
+        ctl, funcs = self.control(extra)
+        t0 = time.perf_counter()
+        symbols: list[clingo.Symbol] = []
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                symbols = model.symbols(shown=True)
+        t1 = time.perf_counter()
+        atoms = Atoms.read(symbols)
+        self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
+        self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
+        return atoms, funcs
+
+
+def solve(source: Any, rules=(), explain: bool = True) -> Solution:
+    """Infer every tensor's dtype, rank and dims; on a shape error, explain it."""
+    problem = Problem.load(source, rules)
+    atoms, funcs = problem.atoms()
     t0 = time.perf_counter()
-    graph = load_graph(source)
-    validate(graph)
-    rule_files = select_rules(graph, rules)
-    t1 = time.perf_counter()
-    facts = graph_facts(graph)
-    t2 = time.perf_counter()
-    messages: list[str] = []
-    ctl = clingo.Control(["--models=1"], logger=lambda code, msg: messages.append(msg),
-                         message_limit=1000)
-    funcs = Functions(elimination_order(graph))
-    try:
-        for path in core_encodings():
-            ctl.load(str(path))
-        for rf in rule_files:
-            ctl.load(str(rf.path))
-        ctl.add("base", [], facts)
-        ctl.add("base", [], "act(S) :- source(S).")
-    except RuntimeError:
-        raise _program_error(messages, rule_files)
-    t3 = time.perf_counter()
-    try:
-        ctl.ground([("base", [])], context=funcs)
-    except RuntimeError:
-        raise _program_error(messages, rule_files)
-    t4 = time.perf_counter()
-    symbols: list[clingo.Symbol] = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            symbols = model.symbols(shown=True)
-    t5 = time.perf_counter()
-    atoms = Atoms.read(symbols)
-    decoded = decode(graph, atoms)
-    diags = diagnostics_from_conflicts(graph, atoms)
-    t6 = time.perf_counter()
+    decoded = decode(problem.graph, atoms)
+    problem.timings["decode"] = time.perf_counter() - t0
+    diagnostics = []
+    if atoms.conflicts:
+        t1 = time.perf_counter()
+        if explain:
+            from .diagnose import diagnose
+
+            diagnostics = diagnose(problem, atoms)
+        else:
+            from .diagnostics import diagnostics_from_conflicts
+
+            diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
+        problem.timings["explain"] = time.perf_counter() - t1
     warnings = [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
-    sol = Solution(graph, decoded, diags, warnings)
-    sol.timings = {"load": t1 - t0, "facts": t2 - t1, "parse": t3 - t2, "ground": t4 - t3,
-                   "solve": t5 - t4, "decode": t6 - t5}
+    sol = Solution(problem.graph, decoded, diagnostics, warnings)
+    sol.timings = dict(problem.timings)
     return sol
 
 
-def _program_error(messages: list[str], rule_files) -> InputError:
+def _program_error(messages: list[str]) -> InputError:
     """A clingo error in a rule file: one line with the file and line."""
     for msg in messages:
         if "error" in msg:

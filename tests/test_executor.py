@@ -192,3 +192,35 @@ def test_cli_run_exit_codes(files, capsys, inputs, code, needle):
     err = capsys.readouterr().err
     assert needle in err
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_conv_batchnorm_fusion_gives_the_same_values_and_keeps_the_check():
+    rng = np.random.default_rng(1)
+
+    def init(shape, low=-1.0):
+        return {"dtype": "f32", "shape": list(shape),
+                "data": rng.uniform(low, 1, shape).astype(F32).tolist()}
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 3, 6, 6]"}},
+         "initializers": {"w": init((4, 3, 3, 3)), "b": init((4,)), "s": init((4,)),
+                          "o": init((4,)), "m": init((4,)), "v": init((4,), low=0.5)},
+         "nodes": [{"name": "c", "op": "Conv", "inputs": ["x", "w", "b"], "outputs": ["h"],
+                    "attrs": {"pads": [1, 1, 1, 1]}},
+                   {"name": "bn", "op": "BatchNormalization",
+                    "inputs": ["h", "s", "o", "m", "v"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    x = {"x": rng.standard_normal((1, 3, 6, 6)).astype(F32)}
+    program = Program(g)
+    assert [s.node.op for s in program.steps] == ["Conv"]
+    assert program.steps[0].aliases == [[("h", ('output 0 of Conv node "c" (fused with '
+                                                'BatchNormalization node "bn")'))]]
+    fused = program.run(x)["y"]
+    unfused = shape_logic.run(g, x, check=False)  # fusion also happens, so compute by hand
+    from shape_logic.kernels import load_kernel
+
+    consts = {k: np.asarray(v["data"], F32) for k, v in g["initializers"].items()}
+    (h,) = load_kernel("Conv")({"pads": [1, 1, 1, 1]})(x["x"], consts["w"], consts["b"])
+    (want,) = load_kernel("BatchNormalization")({})(h, consts["s"], consts["o"], consts["m"],
+                                                    consts["v"])
+    np.testing.assert_allclose(fused, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(unfused["y"], want, rtol=1e-5, atol=1e-5)

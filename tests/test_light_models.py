@@ -10,7 +10,7 @@ from shape_logic.asp.program import available_ops
 from shape_logic.executor import Program
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
-from executor import light_models, load_case  # noqa: E402  (bench/executor.py)
+from executor import light_models, load_case
 
 MODELS = {os.path.basename(p)[6:-5]: p for p in light_models()}
 # the biggest: a few seconds each unchecked, more when solved (still run in CI)

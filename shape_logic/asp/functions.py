@@ -33,11 +33,17 @@ def arithmetic(f: Callable[..., Expr]):
     """Lift a function on Exprs to clingo terms, returning [] on failure."""
 
     def lifted(self, *args):
+        key = (lifted, args)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
         try:
-            return expr_to_symbol(f(*_dims(*args)))
+            out = expr_to_symbol(f(*_dims(*args)))
         except FAILURES as e:
             self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
-            return []
+            out = []
+        self.memo[key] = out
+        return out
 
     lifted.__name__ = f.__name__
     return lifted
@@ -55,6 +61,7 @@ class Functions:
         self.order = order
         self.failures: list[str] = []
         self._relate_cache: dict = {}
+        self.memo: dict = {}  # pure functions: (function, args) -> result
 
     # ----- the shape language's operations
     add = arithmetic(lambda a, b: a + b)

@@ -33,4 +33,6 @@ class BatchNormalization(Kernel):
         # one multiply-add per element: fold the statistics into a per-channel a*x + c
         a = scale / np.sqrt(var.astype(np.float64) + epsilon)
         c = b - mean * a
-        return (x * a.astype(x.dtype).reshape(shape) + c.astype(x.dtype).reshape(shape))
+        y = x * a.astype(x.dtype).reshape(shape)
+        y += c.astype(x.dtype).reshape(shape)  # in place: one new array, not two
+        return y

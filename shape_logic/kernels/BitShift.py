@@ -2,8 +2,8 @@
 broadcasting."""
 import numpy as np
 
-from .families import Binary, check_broadcast
 from .base import REQUIRED
+from .families import Binary, check_broadcast
 
 
 class BitShift(Binary):

@@ -1,6 +1,6 @@
 """CastLike: x converted to the element type of the second input."""
-from .Cast import cast
 from .base import Kernel
+from .Cast import cast
 
 
 class CastLike(Kernel):

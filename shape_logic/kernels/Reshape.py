@@ -1,8 +1,6 @@
 """Reshape: x's elements in a new shape. An entry 0 copies x's size at that axis (unless
 allowzero = 1: then it is 0), -1 (at most one) takes the rest. Opset < 5: the shape is
 an attribute."""
-import numpy as np
-
 from .base import Kernel
 
 

@@ -1,8 +1,8 @@
 """Where: y = condition ? a : b (the three broadcast together)."""
 import numpy as np
 
-from .families import check_broadcast
 from .base import Kernel
+from .families import check_broadcast
 
 
 class Where(Kernel):

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import importlib
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .base import Kernel, KernelError
 
-__all__ = ["Kernel", "KernelError", "load_kernel", "available_kernels"]
+__all__ = ["Kernel", "KernelError", "available_kernels", "load_kernel"]
 
 _OP_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_kernel(op: str) -> type[Kernel]:
     """The kernel class of `op`; KernelError when there is none."""
     if not _OP_NAME.match(op):

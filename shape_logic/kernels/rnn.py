@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .Sigmoid import sigmoid
 from .base import REQUIRED, Kernel
+from .Sigmoid import sigmoid
 
 
 def _activation(name: str, alpha, beta):

@@ -84,7 +84,7 @@ def _check_int(v: int) -> int:
 class Expr:
     """An immutable symbolic integer in canonical form."""
 
-    __slots__ = ("terms", "key", "_hash")
+    __slots__ = ("terms", "key", "_hash", "_str")
 
     def __init__(self, terms: dict):
         items = [(m, c) for m, c in terms.items() if c != 0]
@@ -98,6 +98,7 @@ class Expr:
         self.terms = tuple(items)
         self.key = tuple((_monomial_key(m), c) for m, c in self.terms)
         self._hash = hash(self.key)
+        self._str = None
 
     # ----- construction
     @staticmethod
@@ -158,9 +159,9 @@ class Expr:
         return f"Expr({str(self)!r})"
 
     def __str__(self):
-        from .printer import format_expr
-
-        return format_expr(self)
+        if self._str is None:  # immutable, so the canonical text is computed once
+            self._str = _format(self)
+        return self._str
 
     # ----- ring operations
     def __add__(self, other) -> "Expr":
@@ -234,6 +235,12 @@ def _subs_atom(a: Atom, mapping) -> Expr:
         return mapping.get(a.args[0], Expr.atom(a))
     args = [x.subs(mapping) for x in a.args]
     return ops.apply(a.kind, args)
+
+
+def _format(e: Expr) -> str:
+    from .printer import format_expr
+
+    return format_expr(e)
 
 
 def as_expr(x) -> Expr:

@@ -25,7 +25,7 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
     try:
         want = (ort_outputs if ort else reference_outputs)(op, arrays, attrs, n_outputs,
                                                            opset, const)
-    except Exception:
+    except Exception:  # noqa: BLE001
         return None  # not a valid case for the reference: nothing to compare
     got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
     for k, (g, w) in enumerate(zip(got, want)):
@@ -68,8 +68,8 @@ def ort_outputs(op, arrays, attrs, n_outputs, opset, const):
     import onnxruntime as ort
     from onnx import helper
 
-    from shape_logic.testing import ONNX_ELEM, onnx_node_model
     from shape_logic.graph import dtype_of_array
+    from shape_logic.testing import ONNX_ELEM, onnx_node_model
 
     model = onnx_node_model(op, arrays, attrs, n_outputs, opset, const)
     kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs)

@@ -1,0 +1,111 @@
+"""Shape errors explained: a corpus of broken graphs modelled on common bugs, each with its
+expected error code and minimal core, and its rendering compared with a golden file.
+
+Regenerate the golden files after an intended change with UPDATE_GOLDEN=1.
+"""
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import shape_logic
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "diagnostics" / "cases"
+GOLDEN = ROOT / "tests" / "diagnostics" / "golden"
+
+
+def N(*names):
+    return {("node", n) for n in names}
+
+
+def I(*names):
+    return {("input", n) for n in names}
+
+
+def A(*names):
+    return {("annotation", n) for n in names}
+
+
+# case -> [(code, core members)] for each diagnostic, in order
+EXPECTED = {
+    "transposed_weight": [("E0001", I("x", "w") | N("fc"))],
+    "attention_k_not_transposed": [("E0001", I("Q", "K") | N("kt", "s"))],
+    "wrong_reshape_target": [("E0006", I("x", "t") | N("r"))],
+    "reshape_heads_wrong": [("E0006", I("x", "t") | N("split"))],
+    "concat_mismatched": [("E0001", I("a", "b") | N("cat"))],
+    "concat_rank_mismatch": [("E0002", I("a", "b") | N("cat"))],
+    "conv_channel_mismatch": [("E0001", I("img", "w") | N("conv"))],
+    "conv_chain_channels": [("E0001", I("w1", "w2") | N("c1", "act", "c2"))],
+    "wrong_flatten_before_gemm": [("E0001", I("x", "w") | N("flat", "fc"))],
+    "gemm_missing_transB": [("E0001", I("x", "w") | N("fc"))],
+    "broadcast_incompatible": [("E0001", I("x", "bias") | N("add"))],
+    "output_annotation_contradicts": [("E0001", I("x", "w") | A("probs") | N("fc", "sm"))],
+    "backward_contradiction": [("E0001", I("x", "w") | A("y", "z") | N("conv", "id"))],
+    "residual_after_stride": [("E0001", I("x", "w") | N("conv", "add"))],
+    "dtype_mismatch": [("E0004", I("x", "idx") | N("add"))],
+    "softmax_axis_out_of_range": [("E0008", I("x") | N("sm"))],
+    "matmul_batch_clash": [("E0001", I("a", "b") | N("bmm"))],
+    "reshape_two_inferred": [("E0008", I("t") | N("r"))],
+    "kernel_larger_than_input": [("E0003", I("x", "w") | N("conv"))],
+    "split_sizes_wrong": [("E0006", I("x", "sizes") | N("split"))],
+    "layernorm_scale_wrong": [("E0001", I("x", "scale") | N("ln"))],
+    "batchnorm_params_wrong": [("E0001", I("x", "var") | N("bn"))],
+    "gather_axis_out_of_range": [("E0008", I("table") | N("emb"))],
+    "transpose_perm_wrong_length": [("E0002", I("x") | N("t"))],
+    "pool_annotation_wrong": [("E0001", I("x") | A("y") | N("pool"))],
+    "where_condition_not_bool": [("E0004", I("mask") | N("sel"))],
+    "two_independent_mistakes": [("E0001", I("x", "w") | N("fc")),
+                                 ("E0001", I("z", "bias") | N("add"))],
+    "symbol_two_values": [("E0001", I("tokens", "a", "c") | N("join_a", "join_c"))],
+    "chain_with_side_branch": [("E0001", I("x") | A("t6") | N(*(f"r{i}" for i in range(7))))],
+}
+
+
+def test_the_corpus_is_complete():
+    assert len(EXPECTED) >= 25
+    assert {p.stem for p in CASES.glob("*.json")} == set(EXPECTED)
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # paths in the rendering are relative to the repository
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_diagnosis(name):
+    sol = shape_logic.solve(f"tests/diagnostics/cases/{name}.json")
+    assert sol.status == "error"
+    got = [(d.code, {(c["kind"], c["name"]) for c in d.core}) for d in sol.diagnostics]
+    assert got == EXPECTED[name]
+    golden = GOLDEN / f"{name}.txt"
+    text = sol.to_text() + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert text == golden.read_text()
+
+
+def test_side_branch_stays_out_of_the_core():
+    """A 10-node chain where only the chain conflicts: the core is exactly the chain."""
+    sol = shape_logic.solve("tests/diagnostics/cases/chain_with_side_branch.json")
+    (d,) = sol.diagnostics
+    names = {c["name"] for c in d.core}
+    assert not names & {"side0", "side1", "side2", "s2"}
+    assert names == {"x", "t6"} | {f"r{i}" for i in range(7)}
+
+
+def test_json_diagnostics_carry_the_interface_fields():
+    sol = shape_logic.solve("tests/diagnostics/cases/attention_k_not_transposed.json")
+    (d,) = sol.to_json()["diagnostics"]
+    assert d["tensor"] in ("Q", "Kt") and d["axis"] in (0, 1)
+    assert sorted(d["values"]) == ["128", "256"]
+    assert {(c["kind"], c["name"]) for c in d["core"]} == {
+        ("input", "Q"), ("input", "K"), ("node", "kt"), ("node", "s")}
+    assert d["message"] == 'MatMul "s" needs Q.shape[1] == Kt.shape[0]'
+    json.dumps(sol.to_json())  # serializable
+
+
+def test_repair_hint_names_the_shape_that_solves():
+    sol = shape_logic.solve("tests/diagnostics/cases/output_annotation_contradicts.json")
+    assert "help: if `probs` were [n, 1000], the graph would solve" in sol.diagnostics[0].notes
