@@ -19,6 +19,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     add_run_parser(sub)
+    c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
+    c.add_argument("graph")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--rules", action="append", default=[], metavar="DIR")
     o = sub.add_parser("ops", help="list the operators known, with their rule files")
     o.add_argument("op", nargs="?")
     o.add_argument("--rules", action="append", default=[], metavar="DIR")
@@ -34,12 +38,17 @@ def main(argv=None) -> int:
             return cmd_ops(args)
         if args.command == "run":
             return cmd_run(args)
+        if args.command == "check":
+            return cmd_check(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("shape-logic: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `shape-logic solve ... | head`: the reader left
+        sys.stderr.close()
+        return 0
     return 0
 
 
@@ -54,6 +63,19 @@ def cmd_solve(args) -> int:
         print(sol.to_text(color=sys.stdout.isatty()))
     if args.output:
         write_annotated(sol, args.output)
+    return 0 if sol.status == "ok" else 1
+
+
+def cmd_check(args) -> int:
+    from .check import check, render
+
+    sol, verdicts = check(args.graph, rules=args.rules)
+    if args.format == "json":
+        out = sol.to_json()
+        out["declarations"] = [v.to_json() for v in verdicts]
+        print(json.dumps(out, indent=2))
+    else:
+        print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
     return 0 if sol.status == "ok" else 1
 
 

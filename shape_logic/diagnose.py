@@ -13,41 +13,36 @@ import clingo
 from .diagnostics import Diagnostic, tensor_label
 from .errorcodes import code_for
 from .explain import CoreFinder, distances_from
-from .asp.terms import quote
-from .facts import node_facts, tensor_facts
 from .decode import decode
 from .shapes import format_shape
 
 MAX_ERRORS = 5
-MAX_PLACES_CHECKED = 64  # places tested for independence after the first error
-MAX_HINT_NODES = 3000  # repair hints re-solve the whole graph: only on graphs up to this size
+MAX_HINT_NODES = 20000  # each hint candidate is one more solve
 
 
 def diagnose(problem, atoms) -> list[Diagnostic]:
     graph = problem.graph
     places = _places_in_order(graph, atoms.conflicts)
     finder = CoreFinder(problem, places)
-    remaining = list(places)
+    rank = {p: i for i, p in enumerate(places)}
     active = finder.sources  # shrinks as found errors are blocked
     out: list[Diagnostic] = []
-    checked = 0
-    while remaining and len(out) < MAX_ERRORS and checked < MAX_PLACES_CHECKED:
-        place = remaining.pop(0)
-        checked += 1
+    remaining = places
+    while remaining and len(out) < MAX_ERRORS:
+        place = remaining[0]
         tensor, node = _subject(place)
-        # with the errors found so far blocked, does this place still conflict?
-        if finder.core(active, place) is None:
-            continue
-        core = finder.minimal_core(place, distances_from(graph, tensor, node), active)
-        sub = _restricted(problem, core)
-        sub_atoms, _ = sub.atoms(active=core)
-        explained = {c.arguments[0] for c in sub_atoms.conflicts}
-        remaining = [p for p in remaining if p not in explained]
-        diag, blocked = _describe(problem, place, core, sub_atoms, finder.sources)
+        core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), active)
+        if core is None:
+            break
+        sub_atoms = finder.view(core, _tensors_near(graph, core))
+        diag, blocked = _describe(problem, place, core, sub_atoms, finder, minimal)
         active = active - blocked
         out.append(diag)
+        # with the errors found so far blocked, which places still conflict?
+        remaining = sorted(finder.conflict_places(active), key=lambda p: rank.get(p, len(rank)))
     if remaining and out:
-        out[-1].notes.append(f"{len(remaining)} more conflicting places not examined")
+        out[-1].notes.append(f"more conflicts remain ({len(remaining)} places); "
+                             f"fix these first")
     return out
 
 
@@ -84,55 +79,43 @@ def _subject(place: clingo.Symbol) -> tuple[str | None, str | None]:
     return None, None
 
 
-# ----- solving the core alone
+# ----- the tensors a core is about
 
-def _restricted(problem, core: set):
-    """The problem cut down to the core's nodes and declarations (cheap to re-solve)."""
-    from .solver import Problem
-
-    graph = problem.graph
+def _tensors_near(graph, core: set) -> set[str]:
+    """The tensors of the core's nodes and declarations."""
     nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
-    declared = {(s.arguments[0].name, s.arguments[1].string) for s in core
-                if s.arguments[0].name != "node"}
-    lines = [f'opset("", {graph.opset}).']
-    tensors = set()
+    out = {s.arguments[1].string for s in core if s.arguments[0].name != "node"}
     for n in graph.nodes:
         if n.name in nodes:
-            lines.extend(node_facts(n))
-            tensors.update(t for t in n.inputs + n.outputs if t)
-    sections = {"input": graph.inputs, "init": graph.initializers, "output": graph.outputs,
-                "ann": graph.annotations}
-    for kind, name in declared:
-        info = sections[kind].get(name)
-        if info is not None:
-            lines.extend(tensor_facts(info, kind))
-            tensors.add(name)
-    lines.extend(f"tensor({quote(t)})." for t in sorted(tensors))
-    ops = {n.op for n in graph.nodes if n.name in nodes}
-    rule_files = [rf for rf in problem.rule_files if rf.op in ops]
-    return Problem(graph, rule_files, "\n".join(lines) + "\n", problem.rules)
+            out.update(t for t in n.inputs + n.outputs if t)
+    return out
 
 
 # ----- describing one conflict
 
-def _describe(problem, place, core, sub_atoms, sources) -> tuple[Diagnostic, set]:
+def _describe(problem, place, core, sub_atoms, finder, minimal=True) -> tuple[Diagnostic, set]:
     """The diagnostic, and the sources to switch off so that this error is not seen again
     downstream (block it: its primary node, or its declarations when no node is involved)."""
     graph = problem.graph
     values = _values_at(place, sub_atoms)
-    declared = _contradicted_declaration(graph, core, sub_atoms)
-    primary = None if declared else _primary_node(graph, core, place)
+    local = core
+    if not minimal:  # only the part near the conflict was shrunk: name the place from it
+        tensor0, node0 = _subject(place)
+        near = distances_from(graph, tensor0, node0)
+        local = {s for s in core if near(s) <= 3}
+    declared = _contradicted_declaration(graph, local, sub_atoms)
+    primary = None if declared else _primary_node(graph, local, place)
     tensor, axis = _where_it_shows(place, primary, sub_atoms)
     diag = Diagnostic(code_for(place, values), "", tensor=tensor, axis=axis, values=values)
     if declared:
-        before = _shapes_without(problem, core, sources, drop_declaration=declared)
+        before = _shapes_without(problem, core, finder, drop_declaration=declared)
         kind, name = declared
         diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but the graph "
                         f"gives {before.get(name, 'another shape')}")
         diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
         diag.labels = _producer_labels(graph, name, core, before)
     else:
-        before = _shapes_without(problem, core, sources, drop_node=primary)
+        before = _shapes_without(problem, core, finder, drop_node=primary)
         diag.place = _where(graph, primary, core)
         diag.labels = _labels(graph, primary, core, before)
         diag.message = _message(place, values, primary, before)
@@ -142,10 +125,11 @@ def _describe(problem, place, core, sub_atoms, sources) -> tuple[Diagnostic, set
     bindings = _bindings_text(graph, sub_atoms)
     if bindings:
         diag.notes.append(f"with {bindings}")
-    hint = _repair_hint(problem, core, sources)
+    hint = _repair_hint(problem, core, finder)
     if hint:
         diag.notes.append(hint)
-    diag.core = _core_entries(graph, core)
+    diag.core = _core_entries(graph, local)
+    diag.context = len(_core_entries(graph, core)) - len(diag.core)
     if primary is not None:
         blocked = {s for s in core if s.arguments[0].name == "node"
                    and s.arguments[1].string == primary.name}
@@ -230,7 +214,7 @@ def _where(graph, primary, core) -> str:
     return file
 
 
-def _shapes_without(problem, core, sources, drop_node=None, drop_declaration=None) -> dict:
+def _shapes_without(problem, core, finder, drop_node=None, drop_declaration=None) -> dict:
     """Shapes from the core with the primary node (or the contradicted declaration) left
     out: what each side says. Declarations in view are shown whole (all their parts)."""
     declared = {(s.arguments[0].name, s.arguments[1].string) for s in core
@@ -238,7 +222,7 @@ def _shapes_without(problem, core, sources, drop_node=None, drop_declaration=Non
     if drop_node is not None:
         declared |= {(k, t) for t in drop_node.inputs + drop_node.outputs if t
                      for k in ("input", "init", "ann", "output")}
-    rest = {s for s in sources
+    rest = {s for s in finder.sources
             if (s.arguments[0].name, s.arguments[1].string) in declared
             or (s.arguments[0].name == "node" and s in core)}
     if drop_node is not None:
@@ -247,8 +231,12 @@ def _shapes_without(problem, core, sources, drop_node=None, drop_declaration=Non
     if drop_declaration is not None:
         rest = {s for s in rest if (s.arguments[0].name, s.arguments[1].string)
                 != drop_declaration}
-    sub = _restricted(problem, rest)
-    atoms, _ = sub.atoms(active=rest)
+    wanted = {t for _, t in declared}
+    if drop_node is not None:
+        wanted.update(t for t in drop_node.inputs + drop_node.outputs if t)
+    core_nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
+    wanted.update(t for n in problem.graph.nodes if n.name in core_nodes for t in n.inputs if t)
+    atoms = finder.view(rest, wanted)
     decoded = decode(problem.graph, atoms)
     # a dim nothing in view determines reads better as '?' than as a fresh name
     return {t: "[" + ", ".join("?" if any(x.startswith("_") for x in d.symbols()) else str(d)
@@ -380,7 +368,7 @@ def _bindings_text(graph, sub_atoms) -> str:
     return ", ".join(out)
 
 
-def _repair_hint(problem, core, sources) -> str | None:
+def _repair_hint(problem, core, finder) -> str | None:
     """The smallest change to one declaration that makes the whole graph solve, if any."""
     graph = problem.graph
     if len(graph.nodes) > MAX_HINT_NODES:
@@ -390,9 +378,9 @@ def _repair_hint(problem, core, sources) -> str | None:
                     if s.arguments[0].name in preference},
                    key=lambda kn: (preference[kn[0]], kn[1]))
     for kind, name in decls[:3]:
-        dropped = {s for s in sources if (s.arguments[0].name, s.arguments[1].string)
+        dropped = {s for s in finder.sources if (s.arguments[0].name, s.arguments[1].string)
                    != (kind, name) or s.arguments[2].name == "dtype"}
-        atoms, _ = problem.atoms(active=dropped)
+        atoms = finder.view(dropped, [name])
         if atoms.conflicts:
             continue
         shape = decode(graph, atoms).shapes.get(name)

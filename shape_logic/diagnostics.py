@@ -20,23 +20,35 @@ class Diagnostic:
     labels: list = field(default_factory=list)  # lines "name : shape   from ..."
     notes: list = field(default_factory=list)
     place: str | None = None
+    context: int = 0  # core members upstream, not minimized (a conflict carried far)
 
     def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "tensor": self.tensor,
-                "axis": self.axis, "values": [str(v) for v in self.values], "core": self.core,
-                "notes": list(self.notes)}
+        out = {"code": self.code, "message": self.message, "tensor": self.tensor,
+               "axis": self.axis, "values": [str(v) for v in self.values], "core": self.core,
+               "notes": list(self.notes)}
+        if self.context:
+            out["core_minimal"] = False
+            out["context"] = self.context
+        return out
 
     def to_text(self, color: bool = False) -> str:
-        head = f"error[{self.code}]: {self.message}"
-        lines = [head]
+        """rustc-style text; ANSI colors only when asked (the CLI asks on a terminal)."""
+        red, blue, bold, off = ("\033[1;31m", "\033[1;34m", "\033[1m", "\033[0m") if color \
+            else ("", "", "", "")
+        lines = [f"{red}error[{self.code}]{off}{bold}: {self.message}{off}"]
         if self.place:
-            lines.append(f"  --> {self.place}")
+            lines.append(f"  {blue}-->{off} {self.place}")
         for lab in self.labels:
-            lines.append(f"   |  {lab}")
+            lines.append(f"   {blue}|{off}  {lab}")
         for note in self.notes:
-            lines.append(f"   = note: {note}")
+            kind = "help" if note.startswith("help: ") else "note"
+            text = note[len("help: "):] if kind == "help" else note
+            lines.append(f"   {blue}={off} {bold}{kind}{off}: {text}")
         if self.core:
-            lines.append("   = core: " + ", ".join(_core_text(c) for c in self.core))
+            more = f", and {self.context} sources upstream that carry these sizes (not " \
+                "minimized)" if self.context else ""
+            lines.append(f"   {blue}={off} {bold}core{off}: "
+                         + ", ".join(_core_text(c) for c in self.core) + more)
         return "\n".join(lines)
 
 

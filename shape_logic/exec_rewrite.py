@@ -4,6 +4,7 @@ optimizations, kept checkable):
 - constant folding: a node whose inputs are all constants runs here, once (ONNX's light
   models make their weights with ConstantOfShape); its outputs are still checked
   against their inferred shapes on every run;
+- BatchNormalization + per-channel Mul/Add fusion, into the normalization's scale/bias;
 - Conv + BatchNormalization fusion: an inference BatchNormalization of a Conv's output,
   with constant weights and statistics, is folded into the Conv's weights and bias.
   The Conv's own output is no longer made, but its inferred shape is checked against
@@ -82,11 +83,78 @@ def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
                  f'node "{conv.node.name}")'
         conv_origin = f'output 0 of Conv node "{conv.node.name}" (fused with ' \
                       f'BatchNormalization node "{node.name}")'
+        carried = bn.aliases[0] if bn.aliases else []
         fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
-                                    aliases=[[(x, conv_origin)]])
+                                    aliases=[[(x, conv_origin)] + carried])
         steps[steps.index(conv)] = fused
         drop.add(id(bn))
     return [s for s in steps if id(s) not in drop]
+
+
+def fuse_batchnorm_affine(steps, constants: dict, outputs: set, rank_of) -> list:
+    """Fold a per-channel constant Mul or Add after an inference BatchNormalization into
+    its scale and bias (DenseNet's BN -> Mul -> Add): scale*v, bias*v for Mul, bias+v for
+    Add. Needs the rank of the BatchNormalization's output (`rank_of`, from the solved
+    shapes; None when unknown: then nothing is fused). Repeats while something folds."""
+    changed = True
+    while changed:
+        changed = False
+        readers: dict[str, list] = {}
+        for step in steps:
+            for t in step.node.inputs:
+                if t:
+                    readers.setdefault(t, []).append(step)
+        for i, bn in enumerate(steps):
+            node = bn.node
+            if node.op != "BatchNormalization" or not _inference(bn) \
+                    or not all(t in constants for t in node.inputs[1:5]):
+                continue
+            t = node.outputs[0]
+            users = readers.get(t, [])
+            if t in outputs or len(users) != 1 or users[0].node.op not in ("Mul", "Add"):
+                continue
+            op = users[0]
+            others = [u for u in op.node.inputs if u != t]
+            if len(op.node.inputs) != 2 or len(others) != 1 or others[0] not in constants:
+                continue
+            channels = constants[node.inputs[1]].shape[0]
+            v = _per_channel(constants[others[0]], channels, rank_of(t))
+            if v is None:
+                continue
+            scale, bias = constants[node.inputs[1]], constants[node.inputs[2]]
+            if op.node.op == "Mul":
+                scale, bias = scale * v, bias * v
+            else:
+                bias = bias + v
+            tag = f"{node.inputs[1]}#fused:{op.node.name}"
+            constants[tag + ":scale"] = scale.astype(constants[node.inputs[1]].dtype)
+            constants[tag + ":bias"] = bias.astype(constants[node.inputs[2]].dtype)
+            new_node = dataclasses.replace(node, inputs=[node.inputs[0], tag + ":scale",
+                                                         tag + ":bias", *node.inputs[3:5]],
+                                           outputs=list(op.node.outputs[:1]))
+            origin = f'output 0 of {op.node.op} node "{op.node.name}" (fused into ' \
+                     f'BatchNormalization node "{node.name}")'
+            carried = (bn.aliases[0] if bn.aliases else []) + [(t, bn.origins[0])]
+            steps[i] = dataclasses.replace(bn, node=new_node, origins=[origin],
+                                           aliases=[carried])
+            steps = [s for s in steps if s is not op]
+            changed = True
+            break
+    return steps
+
+
+def _per_channel(c: np.ndarray, channels: int, rank: int | None):
+    """c as a [channels] vector if, broadcast against an [N, C, ...] tensor of rank `rank`,
+    it scales or shifts each channel without changing the shape; else None."""
+    if rank is None or c.ndim > rank:
+        return None
+    if c.size == 1:
+        return np.full(channels, c.reshape(-1)[0], dtype=c.dtype)
+    shape = (1,) * (rank - c.ndim) + c.shape  # NumPy aligns the trailing axes
+    if rank >= 2 and shape[1] == channels and all(d == 1 for i, d in enumerate(shape)
+                                                  if i != 1):
+        return c.reshape(channels)
+    return None
 
 
 def _inference(step) -> bool:

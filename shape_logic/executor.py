@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .exec_rewrite import assign_frees, drop_unused_constants, fold_constants, fuse_conv_batchnorm
+from .exec_rewrite import (
+    assign_frees,
+    drop_unused_constants,
+    fold_constants,
+    fuse_batchnorm_affine,
+    fuse_conv_batchnorm,
+)
 from .graph import Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, load_kernel
 from .load import load_graph
@@ -108,14 +114,19 @@ class Program:
         return steps
 
     def _rewrite(self):
-        """Constant folding, Conv+BatchNormalization fusion, freeing (exec_rewrite.py)."""
+        """Constant folding, fusions, freeing (exec_rewrite.py)."""
         outputs = set(self.outputs)
         self.steps = fold_constants(self.steps, self.constants, self.folded,
                                     lambda node, args, e: ExecutionError(
                                         _kernel_failure(node, args, e)))
+        self.steps = fuse_batchnorm_affine(self.steps, self.constants, outputs, self._rank)
         self.steps = fuse_conv_batchnorm(self.steps, self.constants, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
+
+    def _rank(self, tensor: str) -> int | None:
+        dims = self.solution.dims(tensor) if self.solution else None
+        return None if dims is None else len(dims)
 
     def _kernel(self, node):
         if node.domain not in ("", "ai.onnx"):

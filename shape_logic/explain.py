@@ -35,6 +35,7 @@ class CoreFinder:
                 self.ctl.assign_external(clingo.Function(name, [sym]), None)
         self.source_of = {lit: s for s, lit in self.act_lit.items()}
         self.solves = 0
+        self._index = None
 
     @property
     def sources(self) -> set[clingo.Symbol]:
@@ -51,18 +52,76 @@ class CoreFinder:
             return None
         return {self.source_of[lit] for lit in found if lit in self.source_of}
 
-    def minimal_core(self, place: clingo.Symbol, distance, active: set | None = None) -> set | None:
-        """A subset-minimal set of (active) sources forcing the conflict at `place`."""
+    def conflict_places(self, active: set) -> set:
+        """The places that conflict with `active` sources on (one satisfiable solve)."""
+        assumptions = [lit if s in active else -lit for s, lit in self.act_lit.items()]
+        assumptions += [-lit for lit in self.check_lit.values()]
+        atoms = list(self.ctl.symbolic_atoms.by_signature("conflict", 3))
+        found: set = set()
+
+        def on_model(model):
+            found.update(a.symbol.arguments[0] for a in atoms if model.is_true(a.literal))
+
+        self.solves += 1
+        self.ctl.solve(assumptions=assumptions, on_model=on_model)
+        return found
+
+    def view(self, active: set, tensors) -> "Atoms":
+        """The shown atoms about `tensors` (and every conflict and binding) with `active`
+        sources on - read from this grounding, without grounding again."""
+        from .decode import Atoms
+
+        if self._index is None:
+            self._index = _index_atoms(self.ctl)
+        by_tensor, global_atoms = self._index
+        watched = [a for t in tensors for a in by_tensor.get(t, ())] + global_atoms
+        assumptions = [lit if s in active else -lit for s, lit in self.act_lit.items()]
+        assumptions += [-lit for lit in self.check_lit.values()]
+        shown: list[clingo.Symbol] = []
+
+        def on_model(model):
+            shown.extend(sym for fact, lit, sym in watched if fact or model.is_true(lit))
+
+        self.solves += 1
+        self.ctl.solve(assumptions=assumptions, on_model=on_model)
+        return Atoms.read(shown)
+
+    def minimal_core(self, place: clingo.Symbol, distance, active: set | None = None,
+                     exact_limit: int = 200, radius: int = 3):
+        """(core, minimal): a set of (active) sources forcing the conflict at `place`.
+
+        Deletion-based shrinking proves subset-minimality with one solve per member. When
+        clingo's first core is larger than `exact_limit` (a conflict whose values come
+        from far upstream: symbolic dims carried through a whole network) only the members
+        within `radius` of the conflict are shrunk - the rest stays as context, and
+        `minimal` is False."""
         core = self.core(self.sources if active is None else active, place)
         if core is None:
-            return None
-        for s in sorted(core, key=lambda s: (-distance(s), str(s))):
+            return None, False
+        exact = len(core) <= exact_limit
+        candidates = core if exact else {s for s in core if distance(s) <= radius}
+        for s in sorted(candidates, key=lambda s: (-distance(s), str(s))):
             if s not in core:
                 continue
             smaller = self.core(core - {s}, place)
             if smaller is not None:
                 core = smaller
-        return core
+        return core, exact
+
+
+def _index_atoms(ctl: clingo.Control):
+    """The shown atoms of the grounding, by tensor (dims, ranks, dtypes) and global ones."""
+    by_tensor: dict[str, list] = {}
+    for name, arity in (("dim", 3), ("rank", 2), ("dtype", 2)):
+        for a in ctl.symbolic_atoms.by_signature(name, arity):
+            t = a.symbol.arguments[0]
+            if t.type == clingo.SymbolType.String:
+                by_tensor.setdefault(t.string, []).append((a.is_fact, a.literal, a.symbol))
+    global_atoms = [(a.is_fact, a.literal, a.symbol)
+                    for name, arity in (("conflict", 3), ("bind", 2), ("range", 3),
+                                        ("unsolved", 2))
+                    for a in ctl.symbolic_atoms.by_signature(name, arity)]
+    return by_tensor, global_atoms
 
 
 def distances_from(graph: Graph, tensor: str | None, node: str | None = None):

@@ -109,3 +109,4 @@ def test_json_diagnostics_carry_the_interface_fields():
 def test_repair_hint_names_the_shape_that_solves():
     sol = shape_logic.solve("tests/diagnostics/cases/output_annotation_contradicts.json")
     assert "help: if `probs` were [n, 1000], the graph would solve" in sol.diagnostics[0].notes
+    assert "   = help: if `probs` were [n, 1000]" in sol.to_text()

@@ -1,0 +1,100 @@
+"""`shape-logic check`: every declared output shape and annotation against what the rest of
+the graph implies (MLIR's test driver for declared vs inferred types).
+
+A declaration is *implied* when the graph without it infers the same shape or a more
+precise one (a declaration merely less precise than the inference is fine); it is an
+*assumption* when it adds information the rest of the graph does not give - allowed,
+but reported - and a *contradiction* when the graph is inconsistent with it (exit 1,
+with the diagnostics of `solve`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .decode import decode
+from .solver import Problem, solve
+
+MAX_DECLARATIONS = 200
+
+
+@dataclass
+class Verdict:
+    tensor: str
+    place: str
+    declared: str
+    inferred: str
+    status: str  # implied | assumption
+
+    def to_json(self) -> dict:
+        return {"tensor": self.tensor, "place": self.place, "declared": self.declared,
+                "inferred": self.inferred, "status": self.status}
+
+
+def check(source, rules=()) -> tuple:
+    """(solution, verdicts): the solve of the whole graph and one verdict per declaration."""
+    sol = solve(source, rules)
+    if sol.status != "ok":
+        return sol, []
+    problem = Problem.load(sol.graph, rules)
+    sources = _sources(problem)
+    verdicts = []
+    decls = [("output", i) for i in sol.graph.outputs.values()] + \
+            [("ann", i) for i in sol.graph.annotations.values()]
+    for kind, info in decls[:MAX_DECLARATIONS]:
+        if info.shape is None:
+            continue
+        rest = [s for s in sources if not (s.startswith(f"src({kind},") and
+                                           _name_of(s) == info.name)]
+        atoms, _ = problem.atoms(active=rest)
+        shape = decode(sol.graph, atoms).shapes.get(info.name)
+        inferred = str(shape) if shape is not None else "unknown"
+        status = "implied" if _at_least_as_precise(sol, problem, atoms, info.name) else "assumption"
+        declared = "[" + ", ".join("?" if _fresh(d) else str(d) for d in info.shape.dims) + "]" \
+            if info.shape.dims is not None else str(info.shape)
+        verdicts.append(Verdict(info.name, info.place, declared, inferred, status))
+    return sol, verdicts
+
+
+def _sources(problem) -> list[str]:
+    import re
+
+    return sorted(set(re.findall(r"source\((src\((?:[^()\"]|\"(?:[^\"\\\\]|\\\\.)*\")*\))\)",
+                                 problem.facts)))
+
+
+def _name_of(src: str) -> str:
+    start = src.index('"') + 1
+    end = src.index('",', start)
+    return src[start:end]
+
+
+def _at_least_as_precise(sol, problem, atoms, tensor) -> bool:
+    """Without the declaration, does the graph know every dim the full solve knows?"""
+    without = decode(sol.graph, atoms)
+    for t in sol.graph.tensors():
+        full, rest = sol.decoded.shapes.get(t), without.shapes.get(t)
+        if full is None:
+            continue
+        if rest is None or len(rest.dims) != len(full.dims):
+            return False
+        for a, b in zip(full.dims, rest.dims):
+            if _fresh(b) and not _fresh(a):
+                return False
+            if a.is_int and not b.is_int:
+                return False
+    return True
+
+
+def _fresh(e) -> bool:
+    return any(s.startswith("_") for s in e.symbols())
+
+
+def render(sol, verdicts) -> str:
+    if sol.status != "ok":
+        return sol.to_text()
+    lines = [f"check {sol.graph.name!r}: {len(verdicts)} declarations"]
+    for v in verdicts:
+        mark = "ok  " if v.status == "implied" else "note"
+        extra = "" if v.status == "implied" else f" - an assumption: the graph alone gives {v.inferred}"
+        lines.append(f"  {mark} {v.place}: {v.declared}{extra}")
+    return "\n".join(lines)
