@@ -59,7 +59,7 @@ def _sources(problem) -> list[str]:
     import re
 
     return sorted(set(re.findall(r"source\((src\((?:[^()\"]|\"(?:[^\"\\\\]|\\\\.)*\")*\))\)",
-                                 problem.facts)))
+                                 problem.sourced_facts)))
 
 
 def _name_of(src: str) -> str:

@@ -91,7 +91,9 @@ def _unquote(s: str) -> str:
     return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), s)
 
 
+@lru_cache(maxsize=100_000)
 def _dim_text(text: str) -> Expr | None:
+    """A dim as clingo prints it: an integer, or a quoted canonical expression."""
     if text[0] != '"':
         return Expr.const(int(text))
     try:
@@ -168,7 +170,9 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
         dims = []
         for i in range(min(ranks)):
             values = atoms.dims.get((t, i))
-            if values:
+            if values and len(values) == 1 and not resolve.best:
+                dims.append(next(iter(values)))  # the common case: one value, nothing bound
+            elif values:
                 dims.append(min((resolve(v) for v in values), key=simplicity))
             else:
                 dims.append(fresh.for_class(void.find((t, i))))

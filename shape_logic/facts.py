@@ -1,8 +1,10 @@
 """A graph as ASP facts (the input predicates of encodings/schema.lp).
 
-Every fact the user gave carries its *source* `src(Kind, Name, Part)`, so that
-explanations can switch sources on and off: Kind is input | init | output | ann
-| node, Part is rank | dims | dtype | data for tensors and `all` for nodes.
+Two forms. Solving writes what the user declared directly (`rank(T, R).`,
+`op(N, Op).`). Explaining gives every declared fact its *source* `src(Kind, Name,
+Part)` (`given_rank(T, R, S). source(S).`), so that sources can be switched on
+and off: Kind is input | init | output | ann | node, Part is rank | dims | dtype |
+data for tensors and `all` for nodes.
 """
 from __future__ import annotations
 
@@ -19,37 +21,50 @@ MAX_REAL_ELEMENTS = 64  # float constants (Resize scales) up to this size
 MAX_ATTR_CHARS = 256  # string attributes up to this length are also given character by character
 
 
-def graph_facts(graph: Graph) -> str:
+def graph_facts(graph: Graph, sourced: bool = False) -> str:
     out: list[str] = [f'opset("", {graph.opset}).']
     for t in graph.tensors():
         out.append(f"tensor({quote(t)}).")
     for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
                         ("output", graph.outputs), ("ann", graph.annotations)):
         for info in decls.values():
-            out.extend(tensor_facts(info, kind))
-    out.extend(_shared_shape_variables(graph))
+            out.extend(tensor_facts(info, kind, sourced))
+    out.extend(_shared_shape_variables(graph, sourced))
     for node in graph.nodes:
-        out.extend(node_facts(node))
+        out.extend(node_facts(node, sourced))
     return "\n".join(out) + "\n"
 
 
-def tensor_facts(info: TensorInfo, kind: str) -> list[str]:
+def _declared(pred: str, args: str, source: str | None) -> str:
+    """`rank(T,R).` directly, or `given_rank(T,R,S). source(S).` with its source."""
+    if source is None:
+        return f"{pred}({args})."
+    return f"given_{pred}({args},{source})."
+
+
+def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]:
     t = quote(info.name)
     out = []
 
     def src(part):
-        return f"src({kind},{t},{part})"
+        return f"src({kind},{t},{part})" if sourced else None
+
+    def source_fact(part):
+        if sourced:
+            out.append(f"source({src(part)}).")
 
     if info.dtype:
-        out.append(f"given_dtype({t},{info.dtype},{src('dtype')}). source({src('dtype')}).")
+        out.append(_declared("dtype", f"{t},{info.dtype}", src("dtype")))
+        source_fact("dtype")
     if info.shape is not None:
         dims = info.shape.dims
         if dims is not None:
-            out.append(f"given_rank({t},{len(dims)},{src('rank')}). source({src('rank')}).")
+            out.append(_declared("rank", f"{t},{len(dims)}", src("rank")))
+            source_fact("rank")
             for i, d in enumerate(dims):
-                out.append(f"given_dim({t},{i},{expr_fact_text(d)},{src('dims')}).")
+                out.append(_declared("dim", f"{t},{i},{expr_fact_text(d)}", src("dims")))
             if dims:
-                out.append(f"source({src('dims')}).")
+                source_fact("dims")
         elif len(info.shape.parts) > 1:
             raise InputError("shapes with a shape variable and dims (s@[a]) are not supported "
                              "yet; give the full shape or only a variable", place=info.place)
@@ -58,7 +73,7 @@ def tensor_facts(info: TensorInfo, kind: str) -> list[str]:
     return out
 
 
-def value_facts(tensor: str, data: np.ndarray, source: str) -> list[str]:
+def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
     """Element facts for small integer (and tiny float) constants, in row-major order."""
     t = quote(tensor)
     flat = data.reshape(-1)
@@ -72,13 +87,13 @@ def value_facts(tensor: str, data: np.ndarray, source: str) -> list[str]:
         values = [f'real("{float(v)!r}")' for v in flat]
     else:
         return []
-    out = [f"given_value({t},{i},{v},{source})." for i, v in enumerate(values)]
-    if out:
+    out = [_declared("value", f"{t},{i},{v}", source) for i, v in enumerate(values)]
+    if out and source is not None:
         out.append(f"source({source}).")
     return out
 
 
-def _shared_shape_variables(graph: Graph) -> list[str]:
+def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
     """Tensors annotated with the same lone shape variable have the same shape."""
     first: dict[str, tuple[str, str]] = {}
     out = []
@@ -92,16 +107,21 @@ def _shared_shape_variables(graph: Graph) -> list[str]:
                 other, okind = first[var]
                 s1 = f"src({okind},{quote(other)},rank)"
                 s2 = f"src({kind},{quote(info.name)},rank)"
-                out.append(f"given_same_shape({quote(other)},{quote(info.name)},{s1},{s2}). "
-                           f"source({s1}). source({s2}).")
+                if sourced:
+                    out.append(f"given_same_shape({quote(other)},{quote(info.name)},{s1},{s2}). "
+                               f"source({s1}). source({s2}).")
+                else:
+                    out.append(f"same_shape({quote(other)},{quote(info.name)}).")
             else:
                 first[var] = (info.name, kind)
     return out
 
 
-def node_facts(node: Node) -> list[str]:
+def node_facts(node: Node, sourced: bool = True) -> list[str]:
     n = quote(node.name)
-    out = [f"node({n},{quote(node.op)}). source(src(node,{n},all)).",
+    # node/2 is always a fact (rules may negate it); op/2 says the node is in force
+    in_force = f"source(src(node,{n},all))." if sourced else f"op({n},{quote(node.op)})."
+    out = [f"node({n},{quote(node.op)}). {in_force}",
            f"ninputs({n},{len(node.inputs)}). noutputs({n},{len(node.outputs)})."]
     for k, t in enumerate(node.inputs):
         if t:

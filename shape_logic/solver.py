@@ -6,6 +6,7 @@ conflict there is, and a subset of sources can be solved the same way.
 """
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -51,9 +52,17 @@ class Problem:
 
     graph: Graph
     rule_files: list
-    facts: str
+    facts: str  # the declared facts written directly (solving)
     rules: tuple = ()
     timings: dict = field(default_factory=dict)
+    _sourced: str | None = None
+
+    @property
+    def sourced_facts(self) -> str:
+        """The facts with a source for each declaration (explaining), built on demand."""
+        if self._sourced is None:
+            self._sourced = graph_facts(self.graph, sourced=True)
+        return self._sourced
 
     @staticmethod
     def load(source: Any, rules=()) -> "Problem":
@@ -67,7 +76,8 @@ class Problem:
         return Problem(graph, rule_files, facts, tuple(rules),
                        {"load": t1 - t0, "facts": t2 - t1})
 
-    def control(self, extra: str, args=("--models=1",)) -> tuple[clingo.Control, Functions]:
+    def control(self, extra: str, args=("--models=1",), sourced: bool = True
+                ) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources)."""
         messages: list[str] = []
         ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
@@ -79,7 +89,7 @@ class Problem:
                 ctl.load(str(path))
             for rf in self.rule_files:
                 ctl.load(str(rf.path))
-            ctl.add("base", [], self.facts)
+            ctl.add("base", [], self.sourced_facts if sourced else self.facts)
             ctl.add("base", [], extra)
         except RuntimeError:
             raise _program_error(messages)
@@ -95,10 +105,9 @@ class Problem:
     def atoms(self, active: Iterable[clingo.Symbol] | None = None) -> tuple[Atoms, Functions]:
         """The answer set's shown atoms with every source on, or only `active` ones."""
         if active is None:
-            extra = "act(S) :- source(S)."
+            ctl, funcs = self.control("", sourced=False)
         else:
-            extra = "".join(f"act({s})." for s in active)
-        ctl, funcs = self.control(extra)
+            ctl, funcs = self.control("".join(f"act({s})." for s in active))
         t0 = time.perf_counter()
         symbols: list[clingo.Symbol] = []
         with ctl.solve(yield_=True) as handle:
@@ -113,6 +122,18 @@ class Problem:
 
 def solve(source: Any, rules=(), explain: bool = True) -> Solution:
     """Infer every tensor's dtype, rank and dims; on a shape error, explain it."""
+    # Python's cyclic GC rescans the millions of small objects a large graph makes (facts,
+    # terms, expressions) again and again; nothing here creates cycles worth collecting.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(source, rules, explain)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(source: Any, rules, explain: bool) -> Solution:
     problem = Problem.load(source, rules)
     atoms, funcs = problem.atoms()
     t0 = time.perf_counter()

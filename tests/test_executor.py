@@ -224,3 +224,28 @@ def test_conv_batchnorm_fusion_gives_the_same_values_and_keeps_the_check():
                                                     consts["v"])
     np.testing.assert_allclose(fused, want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(unfused["y"], want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mul_shape,fused", [((4, 1, 1), True), ((1, 4, 1, 1), True),
+                                             ((1,), True), ((5,), False), ((4, 1), False)])
+def test_batchnorm_mul_add_fusion_only_per_channel(mul_shape, fused):
+    from shape_logic.kernels import load_kernel
+
+    rng = np.random.default_rng(2)
+    arrays = {"s": (4,), "o": (4,), "m": (4,), "v": (4,), "c": mul_shape, "d": (4, 1, 1)}
+    consts = {k: rng.uniform(0.5, 1.5, shape).astype(F32) for k, shape in arrays.items()}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 4, 4, 5]"}},
+         "initializers": {k: {"dtype": "f32", "shape": list(v.shape), "data": v.tolist()}
+                          for k, v in consts.items()},
+         "nodes": [{"name": "bn", "op": "BatchNormalization",
+                    "inputs": ["x", "s", "o", "m", "v"], "outputs": ["h"]},
+                   {"name": "mul", "op": "Mul", "inputs": ["h", "c"], "outputs": ["h2"]},
+                   {"name": "add", "op": "Add", "inputs": ["d", "h2"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    x = rng.standard_normal((2, 4, 4, 5)).astype(F32)
+    program = Program(g)
+    ops = [s.node.op for s in program.steps]
+    assert ops == (["BatchNormalization"] if fused else ["BatchNormalization", "Mul", "Add"])
+    (h,) = load_kernel("BatchNormalization")({})(x, *(consts[k] for k in "somv"))
+    want = h * consts["c"] + consts["d"]
+    np.testing.assert_allclose(program.run({"x": x})["y"], want, rtol=1e-5, atol=1e-5)
