@@ -18,6 +18,7 @@ from .errors import InputError
 from .graph import dtype_of_array
 
 MAX_CONST_ELEMENTS = 1024
+MAX_REAL_CONST_ELEMENTS = 4
 
 
 @dataclass
@@ -83,7 +84,11 @@ def shape_model(case):
     keep = []
     for vi, arr in zip(list(g.input), inputs):
         arr = as_array(arr)
-        if arr.dtype.kind in "iu" and arr.size <= MAX_CONST_ELEMENTS:
+        # shape computations need values: small integer inputs, and scalar-like reals
+        # (Range's limits, OneHot's depth), become constants
+        small_int = arr.dtype.kind in "iu" and arr.size <= MAX_CONST_ELEMENTS
+        small_real = arr.dtype.kind == "f" and arr.size <= MAX_REAL_CONST_ELEMENTS
+        if small_int or small_real:
             g.initializer.append(numpy_helper.from_array(arr, vi.name))
             continue
         elem = vi.type.tensor_type.elem_type

@@ -138,7 +138,7 @@ class Resolver:
                 break
             try:
                 out = out.subs(self.best)
-            except ExprOverflow:
+            except (ExprOverflow, ZeroDivisionError):  # bindings of an inconsistent graph
                 out = e
                 break
         self.memo[e] = out

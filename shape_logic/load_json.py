@@ -177,9 +177,13 @@ class _GraphReader:
             except (ValueError, TypeError, OverflowError) as e:
                 raise InputError(f"data is not a rectangular array of {info.dtype or 'f32'}: {e}",
                                  place=f"{place}.data")
-            if info.shape is not None and info.shape.dims is not None and arr.ndim == 0 \
-                    and len(info.shape.dims) > 0 and all(d.is_int for d in info.shape.dims):
-                arr = np.full([d.value for d in info.shape.dims], arr, dtype=np_dtype)
+            declared = info.shape.dims if info.shape is not None else None
+            if declared is not None and all(d.is_int for d in declared):
+                want = [d.value for d in declared]
+                if arr.ndim == 0 and want:  # a scalar fills the declared shape
+                    arr = np.full(want, arr, dtype=np_dtype)
+                elif arr.size == 0 and int(np.prod(want)) == 0:  # JSON's [] has no shape
+                    arr = arr.reshape(want)
         else:
             return None
         if info.dtype is not None and arr.dtype != NUMPY_DTYPES[info.dtype]:

@@ -127,6 +127,7 @@ def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None =
             raise AssertionError(f"{op}: reference raised {type(e).__name__}: {e}, "
                                  f"but the rules accept it: {_shapes(sol, n_outputs)}")
         return None
+    _check_kernel(op, arrays, attrs, n_outputs, opset, expected)
     sol = infer(op, _concrete_inputs(arrays, const), attrs, n_outputs, opset)
     assert sol.status == "ok", (
         f"{op}: rules reject inputs the reference accepts: "
@@ -141,6 +142,25 @@ def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None =
     if symbolic:
         _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected)
     return sol
+
+
+def _check_kernel(op, arrays, attrs, n_outputs, opset, expected):
+    """Rule <-> kernel: where the reference accepts the inputs, our NumPy kernel gives
+    outputs of the same shapes and dtypes (the rule was checked against the reference)."""
+    from .kernels import KernelError, load_kernel
+
+    try:
+        kernel = load_kernel(op)(dict(attrs or {}), opset=opset, n_outputs=n_outputs)
+    except KernelError:
+        return  # an operator without a kernel (the executor cannot run it)
+    got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
+    for k, (g, want) in enumerate(zip(got, expected)):
+        if g is None or want is None:
+            continue
+        assert np.shape(g) == np.shape(want), (
+            f"{op} output {k}: kernel shape {list(np.shape(g))}, reference {list(np.shape(want))}")
+        assert np.asarray(g).dtype == np.asarray(want).dtype, (
+            f"{op} output {k}: kernel dtype {np.asarray(g).dtype}, reference {np.asarray(want).dtype}")
 
 
 def _concrete_inputs(arrays, const):

@@ -42,7 +42,7 @@ EXPECTED = {
     "gemm_missing_transB": [("E0001", I("x", "w") | N("fc"))],
     "broadcast_incompatible": [("E0001", I("x", "bias") | N("add"))],
     "output_annotation_contradicts": [("E0001", I("x", "w") | A("probs") | N("fc", "sm"))],
-    "backward_contradiction": [("E0001", I("x", "w") | A("y", "z") | N("conv", "id"))],
+    "backward_contradiction": [("E0001", I("w") | A("y", "z") | N("conv", "id"))],
     "residual_after_stride": [("E0001", I("x", "w") | N("conv", "add"))],
     "dtype_mismatch": [("E0004", I("x", "idx") | N("add"))],
     "softmax_axis_out_of_range": [("E0008", I("x") | N("sm"))],

@@ -18,11 +18,13 @@ from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr, ExprOverflow
-from ..symbolic.parse import parse_dim
+from ..symbolic.parse import compile_formula
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
 FAILURES = (ExprOverflow, ZeroDivisionError, NotADim, RecursionError)
+MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new value is made
+AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
 
 
 def _dims(*args: clingo.Symbol) -> list[Expr]:
@@ -37,6 +39,8 @@ def arithmetic(f: Callable[..., Expr]):
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if self.exhausted(args):
+            return []
         try:
             out = expr_to_symbol(f(*_dims(*args)))
         except FAILURES as e:
@@ -50,8 +54,8 @@ def arithmetic(f: Callable[..., Expr]):
 
 
 @lru_cache(maxsize=4096)
-def _formula(text: str) -> Expr:
-    return parse_dim(text)
+def _formula(text: str):
+    return compile_formula(text)
 
 
 class Functions:
@@ -62,6 +66,28 @@ class Functions:
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
+        # Once an equation has no solution the graph is inconsistent (ASP-NOTES §2: then
+        # backward arithmetic can derive new values forever, z = y - z ...). Arithmetic
+        # then gets a bounded allowance of new values (for the parts of the graph the
+        # conflict does not touch) and stops: what is grounded stays, nothing false is added.
+        self.halt_at: int | None = None
+        self.calls = 0
+        self.tainted: set = set()
+
+
+    def exhausted(self, args=()) -> bool:
+        """No new value from these arguments: one of them collided with another value
+        (an inconsistent graph), or the computations allowed are spent."""
+        self.calls += 1  # every computation that may make a new value passes here
+        if self.tainted and any(a in self.tainted for a in args):
+            return True
+        if self.halt_at is not None and self.calls > self.halt_at:
+            return True
+        if len(self.memo) > MAX_VALUES:
+            if not self.failures or not self.failures[-1].startswith("budget"):
+                self.failures.append(f"budget: more than {MAX_VALUES} distinct computations")
+            return True
+        return False
 
     # ----- the shape language's operations
     add = arithmetic(lambda a, b: a + b)
@@ -76,16 +102,20 @@ class Functions:
 
     def calc(self, formula: clingo.Symbol, *args: clingo.Symbol):
         """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args."""
+        if self.exhausted(args):
+            return []
         try:
-            e = _formula(formula.string)
+            f = _formula(formula.string)
             names = [chr(ord("a") + i) for i in range(len(args))]
-            return expr_to_symbol(e.subs(dict(zip(names, _dims(*args)))))
-        except FAILURES as e:
+            return expr_to_symbol(f(dict(zip(names, _dims(*args)))))
+        except (KeyError, ValueError) + FAILURES as e:
             self.failures.append(f"calc({formula}): {e}")
             return []
 
     def prod(self, *args: clingo.Symbol):
         """The product of any number of dims."""
+        if self.exhausted(args):
+            return []
         try:
             out = Expr.const(1)
             for e in _dims(*args):
@@ -101,6 +131,8 @@ class Functions:
         (a literal other than 1, or provably >= 2) decides; otherwise both are
         symbols >= 1 and the result is their max (as n = m, or one of them is 1).
         """
+        if self.exhausted((a, b)):
+            return []
         try:
             x, y = _dims(a, b)
             if x == 1 or x == y:
@@ -121,6 +153,8 @@ class Functions:
     def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
         """Integer element arithmetic with ONNX semantics: `div` truncates toward zero (C),
         `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated."""
+        if self.exhausted((a, b)):
+            return []
         try:
             x, y = _dims(a, b)
             name = f.name
@@ -187,7 +221,20 @@ class Functions:
         key = (a, b)
         hit = self._relate_cache.get(key)
         if hit is None:
-            hit = self._relate_cache[key] = self._relate(a, b)
+            # solving makes new expressions too: past the allowance, a new pair says nothing
+            if a.type == b.type == clingo.SymbolType.Number:  # two different integers
+                hit = Function("conflict")
+            elif self.exhausted(key):
+                hit = Function("unsolved")
+            else:
+                hit = self._relate(a, b)
+            self._relate_cache[key] = hit
+            if hit.name == "conflict":
+                # the colliding values compute nothing more: that is where an inconsistent
+                # system would otherwise derive new values forever (z = y - z ...)
+                self.tainted.update(key)
+                if self.halt_at is None:
+                    self.halt_at = self.calls + AFTER_CONFLICT
         return hit
 
     def _relate(self, a, b):
@@ -202,10 +249,13 @@ class Functions:
         if r.kind == "bind":
             return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
         if r.kind == "range":
-            return Function("range", [String(r.symbol), Number(r.lo), Number(r.hi)])
+            return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
+                                      expr_to_symbol(Expr.const(r.hi))])
         return Function(r.kind)
 
     def subst(self, e: clingo.Symbol, s: clingo.Symbol, v: clingo.Symbol):
+        if self.exhausted((e, v)):
+            return []
         try:
             return expr_to_symbol(symbol_to_expr(e).subs({s.string: symbol_to_expr(v)}))
         except FAILURES as err:
@@ -221,6 +271,8 @@ class Functions:
     # ----- reals (float attributes and constants, e.g. Resize scales)
     def floor_scale(self, d: clingo.Symbol, r: clingo.Symbol):
         """floor(d * r) for an integer dim d and a real r."""
+        if self.exhausted((d,)):
+            return []
         try:
             x = symbol_to_expr(d)
             scale = Fraction(_real(r))

@@ -133,3 +133,61 @@ def parse_dim(text: str, fresh: Callable[[], Expr] | None = None) -> Expr:
     if not p.at_end():
         p.fail(f"unexpected {p.tokens[p.i][1]!r}")
     return e
+
+
+class FormulaParser(Parser):
+    """Parses a formula into a function of its letters, evaluated only once the values are
+    known: the letters are placeholders, not symbols >= 1, so nothing may be simplified
+    before substitution (`max(a, 0)` with a = -5 is 0)."""
+
+    def dim(self):
+        e = self.term()
+        while self.peek("+", "op") or self.peek("-", "op"):
+            op = self.take()[1]
+            rhs = self.term()
+            e = (lambda x, y: lambda env: x(env) + y(env))(e, rhs) if op == "+" else \
+                (lambda x, y: lambda env: x(env) - y(env))(e, rhs)
+        return e
+
+    def term(self):
+        e = self.unary()
+        while self.peek("*", "op") or self.peek("//", "op") or self.peek("%", "op"):
+            op = self.take()[1]
+            rhs = self.unary()
+            f = {"*": lambda a, b: a * b, "//": ops.floordiv, "%": ops.mod}[op]
+            e = (lambda f, x, y: lambda env: f(x(env), y(env)))(f, e, rhs)
+        return e
+
+    def unary(self):
+        kind, v, pos = self.take()
+        if kind == "op" and v == "-":
+            inner = self.unary()
+            return lambda env: -inner(env)
+        if kind == "int":
+            c = Expr.const(int(v))
+            return lambda env: c
+        if kind == "name":
+            if v in FUNCTIONS and self.peek("(", "op"):
+                self.take()
+                a = self.dim()
+                self.expect(",")
+                b = self.dim()
+                self.expect(")")
+                f = FUNCTIONS[v]
+                return lambda env: f(a(env), b(env))
+            return lambda env: env[v]
+        if kind == "op" and v == "(":
+            e = self.dim()
+            self.expect(")")
+            return e
+        found = "end of input" if kind == "end" else repr(v)
+        raise ShapeSyntaxError(self.text, pos, f"expected a dimension, found {found}")
+
+
+def compile_formula(text: str):
+    """A formula of the shape language as a function {letter: Expr} -> Expr."""
+    p = FormulaParser(text)
+    f = p.dim()
+    if not p.at_end():
+        p.fail(f"unexpected {p.tokens[p.i][1]!r}")
+    return f

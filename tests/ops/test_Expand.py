@@ -53,6 +53,17 @@ def test_target_from_a_shape_computation():
     assert sol.status == "ok" and sol.shape("y") == "[b, s, 64]"
 
 
+def test_values_of_a_repeated_element():
+    """Expand(7, [3]) -> Reshape: a single element repeated is a known vector."""
+    g = {"opset": OPSET, "inputs": {"d": {"shape": "D"}},
+         "initializers": {"v": {"dtype": "i64", "shape": [], "data": 7},
+                          "n": {"dtype": "i64", "shape": [1], "data": [3]}},
+         "nodes": [{"op": "Expand", "inputs": ["v", "n"], "outputs": ["e"]},
+                   {"op": "Reshape", "inputs": ["d", "e"], "outputs": ["r"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("r") == "[7, 7, 7]"
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.sampled_from([1, 1, 2, 3]), max_size=3),
        st.lists(st.sampled_from([0, 1, 1, 2, 3]), max_size=4))

@@ -45,6 +45,11 @@ def test_case(name):
     check_case("Gather", {"opset": OPSET, **spec}, expected)
 
 
+def test_empty_constant_indices_of_rank_2():
+    check_case("Gather", {"opset": OPSET, "inputs": ["[v, d]", np.zeros((0, 2), np.int64)]},
+               {"y0": "[0, 2, d]"})
+
+
 def shape_gather(indices, want_gathered, want_reshaped):
     """Shape -> Gather(indices) -> Reshape: gathering dims of a shape vector."""
     g = {"opset": OPSET, "inputs": {"x": {"shape": "[b, s, 768]"}, "d": {"shape": "D"}},

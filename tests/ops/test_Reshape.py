@@ -54,6 +54,11 @@ def test_case(name):
     check_case("Reshape", {"opset": OPSET, **spec}, expected)
 
 
+def test_output_of_another_rank_with_an_inferred_axis():
+    check_case("Reshape", {"opset": OPSET, "inputs": ["[b, s, 768]", i64(0, -1, 64)],
+                           "outputs": {"y0": {"shape": "[12*s, 64]"}}}, "error")
+
+
 CHAIN = {
     "name": "shape_chain", "opset": OPSET,
     "inputs": {"x": {"dtype": "f32", "shape": "[b, s, 768]"}},

@@ -80,6 +80,12 @@ def test_case(name):
     check_case("Slice", {"opset": OPSET, **spec}, expected)
 
 
+def test_stepping_down_to_the_start_is_empty():
+    # first index max(s - MAX, 0) = 0, stop min(0, s - 1) = 0: nothing is taken
+    check_case("Slice", {"opset": OPSET,
+                         "inputs": ["[s]", i64(-MAX), i64(0), i64(0), i64(-1)]}, {"y0": "[0]"})
+
+
 def value_graph(starts, ends, steps=None):
     nodes = [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
              {"op": "Slice", "inputs": ["sh", "st", "en", "ax"] + (["sp"] if steps else []),

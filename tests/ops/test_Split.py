@@ -45,7 +45,7 @@ CASES = {
     "num_outputs, uneven last piece": ({"inputs": ["[7, c]"], "attrs": {"num_outputs": 3},
                                         "n_outputs": 3}, outs("[3, c]", "[3, c]", "[1, c]")),
     "num_outputs, symbolic": ({"inputs": ["[s]"], "attrs": {"num_outputs": 2}, "n_outputs": 2},
-                              outs("[(s + 1)//2]", "[s//2]")),
+                              outs("[(s + 1)//2]", "[s - (s + 1)//2]")),
     "runtime sizes: the rest from the other piece": (
         {"inputs": ["[s, c]", ("i64", "[2]")], "n_outputs": 2,
          "outputs": {"y0": {"shape": "[4, c]"}, "y1": {"shape": "[t, c]"}}},
