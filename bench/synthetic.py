@@ -9,7 +9,7 @@ weight have a wrong input size.
 """
 from __future__ import annotations
 
-NODES_PER_LAYER = 16
+NODES_PER_LAYER = 20
 
 
 def transformer(n_nodes: int, d: int = 64, heads: int = 4, conflict_at: int | None = None) -> dict:

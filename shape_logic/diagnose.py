@@ -1,26 +1,34 @@
 """Shape errors explained: place, colliding values, the minimal core, and a repair hint.
 
 For each conflicting place (earliest in the graph first) a minimal core is
-found (explain.py); the sources of that core alone are solved again to read
-the two values and the shapes each side gives (the primary node left out, so
-both sides are consistent); places the core also explains are not reported
-again. Independent mistakes thus give separate diagnostics.
+found (explain.py) and described (describe.py); places the core also explains
+are not reported again. Independent mistakes thus give separate diagnostics.
+Graphs over LOCAL_FROM_NODES nodes are explained from the smallest neighbourhood
+of the place where the conflict shows (neighbourhood.py), not from the whole graph.
 """
 from __future__ import annotations
 
 import clingo
 
-from .diagnostics import Diagnostic, tensor_label
-from .errorcodes import code_for
-from .explain import CoreFinder, distances_from
 from .decode import decode
-from .shapes import format_shape
+from .describe import describe, subject
+from .diagnostics import Diagnostic
+from .explain import CoreFinder, distances_from
+from .neighbourhood import graph_distances, local_problem, radii
 
 MAX_ERRORS = 5
-MAX_HINT_NODES = 20000  # each hint candidate is one more solve
+LOCAL_FROM_NODES = 2000  # larger graphs are explained from neighbourhoods of the conflict
 
 
-def diagnose(problem, atoms) -> list[Diagnostic]:
+def diagnose(problem, atoms, decoded=None, hidden=True) -> list[Diagnostic]:
+    """`hidden`: the solve that found `atoms` may have stopped short of some conflicts
+    (arithmetic stops once values collide, asp/functions.py)."""
+    if len(problem.graph.nodes) > LOCAL_FROM_NODES:
+        if decoded is None:
+            decoded = decode(problem.graph, atoms)
+        found = _diagnose_locally(problem, atoms, decoded, hidden)
+        if found is not None:
+            return found
     graph = problem.graph
     places = _places_in_order(graph, atoms.conflicts)
     finder = CoreFinder(problem, places)
@@ -30,20 +38,71 @@ def diagnose(problem, atoms) -> list[Diagnostic]:
     remaining = places
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
-        tensor, node = _subject(place)
+        tensor, node = subject(place)
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), active)
         if core is None:
             break
         sub_atoms = finder.view(core, _tensors_near(graph, core))
-        diag, blocked = _describe(problem, place, core, sub_atoms, finder, minimal)
+        diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
         active = active - blocked
         out.append(diag)
         # with the errors found so far blocked, which places still conflict?
         remaining = sorted(finder.conflict_places(active), key=lambda p: rank.get(p, len(rank)))
+    _note_remaining(out, remaining)
+    return out
+
+
+def _diagnose_locally(problem, atoms, decoded, hidden) -> list[Diagnostic] | None:
+    """Each conflict explained in the smallest neighbourhood where it shows (neighbourhood.py);
+    None when one only shows in the whole graph (then the whole graph explains it)."""
+    graph = problem.graph
+    out: list[Diagnostic] = []
+    blocked: set = set()
+    remaining = _places_in_order(graph, atoms.conflicts)
+    while remaining and len(out) < MAX_ERRORS:
+        place = remaining[0]
+        tensor, node = subject(place)
+        dist = graph_distances(graph, tensor, node)
+        local = None
+        for radius in radii(dist):
+            candidate = local_problem(problem, atoms, decoded, dist, radius)
+            seen, _ = candidate.atoms(off=blocked)
+            if any(c.arguments[0] == place for c in seen.conflicts):
+                local = candidate
+                break
+        if local is None:
+            return None
+        finder = CoreFinder(local, [place])
+        active = finder.sources - blocked
+        core, minimal = finder.minimal_core(place, distances_from(local.graph, tensor, node),
+                                            active)
+        if core is None:
+            return None
+        sub_atoms = finder.view(core, _tensors_near(local.graph, core))
+        diag, off = describe(local, place, core, sub_atoms, finder, minimal, whole=graph)
+        out.append(diag)
+        if not off:  # nothing of the graph itself to switch off: stop here
+            break
+        blocked |= off
+        # With the errors found so far switched off, which places still conflict? Those
+        # inside the neighbourhood are settled there; only if some remain (or lie outside)
+        # is the whole graph solved again.
+        settled, _ = local.atoms(off=blocked)
+        still = {c.arguments[0] for c in settled.conflicts}
+        inside = set(local.graph.tensors()) | {n.name for n in local.graph.nodes}
+        remaining = [p for p in remaining if p in still or not (set(subject(p)) & inside)]
+        if remaining or hidden:
+            rest, funcs = problem.atoms(off=blocked)
+            remaining = _places_in_order(graph, rest.conflicts)
+            hidden = funcs.halted
+    _note_remaining(out, remaining)
+    return out
+
+
+def _note_remaining(out, remaining):
     if remaining and out:
         out[-1].notes.append(f"more conflicts remain ({len(remaining)} places); "
                              f"fix these first")
-    return out
 
 
 # ----- which places, in which order
@@ -55,7 +114,7 @@ def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
     node_pos = {n.name: i for i, n in enumerate(graph.nodes)}
 
     def key(place):
-        tensor, node = _subject(place)
+        tensor, node = subject(place)
         virtual = place.arguments and place.arguments[0].type != clingo.SymbolType.String \
             and place.name in ("dim", "rank", "dtype", "value")
         pos = order.get(tensor, len(order)) if tensor else node_pos.get(node, len(order))
@@ -63,20 +122,6 @@ def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
         return (virtual, priority, pos, str(place))
 
     return sorted({c.arguments[0] for c in conflicts}, key=key)
-
-
-def _subject(place: clingo.Symbol) -> tuple[str | None, str | None]:
-    """The tensor (or node) a conflicting place is about."""
-    args = place.arguments
-    if place.name in ("dim", "rank", "dtype", "value") and args[0].type == clingo.SymbolType.String:
-        return args[0].string, None
-    if place.name == "node":
-        return None, args[0].string
-    if place.name == "equal" and args[0].arguments:
-        inner = args[0].arguments[0]
-        if inner.type == clingo.SymbolType.String:
-            return None, inner.string
-    return None, None
 
 
 # ----- the tensors a core is about
@@ -89,329 +134,3 @@ def _tensors_near(graph, core: set) -> set[str]:
         if n.name in nodes:
             out.update(t for t in n.inputs + n.outputs if t)
     return out
-
-
-# ----- describing one conflict
-
-def _describe(problem, place, core, sub_atoms, finder, minimal=True) -> tuple[Diagnostic, set]:
-    """The diagnostic, and the sources to switch off so that this error is not seen again
-    downstream (block it: its primary node, or its declarations when no node is involved)."""
-    graph = problem.graph
-    values = _values_at(place, sub_atoms)
-    local = core
-    if not minimal:  # only the part near the conflict was shrunk: name the place from it
-        tensor0, node0 = _subject(place)
-        near = distances_from(graph, tensor0, node0)
-        local = {s for s in core if near(s) <= 3}
-    declared = _contradicted_declaration(graph, local, sub_atoms)
-    primary = None if declared else _primary_node(graph, local, place)
-    tensor, axis = _where_it_shows(place, primary, sub_atoms)
-    diag = Diagnostic(code_for(place, values), "", tensor=tensor, axis=axis, values=values)
-    if declared:
-        before = _shapes_without(problem, core, finder, drop_declaration=declared)
-        kind, name = declared
-        diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but the graph "
-                        f"gives {before.get(name, 'another shape')}")
-        diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
-        diag.labels = _producer_labels(graph, name, core, before)
-    else:
-        before = _shapes_without(problem, core, finder, drop_node=primary)
-        diag.place = _where(graph, primary, core)
-        diag.labels = _labels(graph, primary, core, before)
-        diag.message = _message(place, values, primary, before)
-    if len(values) == 2 and values[1] not in ("negative", "invalid") and \
-            not values[1].startswith("axis("):
-        diag.notes.append(f"{values[0]} != {values[1]}")
-    bindings = _bindings_text(graph, sub_atoms)
-    if bindings:
-        diag.notes.append(f"with {bindings}")
-    hint = _repair_hint(problem, core, finder)
-    if hint:
-        diag.notes.append(hint)
-    diag.core = _core_entries(graph, local)
-    diag.context = len(_core_entries(graph, core)) - len(diag.core)
-    if primary is not None:
-        blocked = {s for s in core if s.arguments[0].name == "node"
-                   and s.arguments[1].string == primary.name}
-    elif declared:
-        blocked = {s for s in core if (s.arguments[0].name, s.arguments[1].string) == declared}
-    else:
-        blocked = set(core)
-    return diag, blocked
-
-
-_SECTION = {"input": "inputs", "init": "initializers", "ann": "annotations", "output": "outputs"}
-
-
-def _values_at(place, sub_atoms) -> list[str]:
-    for c in sub_atoms.conflicts:
-        if c.arguments[0] == place:
-            return [_plain(c.arguments[1]), _plain(c.arguments[2])]
-    return []
-
-
-def _plain(s: clingo.Symbol) -> str:
-    if s.type == clingo.SymbolType.String:
-        return s.string
-    if s.type == clingo.SymbolType.Function and s.arguments:
-        return f"{s.name}({', '.join(_plain(x) for x in s.arguments)})"
-    return str(s)
-
-
-def _contradicted_declaration(graph, core, sub_atoms):
-    """An annotation (or declared output) in the core whose tensor is a conflicting place."""
-    clashing = {c.arguments[0].arguments[0].string for c in sub_atoms.conflicts
-                if c.arguments[0].name in ("dim", "rank", "dtype") and
-                c.arguments[0].arguments[0].type == clingo.SymbolType.String}
-    order = {t: i for i, t in enumerate(graph.tensors())}
-    found = sorted({(s.arguments[0].name, s.arguments[1].string) for s in core
-                    if s.arguments[0].name in ("ann", "output") and
-                    s.arguments[1].string in clashing}, key=lambda kn: order.get(kn[1], 0))
-    return found[-1] if found else None
-
-
-def _declared_shape(graph, kind, name) -> str:
-    info = (graph.annotations if kind == "ann" else graph.outputs).get(name)
-    if info is None or info.shape is None:
-        return f"a {info.dtype} tensor" if info is not None and info.dtype else "otherwise"
-    text = str(info.shape)
-    return f"{text} ({info.dtype})" if info.dtype else text
-
-
-def _primary_node(graph, core, place):
-    """Where the clash shows: the node a place names, else the last node of the core in
-    graph order (where the two flows of values meet, for a feed-forward graph)."""
-    tensor, node_name = _subject(place)
-    if node_name is not None:
-        return next((n for n in graph.nodes if n.name == node_name), None)
-    in_core = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
-    members = [n for n in graph.nodes if n.name in in_core]
-    return members[-1] if members else None
-
-
-def _where_it_shows(place, primary, sub_atoms):
-    """The tensor and axis to name: a clashing axis of the primary node's tensors if any."""
-    if primary is not None:
-        tensors = [t for t in primary.inputs + primary.outputs if t]
-        for c in sorted(sub_atoms.conflicts, key=str):
-            w = c.arguments[0]
-            if w.name == "dim" and w.arguments[0].type == clingo.SymbolType.String \
-                    and w.arguments[0].string in tensors:
-                return w.arguments[0].string, w.arguments[1].number
-    tensor, _ = _subject(place)
-    axis = place.arguments[1].number if place.name in ("dim", "value") and \
-        place.arguments[1].type == clingo.SymbolType.Number else None
-    return tensor, axis
-
-
-def _where(graph, primary, core) -> str:
-    file = graph.path or "<graph>"
-    if primary is not None:
-        return f"{file}: {primary.place}"
-    decl = sorted(s for s in core if s.arguments[0].name != "node")
-    if decl:
-        return f"{file}: {_source_text(decl[0])}"
-    return file
-
-
-def _shapes_without(problem, core, finder, drop_node=None, drop_declaration=None) -> dict:
-    """Shapes from the core with the primary node (or the contradicted declaration) left
-    out: what each side says. Declarations in view are shown whole (all their parts)."""
-    declared = {(s.arguments[0].name, s.arguments[1].string) for s in core
-                if s.arguments[0].name != "node"}
-    if drop_node is not None:
-        declared |= {(k, t) for t in drop_node.inputs + drop_node.outputs if t
-                     for k in ("input", "init", "ann", "output")}
-    rest = {s for s in finder.sources
-            if (s.arguments[0].name, s.arguments[1].string) in declared
-            or (s.arguments[0].name == "node" and s in core)}
-    if drop_node is not None:
-        rest = {s for s in rest if not (s.arguments[0].name == "node"
-                                        and s.arguments[1].string == drop_node.name)}
-    if drop_declaration is not None:
-        rest = {s for s in rest if (s.arguments[0].name, s.arguments[1].string)
-                != drop_declaration}
-    wanted = {t for _, t in declared}
-    if drop_node is not None:
-        wanted.update(t for t in drop_node.inputs + drop_node.outputs if t)
-    core_nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
-    wanted.update(t for n in problem.graph.nodes if n.name in core_nodes for t in n.inputs if t)
-    atoms = finder.view(rest, wanted)
-    decoded = decode(problem.graph, atoms)
-    # a dim nothing in view determines reads better as '?' than as a fresh name
-    return {t: "[" + ", ".join("?" if any(x.startswith("_") for x in d.symbols()) else str(d)
-                               for d in sh.dims) + "]"
-            for t, sh in decoded.shapes.items() if sh is not None}
-
-
-def _labels(graph, primary, core, before) -> list[str]:
-    if primary is None:
-        return []
-    # the primary node's inputs, and those outputs something else declares
-    names = [t for t in primary.inputs if t] + [t for t in primary.outputs if t in before]
-    return _aligned(graph, names, core, before)
-
-
-def _producer_labels(graph, tensor, core, before) -> list[str]:
-    """The contradicted tensor as the rest of the core computes it, and where from."""
-    return _aligned(graph, [tensor], core, before)
-
-
-def _aligned(graph, names, core, before) -> list[str]:
-    names = list(dict.fromkeys(names))
-    width = max((len(t) for t in names), default=0)
-    shape_width = max((len(before.get(t, "?")) for t in names), default=0)
-    producer = graph.producer()
-    in_core = {(s.arguments[0].name, s.arguments[1].string) for s in core}
-    lines = []
-    for t in names:
-        shape = before.get(t, "?")
-        origin = _origin(graph, t, producer, in_core, before)
-        lines.append(f"{t.ljust(width)} : {shape.ljust(shape_width)}   {origin}".rstrip())
-    return lines
-
-
-def _origin(graph, t, producer, in_core, before) -> str:
-    n = producer.get(t)
-    if n is not None and ("node", n.name) in in_core:
-        first = next((x for x in n.inputs if x), None)
-        of = f" of {first} : {before[first]}" if first in before else ""
-        return f'from {n.op} "{n.name}"{of}'
-    for kind in ("input", "init", "ann", "output"):
-        if (kind, t) in in_core:
-            return f"from {_SECTION[kind]}.{t}"
-    for kind, section in (("input", graph.inputs), ("init", graph.initializers)):
-        if t in section:
-            return f"from {_SECTION[kind]}.{t}"
-    return ""
-
-
-def _message(place, values, primary, before) -> str:
-    kind = place.name
-    what = f'{primary.op} "{primary.name}"' if primary is not None else "the graph"
-    a, b = (values + ["?", "?"])[:2]
-    if kind == "dim":
-        t, i = tensor_label(place.arguments[0]), place.arguments[1].number
-        if b == "negative":
-            return f"{what} makes axis {i} of `{t}` negative ({a})"
-        pair = _positions_of(primary, before, a, b)
-        if pair:
-            return f"{what} needs {pair[0]} == {pair[1]}"
-        return f"{what} gives axis {i} of `{t}` two sizes: {a} and {b}"
-    if kind == "rank":
-        t = tensor_label(place.arguments[0])
-        if b.startswith("axis("):
-            return f"{what} uses axis {b[5:-1]} of `{t}`, which has rank {a}"
-        return f"{what} gives `{t}` two ranks: {a} and {b}"
-    if kind == "dtype":
-        return f"{what} needs `{tensor_label(place.arguments[0])}` to be both {a} and {b}"
-    if kind == "value":
-        return f"{what} gives element {place.arguments[1]} of " \
-               f"`{tensor_label(place.arguments[0])}` two values: {a} and {b}"
-    if kind == "equal":
-        return f"{what} needs equal {_check_name(place.arguments[0])}: {a} and {b}"
-    if kind in ("symbol", "range"):
-        return f"symbol `{place.arguments[0].string}` would be both {a} and {b}"
-    if kind == "node":
-        return f"{what}: {why_text(values[0] if values else '')}"
-    return f"{what} is inconsistent at {place}"
-
-
-def _check_name(check: clingo.Symbol) -> str:
-    if check.name == "numel":
-        return "element counts"
-    return check.name.replace("_", " ") + "s"
-
-
-def why_text(why: str) -> str:
-    """A rule file's invalid(N, Why) term in words."""
-    name, _, args = why.partition("(")
-    parts = [a.strip() for a in args.rstrip(")").split(",")] if args else []
-    if name == "axis_out_of_range" and len(parts) == 3:
-        return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
-    if name == "inputs" and len(parts) >= 2:
-        expected = parts[1] if len(parts) == 2 or parts[1] == parts[2] else f"{parts[1]} to {parts[2]}"
-        return f"takes {expected} inputs, not {parts[0]}"
-    words = name.replace("_", " ")
-    return f"{words} ({', '.join(parts)})" if parts else words
-
-
-def _positions_of(primary, before, a, b):
-    """`X.shape[i]` and `Y.shape[j]` of the primary node's tensors holding the two values."""
-    if primary is None:
-        return None
-    found = {}
-    for k, t in enumerate(primary.inputs + primary.outputs):
-        shape = before.get(t)
-        if not t or not shape or not shape.startswith("["):
-            continue
-        dims = [d.strip() for d in shape[1:-1].split(",")] if shape != "[]" else []
-        for i, d in enumerate(dims):
-            for v in (a, b):
-                if d == v and v not in found:
-                    found[v] = (k, f"{t}.shape[{i}]")
-    if a in found and b in found:
-        first, second = sorted([found[a], found[b]])  # in the order of the node's operands
-        return first[1], second[1]
-    return None
-
-
-def _bindings_text(graph, sub_atoms) -> str:
-    from .decode import Resolver
-    from .symbolic.expr import Expr
-
-    resolve = Resolver(sub_atoms.binds)
-    out = []
-    for s in sorted(sub_atoms.binds):
-        if graph.symbol_class.get(s, 2) < 2:
-            out.append(f"{s} = {resolve(Expr.sym(s))}")
-    return ", ".join(out)
-
-
-def _repair_hint(problem, core, finder) -> str | None:
-    """The smallest change to one declaration that makes the whole graph solve, if any."""
-    graph = problem.graph
-    if len(graph.nodes) > MAX_HINT_NODES:
-        return None
-    preference = {"ann": 0, "output": 0, "input": 1}
-    decls = sorted({(s.arguments[0].name, s.arguments[1].string) for s in core
-                    if s.arguments[0].name in preference},
-                   key=lambda kn: (preference[kn[0]], kn[1]))
-    for kind, name in decls[:3]:
-        dropped = {s for s in finder.sources if (s.arguments[0].name, s.arguments[1].string)
-                   != (kind, name) or s.arguments[2].name == "dtype"}
-        atoms = finder.view(dropped, [name])
-        if atoms.conflicts:
-            continue
-        shape = decode(graph, atoms).shapes.get(name)
-        # a hint names a shape the graph determines (no fresh names), or nothing
-        if shape is not None and not any(x.startswith("_") for x in shape.symbols()):
-            return f"help: if `{name}` were {format_shape(shape.parts)}, the graph would solve"
-    return None
-
-
-def _core_entries(graph, core) -> list[dict]:
-    """The core as INTERFACE §5 lists it: declarations in tensor order, then nodes in graph order."""
-    kinds = {"node": "node", "input": "input", "init": "input", "ann": "annotation",
-             "output": "annotation"}
-    tensor_pos = {t: i for i, t in enumerate(graph.tensors())}
-    node_pos = {n.name: i for i, n in enumerate(graph.nodes)}
-
-    def position(s):
-        kind, name = s.arguments[0].name, s.arguments[1].string
-        return (1, node_pos.get(name, 0)) if kind == "node" else (0, tensor_pos.get(name, 0), kind)
-
-    seen, out = set(), []
-    for s in sorted(core, key=position):
-        entry = (kinds[s.arguments[0].name], s.arguments[1].string, s.arguments[0].name)
-        if entry[:2] not in seen:
-            seen.add(entry[:2])
-            out.append({"kind": entry[0], "name": entry[1], "source": _source_text(s)})
-    return out
-
-
-def _source_text(s: clingo.Symbol) -> str:
-    kind, name = s.arguments[0].name, s.arguments[1].string
-    section = {"input": "inputs", "init": "initializers", "ann": "annotations",
-               "output": "outputs"}.get(kind)
-    return f'node "{name}"' if kind == "node" else f"{section}.{name}"

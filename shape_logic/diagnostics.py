@@ -86,14 +86,14 @@ def tensor_label(sym: clingo.Symbol) -> str:
     if sym.type == clingo.SymbolType.Function and sym.name == "batch":
         return f"batch axes of {tensor_label(sym.arguments[1])}"
     if sym.type == clingo.SymbolType.Function and sym.name == "acc":
-        return f"broadcast of the inputs of node {_plain(sym.arguments[0])}"
-    return _plain(sym)
+        return f"broadcast of the inputs of node {plain_text(sym.arguments[0])}"
+    return plain_text(sym)
 
 
 def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagnostic:
     kind = where.name
     args = where.arguments
-    va, vb = _plain(a), _plain(b)
+    va, vb = plain_text(a), plain_text(b)
     if kind == "dim":
         t, i = tensor_label(args[0]), args[1].number
         if vb == "negative":
@@ -115,7 +115,7 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
         return Diagnostic("E0005", f"element {i} of `{t}` has two values: {va} and {vb}", t,
                           None, [va, vb])
     if kind == "equal":
-        return Diagnostic("E0006", f"{_plain(args[0])} differ: {va} and {vb}", None, None,
+        return Diagnostic("E0006", f"{plain_text(args[0])} differ: {va} and {vb}", None, None,
                           [va, vb])
     if kind in ("symbol", "range"):
         s = args[0].string
@@ -123,13 +123,13 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
                           [va, vb])
     if kind == "node":
         n = args[0].string
-        return Diagnostic("E0008", f'node "{n}" is invalid: {_plain(a)}', None, None, [])
+        return Diagnostic("E0008", f'node "{n}" is invalid: {plain_text(a)}', None, None, [])
     return Diagnostic("E0000", f"inconsistent: {where} {va} {vb}")
 
 
-def _plain(s: clingo.Symbol) -> str:
+def plain_text(s: clingo.Symbol) -> str:
     if s.type == clingo.SymbolType.String:
         return s.string
     if s.type == clingo.SymbolType.Function and s.arguments:
-        return f"{s.name}({', '.join(_plain(x) for x in s.arguments)})"
+        return f"{s.name}({', '.join(plain_text(x) for x in s.arguments)})"
     return str(s)

@@ -10,11 +10,10 @@ tried first, so what remains is the local explanation.
 """
 from __future__ import annotations
 
-from collections import deque
-
 import clingo
 
 from .graph import Graph
+from .neighbourhood import graph_distances
 
 
 class CoreFinder:
@@ -126,21 +125,7 @@ def _index_atoms(ctl: clingo.Control):
 
 def distances_from(graph: Graph, tensor: str | None, node: str | None = None):
     """Graph distance of every node and tensor from a tensor (or node): far sources go first."""
-    adjacent: dict[tuple, list[tuple]] = {}
-    for n in graph.nodes:
-        for t in n.inputs + n.outputs:
-            if t:
-                adjacent.setdefault(("n", n.name), []).append(("t", t))
-                adjacent.setdefault(("t", t), []).append(("n", n.name))
-    start = ("t", tensor) if tensor is not None else ("n", node)
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        v = queue.popleft()
-        for w in adjacent.get(v, ()):
-            if w not in dist:
-                dist[w] = dist[v] + 1
-                queue.append(w)
+    dist = graph_distances(graph, tensor, node)
     far = len(dist) + 1
 
     def distance(source: clingo.Symbol) -> int:

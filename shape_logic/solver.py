@@ -55,13 +55,14 @@ class Problem:
     facts: str  # the declared facts written directly (solving)
     rules: tuple = ()
     timings: dict = field(default_factory=dict)
+    context: str = ""  # sourced facts beyond the graph's (neighbourhood.py)
     _sourced: str | None = None
 
     @property
     def sourced_facts(self) -> str:
         """The facts with a source for each declaration (explaining), built on demand."""
         if self._sourced is None:
-            self._sourced = graph_facts(self.graph, sourced=True)
+            self._sourced = graph_facts(self.graph, sourced=True) + self.context
         return self._sourced
 
     @staticmethod
@@ -102,12 +103,18 @@ class Problem:
         self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
         return ctl, funcs
 
-    def atoms(self, active: Iterable[clingo.Symbol] | None = None) -> tuple[Atoms, Functions]:
-        """The answer set's shown atoms with every source on, or only `active` ones."""
-        if active is None:
-            ctl, funcs = self.control("", sourced=False)
-        else:
+    def atoms(self, active: Iterable[clingo.Symbol] | None = None,
+              off: Iterable[clingo.Symbol] = ()) -> tuple[Atoms, Functions]:
+        """The answer set's shown atoms with every source on, or only `active` ones, or all
+        but those `off`."""
+        off = list(off)
+        if active is not None:
             ctl, funcs = self.control("".join(f"act({s})." for s in active))
+        elif off:
+            ctl, funcs = self.control("act(S) :- source(S), not off(S).\n"
+                                      + "".join(f"off({s})." for s in off))
+        else:
+            ctl, funcs = self.control("", sourced=False)
         t0 = time.perf_counter()
         symbols: list[clingo.Symbol] = []
         with ctl.solve(yield_=True) as handle:
@@ -145,7 +152,7 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
         if explain:
             from .diagnose import diagnose
 
-            diagnostics = diagnose(problem, atoms)
+            diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted)
         else:
             from .diagnostics import diagnostics_from_conflicts
 

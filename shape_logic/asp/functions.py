@@ -75,6 +75,11 @@ class Functions:
         self.tainted: set = set()
 
 
+    @property
+    def halted(self) -> bool:
+        """Arithmetic stopped early (values collided): some conflicts may not have shown."""
+        return self.halt_at is not None
+
     def exhausted(self, args=()) -> bool:
         """No new value from these arguments: one of them collided with another value
         (an inconsistent graph), or the computations allowed are spent."""

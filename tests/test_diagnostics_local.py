@@ -1,0 +1,82 @@
+"""Large graphs are explained from a neighbourhood of the conflict (shape_logic/neighbourhood.py):
+the core is the few local sources, the rest is context taken from the whole graph's solve."""
+import pytest
+
+import shape_logic
+from shape_logic import diagnose
+
+
+def chain(layers: int, bad: int | None = None, g: dict | None = None, prefix: str = "") -> dict:
+    """x: [b, s, 64] through layers of MatMul, a head split and a head merge (Reshape with 0
+    and -1: the merge needs its input's dims from upstream). Layer `bad` has a [65, 64]
+    weight. Given a graph `g`, the chain is added to it (names after `prefix`)."""
+    if g is None:
+        g = {"name": "chain", "inputs": {"x": {"dtype": "f32", "shape": "[b, s, 64]"}},
+             "initializers": {"split": {"dtype": "i64", "data": [0, 0, 4, 16]},
+                              "merge": {"dtype": "i64", "data": [0, 0, -1]}},
+             "nodes": []}
+    x = "x"
+    for i in range(layers):
+        w, p, h, a, m = (f"{prefix}{t}{i}" for t in "wpham")
+        g["inputs"][w] = {"dtype": "f32", "shape": [65 if i == bad else 64, 64]}
+        g["nodes"] += [
+            {"name": f"{prefix}mm{i}", "op": "MatMul", "inputs": [x, w], "outputs": [p]},
+            {"name": f"{prefix}split{i}", "op": "Reshape", "inputs": [p, "split"],
+             "outputs": [h]},
+            {"name": f"{prefix}relu{i}", "op": "Relu", "inputs": [h], "outputs": [a]},
+            {"name": f"{prefix}merge{i}", "op": "Reshape", "inputs": [a, "merge"],
+             "outputs": [m]},
+        ]
+        x = m
+    return g
+
+
+@pytest.fixture
+def local_mode(monkeypatch):
+    monkeypatch.setattr(diagnose, "LOCAL_FROM_NODES", 0)
+
+
+def core_of(d):
+    return {(c["kind"], c["name"]) for c in d["core"]}
+
+
+def test_the_core_is_local_and_the_rest_is_context(local_mode):
+    sol = shape_logic.solve(chain(12, bad=8))
+    (d,) = sol.to_json()["diagnostics"]
+    assert d["message"] == 'MatMul "mm8" needs m7.shape[2] == w8.shape[0]'
+    assert sorted(d["values"]) == ["64", "65"]
+    # the merge that computes m7's 64 from its input, the weight, the MatMul: nothing upstream
+    assert core_of(d) == {("input", "w8"), ("input", "merge"), ("node", "merge7"),
+                          ("node", "mm8")}
+    assert "`a7` : [b, s, 4, 16] as the rest of the graph gives it" in d["notes"]
+    assert d["core_minimal"] is False
+    # a7 comes from x, the split/merge constants, w0..w7 and 31 nodes
+    assert d["context"] == 1 + 2 + 8 + 31
+
+
+def test_local_and_whole_graph_explanations_agree_on_the_error(local_mode, monkeypatch):
+    local = shape_logic.solve(chain(6, bad=4)).to_json()["diagnostics"]
+    monkeypatch.setattr(diagnose, "LOCAL_FROM_NODES", 10**9)
+    whole = shape_logic.solve(chain(6, bad=4)).to_json()["diagnostics"]
+    assert [d["message"] for d in local] == [d["message"] for d in whole]
+    assert [d["values"] for d in local] == [d["values"] for d in whole]
+    # whole-graph shrinking keeps the far sources that carry b and s as unminimized context;
+    # the local core is the part of it near the conflict
+    assert core_of(local[0]) <= core_of(whole[0]) | {("input", "merge")}
+
+
+def test_two_independent_mistakes_far_apart_are_both_reported(local_mode):
+    # two branches from x, each with a wrong weight: after the first error is switched off,
+    # the whole graph is solved again and the second shows (arithmetic had stopped at the
+    # first collision, so the first solve could not see it)
+    g = chain(10, bad=3)
+    chain(10, bad=8, g=g, prefix="b_")
+    messages = [d.message for d in shape_logic.solve(g).diagnostics]
+    assert messages == ['MatMul "mm3" needs m2.shape[2] == w3.shape[0]',
+                        'MatMul "b_mm8" needs b_m7.shape[2] == b_w8.shape[0]']
+
+
+def test_a_consistent_large_graph_needs_no_explanation(local_mode):
+    sol = shape_logic.solve(chain(8))
+    assert sol.status == "ok"
+    assert sol.shape("m7") == "[b, s, 64]"
