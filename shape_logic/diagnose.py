@@ -8,6 +8,8 @@ of the place where the conflict shows (neighbourhood.py), not from the whole gra
 """
 from __future__ import annotations
 
+import time
+
 import clingo
 
 from .decode import decode
@@ -17,7 +19,7 @@ from .explain import CoreFinder, distances_from
 from .neighbourhood import graph_distances, local_problem, radii
 
 MAX_ERRORS = 5
-LOCAL_FROM_NODES = 2000  # larger graphs are explained from neighbourhoods of the conflict
+LOCAL_FROM_NODES = 200  # larger graphs are explained from neighbourhoods of the conflict
 
 
 def diagnose(problem, atoms, decoded=None, hidden=True) -> list[Diagnostic]:
@@ -92,9 +94,12 @@ def _diagnose_locally(problem, atoms, decoded, hidden) -> list[Diagnostic] | Non
         inside = set(local.graph.tensors()) | {n.name for n in local.graph.nodes}
         remaining = [p for p in remaining if p in still or not (set(subject(p)) & inside)]
         if remaining or hidden:
+            t0 = time.perf_counter()
             rest, funcs = problem.atoms(off=blocked)
             remaining = _places_in_order(graph, rest.conflicts)
             hidden = funcs.halted
+            problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
+                time.perf_counter() - t0
     _note_remaining(out, remaining)
     return out
 
