@@ -33,6 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    from .progress import on_terminal, reporting  # a bar on a terminal, silent otherwise
+
+    with reporting(on_terminal(quiet=getattr(args, "format", None) == "json")):
+        return _dispatch(args)
+
+
+def _dispatch(args) -> int:
     try:
         if args.command == "solve":
             return cmd_solve(args)

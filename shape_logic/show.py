@@ -37,16 +37,20 @@ def cmd_show(args) -> int:
 def draw(sol, fmt: str, rules=()) -> str:
     """The picture of a solution as "html", "svg" or "dot" text."""
     from .picture import picture
+    from .progress import phase
 
-    pic = picture(sol, rules)
-    if fmt == "html":
-        from .render_html import render_html
+    with phase("layout"):
+        pic = picture(sol, rules)
+        pic.lay_out()
+    with phase("draw"):
+        if fmt == "html":
+            from .render_html import render_html
 
-        return render_html(pic)
-    if fmt == "svg":
-        from .render_svg import render_svg
+            return render_html(pic)
+        if fmt == "svg":
+            from .render_svg import render_svg
 
-        return render_svg(pic)
-    from .render_dot import render_dot
+            return render_svg(pic)
+        from .render_dot import render_dot
 
-    return render_dot(pic)
+        return render_dot(pic)
