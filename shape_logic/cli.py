@@ -25,9 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--rules", action="append", default=[], metavar="DIR")
-    o = sub.add_parser("ops", help="list the operators known, with their rule files")
-    o.add_argument("op", nargs="?")
-    o.add_argument("--rules", action="append", default=[], metavar="DIR")
+    from .ops_table import add_ops_parser
+    add_ops_parser(sub)
     return p
 
 
@@ -44,6 +43,7 @@ def _dispatch(args) -> int:
         if args.command == "solve":
             return cmd_solve(args)
         if args.command == "ops":
+            from .ops_table import cmd_ops
             return cmd_ops(args)
         if args.command == "run":
             return cmd_run(args)
@@ -89,20 +89,6 @@ def cmd_check(args) -> int:
     else:
         print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
     return 0 if sol.status == "ok" else 1
-
-
-def cmd_ops(args) -> int:
-    from .asp.program import available_ops
-
-    ops = available_ops(args.rules)
-    if args.op:
-        if args.op not in ops:
-            raise InputError(f"unknown operator {args.op!r}")
-        print(ops[args.op].read_text(), end="")
-        return 0
-    for name, path in sorted(ops.items()):
-        print(f"{name:28} {path}")
-    return 0
 
 
 # ----- run: execute the graph on .npy inputs (shape_logic/executor.py)
