@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parser(sub)
     from .show import add_show_parser
     add_show_parser(sub)
+    from .rule_check import add_test_rule_parser
+    add_test_rule_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -52,6 +54,9 @@ def _dispatch(args) -> int:
         if args.command == "show":
             from .show import cmd_show
             return cmd_show(args)
+        if args.command == "test-rule":
+            from .rule_check import cmd_test_rule
+            return cmd_test_rule(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
