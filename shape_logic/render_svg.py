@@ -49,8 +49,9 @@ def render_svg(pic: Picture, standalone: bool = True) -> str:
         out.append(f'<text x="20" y="{20 + 16 * k}">{escape(line)}</text>')
     out.append(f'</g><g id="scene" transform="translate(0,{top})">')
     out.extend(_groups(pic))
-    for e, route in zip(pic.edges, lay.routes):
-        out.extend(_edge(e, route, pic))
+    ports = _ports(pic.edges, lay.routes)
+    for e, route, port in zip(pic.edges, lay.routes, ports):
+        out.extend(_edge(e, route, port, pic))
     for b in pic.boxes:
         out.append(_box(b, lay.pos[b.id]))
     y = 0.0
@@ -91,11 +92,24 @@ def _groups(pic: Picture) -> list[str]:
     return out
 
 
-def _edge(e, route, pic) -> list[str]:
+def _ports(edges, routes) -> list[int]:
+    """Where each edge enters its target: ports ordered like the points the edges come
+    from, so edges into one box do not cross just above it."""
+    into: dict[str, list] = {}
+    for k, (e, route) in enumerate(zip(edges, routes)):
+        into.setdefault(e.dst, []).append((route[-2][0], e.port, k))
+    port = [0] * len(edges)
+    for items in into.values():
+        for p, (_, _, k) in enumerate(sorted(items)):
+            port[k] = p
+    return port
+
+
+def _edge(e, route, port, pic) -> list[str]:
     (x0, y0), (x1, y1) = route[0], route[-1]
     # inputs enter the target at ports spread along its top edge, in input order
     w = pic.box(e.dst).size[0]
-    x1 = x1 - w / 2 + w * (e.port + 1) / (e.ports + 1)
+    x1 = x1 - w / 2 + w * (port + 1) / (e.ports + 1)
     route = [(x0, y0 + BOX_H / 2)] + route[1:-1] + [(x1, y1 - BOX_H / 2)]
     d = [f"M{route[0][0]:.1f},{route[0][1]:.1f}"]
     for (ax, ay), (bx, by) in zip(route, route[1:]):
@@ -105,7 +119,7 @@ def _edge(e, route, pic) -> list[str]:
     (ax, ay), (bx, by) = route[-2], route[-1]
     # labels of one target's inputs are staggered so that they do not overlap
     lx = (ax + bx) / 2
-    ly = (ay + by) / 2 + 4 + (e.port - (e.ports - 1) / 2) * min(13, 60 / e.ports)
+    ly = (ay + by) / 2 + 4 + (port - (e.ports - 1) / 2) * min(13, 60 / e.ports)
     label = e.shape if len(e.shape) <= 40 else e.shape[:37] + "..."
     title = escape(f"{e.tensor}: {e.dtype} {e.shape}")
     return [f'<path class="{cls}" d="{" ".join(d)}"><title>{title}</title></path>',
