@@ -1,6 +1,7 @@
 """A Picture as ONE self-contained HTML file: the SVG inline, the node details as JSON, a
 little JS for pan (drag), zoom (wheel, +/-, 0 to reset) and a panel showing what a
-clicked box is (op, attributes, rule file, input and output shapes). No network."""
+clicked box is (op, attributes, rule file, input and output shapes); `#select=ID` in
+the address selects a box on load. No network."""
 from __future__ import annotations
 
 import json
@@ -83,6 +84,11 @@ SCRIPT = r"""
     show(g.getAttribute('data-id'));
   });
   apply();
+  // page.html#select=node:3 opens with that box selected (links, and the browser test)
+  if (location.hash.indexOf('#select=') === 0) {
+    var want = svg.querySelector('.box[data-id="' + CSS.escape(decodeURIComponent(location.hash.slice(8))) + '"]');
+    if (want) want.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  }
   // the page's own timing: parse + script + layout, then the first painted frame
   svg.getBoundingClientRect();
   document.body.setAttribute('data-ready-ms', performance.now().toFixed(0));

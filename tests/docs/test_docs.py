@@ -7,14 +7,19 @@ a command, and the lines after it, up to the next `$` line, are its output. A li
 status (0 otherwise). Each document runs in a fresh directory holding its files and
 links to the repository's examples/ and tests/, as a reader's checkout would.
 """
+import contextlib
+import io
 import os
 import re
 import shlex
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
+
+from shape_logic import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
@@ -69,12 +74,26 @@ def matches(shown: list, actual: list) -> bool:
 
 def run(cmd: str, cwd: Path):
     argv = shlex.split(cmd)
-    if argv[0] == "shape-logic":  # this checkout's code, not an installed one
-        argv = [sys.executable, "-m", "shape_logic.cli"] + argv[1:]
-    elif argv[0] == "python":
-        argv[0] = sys.executable
+    if argv[0] == "shape-logic":  # this checkout's CLI, in this process (no start-up cost)
+        return run_cli(argv[1:], cwd)
+    argv[0] = sys.executable if argv[0] == "python" else argv[0]
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+
+
+def run_cli(argv: list, cwd: Path):
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as e:  # argparse's usage errors
+                code = e.code if isinstance(e.code, int) else 2
+    finally:
+        os.chdir(here)
+    return types.SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def test_docs_have_commands():

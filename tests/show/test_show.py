@@ -114,3 +114,18 @@ def test_layout_layers_go_down_and_never_overlap():
     # a cycle does not hang the layout
     cyc = layered_layout(["a", "b"], {"a": (10, 10), "b": (10, 10)}, [("a", "b"), ("b", "a")])
     assert set(cyc.pos) == {"a", "b"}
+
+
+def test_nodes_are_grouped_by_name_scope():
+    g = {"name": "scoped", "inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "nodes": [{"name": "/enc/relu", "op": "Relu", "inputs": ["x"], "outputs": ["e"]},
+                   {"name": "/enc/neg", "op": "Neg", "inputs": ["e"], "outputs": ["f"]},
+                   {"name": "/dec/abs", "op": "Abs", "inputs": ["f"], "outputs": ["y"]}]}
+    sol = solve(g)
+    dot = draw(sol, "dot")
+    clusters = re.findall(r'subgraph cluster_\d+ \{ label="([^"]+)";(.*?)\n  \}', dot, re.S)
+    members = {label: sorted(re.findall(r'"node:(\d+)"', body)) for label, body in clusters}
+    assert members == {"enc": ["0", "1"], "dec": ["2"]}
+    root = ET.fromstring(draw(sol, "svg"))
+    groups = [g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if g.get("class") == "group"]
+    assert sorted(groups) == ["dec", "enc"]
