@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 from .errors import InputError
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def add_ops_parser(sub) -> None:
@@ -44,6 +41,7 @@ def cmd_ops(args) -> int:
 
 
 def operator_rows(ops: dict) -> list[dict]:
+    from .asp.program import shown_path
     from .kernels import available_kernels
 
     kernels = set(available_kernels())
@@ -51,7 +49,7 @@ def operator_rows(ops: dict) -> list[dict]:
     rows = []
     for name, path in sorted(ops.items()):
         changed = versions.get(name, [])
-        rows.append({"op": name, "rule_file": _shown_path(path), "kernel": name in kernels,
+        rows.append({"op": name, "rule_file": shown_path(path), "kernel": name in kernels,
                      "opsets": f"{changed[0]}-{latest}" if changed else "custom",
                      "changed_in": changed})
     return rows
@@ -81,10 +79,3 @@ def onnx_versions() -> tuple[int, dict[str, list[int]]]:
         if schema.domain in ("", "ai.onnx"):
             versions.setdefault(schema.name, set()).add(schema.since_version)
     return onnx.defs.onnx_opset_version(), {k: sorted(v) for k, v in versions.items()}
-
-
-def _shown_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)

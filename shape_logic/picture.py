@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .asp.program import available_ops
+from .asp.program import available_ops, shown_path
 from .layout import Layout, layered_layout
 
 CHAR_W = 7.2  # px per character of the 12px monospace font the renderers use
@@ -96,7 +96,7 @@ def picture(sol, rules=()) -> Picture:
                          core=node.name in core_nodes,
                          details={"kind": "node", "op": node.op, "name": node.name,
                                   "attributes": {k: _attr_text(v) for k, v in node.attrs.items()},
-                                  "rule_file": rule.name if rule else None,
+                                  "rule_file": shown_path(rule) if rule else None,
                                   "inputs": [tensor_info(t) for t in node.inputs if t],
                                   "outputs": [tensor_info(t) for t in node.outputs if t]}))
     for node in g.nodes:  # a tensor nothing declares or produces: draw it as an input

@@ -57,7 +57,7 @@ def test_html_renders_quickly_and_shows_shapes(page):
     details = re.search(r'<div id="details">(.*?)</div></div>', dom, re.S).group(1)
     assert sol.graph.nodes[2].op == "Reshape" and sol.graph.nodes[2].name == "l0_q_split"
     assert 'Reshape "l0_q_split"' in details.replace("&quot;", '"')
-    assert "<code>Reshape.lp</code>" in details
+    assert "<code>rules/Reshape.lp</code>" in details
     assert "<td>l0_q</td><td>f32</td><td>[b, s, 64]</td>" in details
     assert "<td>l0_q_split</td><td>f32</td><td>[b, s, 4, 16]</td>" in details
 

@@ -86,7 +86,7 @@ def test_html_is_one_offline_file_with_node_details(tmp_path):
     blob = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
     data = json.loads(blob.group(1))
     c2 = next(d for d in data["boxes"].values() if d.get("name") == "c2")
-    assert c2["op"] == "Conv" and c2["rule_file"] == "Conv.lp"
+    assert c2["op"] == "Conv" and c2["rule_file"] == "rules/Conv.lp"
     assert [i["tensor"] for i in c2["inputs"]] == ["a1", "w2"]
     assert c2["outputs"][0]["shape"] == solve(BROKEN).shape(c2["outputs"][0]["tensor"])
 
