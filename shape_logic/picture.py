@@ -108,15 +108,29 @@ def picture(sol, rules=()) -> Picture:
     for t in g.outputs:
         boxes.append(Box(f"output:{t}", "output", t, sol.shape(t), core=t in core_tensors,
                          details={"kind": "output", **tensor_info(t)}))
-    by_id = {b.id: b for b in boxes}
     ends = [(f"node:{node.index}", [t for t in node.inputs if t]) for node in g.nodes]
     ends += [(f"output:{t}", [t]) for t in g.outputs if t in where]
+    uses: dict[str, int] = {}
+    for _, tensors in ends:
+        for t in tensors:
+            uses[t] = uses.get(t, 0) + 1
+    # a constant used by several nodes (a shape, a mask) is drawn next to each user, as
+    # Netron does, instead of one box with edges running the length of the graph
+    shared = {t for t in g.initializers if uses.get(t, 0) > 1 and where[t] == f"initializer:{t}"}
+    boxes = [b for b in boxes if not (b.kind == "initializer" and b.title in shared)]
+    by_id = {b.id: b for b in boxes}
     for dst, tensors in ends:
         for k, t in enumerate(tensors):
+            src = where[t]
+            if t in shared:
+                src = f"initializer:{t}#{len(by_id)}"
+                by_id[src] = Box(src, "initializer", t, sol.shape(t), core=t in core_tensors,
+                                 details={"kind": "initializer", **tensor_info(t)})
+                boxes.append(by_id[src])
             # an edge is in the core when a core source declares its tensor, or it joins two
             # core boxes (the conflict travelled along it)
-            core = t in core_tensors or (by_id[where[t]].core and by_id[dst].core)
-            edges.append(Edge(where[t], dst, t, sol.shape(t), sol.dtype(t) or "?", core, k,
+            core = t in core_tensors or (by_id[src].core and by_id[dst].core)
+            edges.append(Edge(src, dst, t, sol.shape(t), sol.dtype(t) or "?", core, k,
                               len(tensors)))
     diags = [(d.to_json(), _anchor(d, where, core_nodes, g, by_id)) for d in sol.diagnostics]
     symbols = sorted({s for t in g.tensors() for d in (sol.dims(t) or ()) for s in d.symbols()})

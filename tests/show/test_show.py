@@ -129,3 +129,17 @@ def test_nodes_are_grouped_by_name_scope():
     root = ET.fromstring(draw(sol, "svg"))
     groups = [g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if g.get("class") == "group"]
     assert sorted(groups) == ["dec", "enc"]
+
+
+def test_a_shared_constant_is_drawn_beside_each_user():
+    sys.path.insert(0, str(ROOT))
+    from bench.synthetic import transformer
+
+    sol = solve(transformer(32))  # two layers: split_heads is used by 6 Reshapes
+    pic = picture(sol)
+    copies = [b.id for b in pic.boxes if b.kind == "initializer" and b.title == "split_heads"]
+    assert len(copies) == 6
+    for box_id in copies:
+        assert [e.tensor for e in pic.edges if e.src == box_id] == ["split_heads"]
+    # the graph input x stays one box, with all its users
+    assert sum(b.title == "x" for b in pic.boxes) == 1
