@@ -70,13 +70,16 @@ class _Reporter:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
                                    TextColumn, TimeElapsedColumn)
 
+        # rich writes to the real stderr; our own output goes through _StopOnWrite
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(),
-                                 console=Console(stderr=True), transient=True)
+                                 console=Console(file=sys.stderr), transient=True,
+                                 redirect_stdout=False, redirect_stderr=False)
+        self.streams = None  # (stdout, stderr) while the bar is shown
         self.stack: list[str] = []
         self.iterating = False  # a loop's bar is not replaced by the phases of its steps
         self.task = None
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.started = False
         self.closed = False
         self.t0 = time.perf_counter()
@@ -89,6 +92,11 @@ class _Reporter:
             if not self.closed and not self.started:
                 self.progress.start()
                 self.started = True
+                # the first thing the command prints (its result, an error) ends the bar,
+                # so the bar never draws over the output nor sends it to the wrong stream
+                self.streams = (sys.stdout, sys.stderr)
+                sys.stdout = _StopOnWrite(sys.stdout, self)
+                sys.stderr = _StopOnWrite(sys.stderr, self)
 
     def _describe(self, text: str, completed=None, total=None):
         if self.task is None:
@@ -123,4 +131,25 @@ class _Reporter:
         with self.lock:
             self.closed = True
             if self.started:
+                self.started = False
                 self.progress.stop()
+                out, err = self.streams
+                if isinstance(sys.stdout, _StopOnWrite):
+                    sys.stdout = out
+                if isinstance(sys.stderr, _StopOnWrite):
+                    sys.stderr = err
+
+
+class _StopOnWrite:
+    """A stream that closes the progress bar before the first write goes through."""
+
+    def __init__(self, stream, reporter: _Reporter):
+        self._stream = stream
+        self._reporter = reporter
+
+    def write(self, text):
+        self._reporter.close()
+        return self._stream.write(text)
+
+    def __getattr__(self, name):  # isatty, fileno, flush, encoding...
+        return getattr(self._stream, name)

@@ -3,6 +3,7 @@ is piped or is JSON (shape_logic/progress.py)."""
 import json
 import os
 import pty
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -24,36 +25,43 @@ def big_graph(tmp_path_factory):
     return path
 
 
-def on_pty(*args) -> str:
-    """Run the CLI with stdout and stderr on a pseudo-terminal; everything it wrote."""
-    master, slave = pty.openpty()
+def on_ptys(*args) -> tuple[str, str]:
+    """Run the CLI with stdout and stderr on two pseudo-terminals; what each received."""
+    fds = [pty.openpty(), pty.openpty()]
     env = dict(os.environ, COLUMNS="120", TERM="xterm")
     proc = subprocess.Popen([sys.executable, "-m", "shape_logic.cli", *map(str, args)],
-                            stdout=slave, stderr=slave, cwd=ROOT, env=env)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
+                            stdout=fds[0][1], stderr=fds[1][1], cwd=ROOT, env=env)
+    for _, slave in fds:
+        os.close(slave)
+    got = {master: b"" for master, _ in fds}
+    open_fds = set(got)
+    while open_fds:
+        ready, _, _ = select.select(list(open_fds), [], [], 120)
+        for fd in ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                data = b""
+            if data:
+                got[fd] += data
+            else:
+                open_fds.discard(fd)
     proc.wait(timeout=120)
-    os.close(master)
-    return b"".join(chunks).decode("utf-8", "replace")
+    for master, _ in fds:
+        os.close(master)
+    return tuple(got[m].decode("utf-8", "replace") for m, _ in fds)
 
 
 def test_bar_on_a_terminal(big_graph):
-    out = on_pty("solve", big_graph)
-    assert "ground" in out and "━" in out  # the phase and rich's bar
-    assert "graph 'transformer_600': ok" in out
+    out, err = on_ptys("solve", big_graph)
+    assert "ground" in err and "━" in err  # the phase and rich's bar, on stderr
+    assert "graph 'transformer_600': ok" in out and "━" not in out
+    assert "graph 'transformer_600'" not in err  # the result went to stdout
 
 
 def test_silent_with_json_on_a_terminal(big_graph):
-    out = on_pty("solve", big_graph, "--format", "json")
-    assert "━" not in out and "ground" not in out
+    out, err = on_ptys("solve", big_graph, "--format", "json")
+    assert err == ""
     assert json.loads(out)["status"] == "ok"
 
 
