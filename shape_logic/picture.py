@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .asp.program import available_ops, shown_path
 from .layout import Layout, layered_layout
 
+MANY_USES = 4  # a graph input feeding more nodes is repeated beside each
 CHAR_W = 7.2  # px per character of the 12px monospace font the renderers use
 BOX_H = 38
 
@@ -24,6 +25,7 @@ class Box:
     subtitle: str  # the node name, or the tensor's shape
     group: str = ""  # a function or a name scope, "" for none
     core: bool = False  # part of a diagnostic's unsat core
+    repeat: bool = False  # a graph input drawn again beside a later user
     details: dict = field(default_factory=dict)  # what a click shows
 
     @property
@@ -114,19 +116,24 @@ def picture(sol, rules=()) -> Picture:
     for _, tensors in ends:
         for t in tensors:
             uses[t] = uses.get(t, 0) + 1
-    # a constant used by several nodes (a shape, a mask) is drawn next to each user, as
-    # Netron does, instead of one box with edges running the length of the graph
+    # a constant used by several nodes (a shape) is drawn next to each user, as Netron
+    # does, instead of one box with edges running the length of the graph; so is a graph
+    # input feeding many nodes (a mask), after its first user, as a dashed repeat
     shared = {t for t in g.initializers if uses.get(t, 0) > 1 and where[t] == f"initializer:{t}"}
+    repeated = {t for t in g.inputs if uses.get(t, 0) > MANY_USES and where[t] == f"input:{t}"}
     boxes = [b for b in boxes if not (b.kind == "initializer" and b.title in shared)]
     by_id = {b.id: b for b in boxes}
+    seen: set = set()
     for dst, tensors in ends:
         for k, t in enumerate(tensors):
             src = where[t]
-            if t in shared:
-                src = f"initializer:{t}#{len(by_id)}"
-                by_id[src] = Box(src, "initializer", t, sol.shape(t), core=t in core_tensors,
-                                 details={"kind": "initializer", **tensor_info(t)})
+            if t in shared or (t in repeated and t in seen):
+                kind = "initializer" if t in shared else "input"
+                src = f"{kind}:{t}#{len(by_id)}"
+                by_id[src] = Box(src, kind, t, sol.shape(t), core=t in core_tensors,
+                                 repeat=t in repeated, details={"kind": kind, **tensor_info(t)})
                 boxes.append(by_id[src])
+            seen.add(t)
             # an edge is in the core when a core source declares its tensor, or it joins two
             # core boxes (the conflict travelled along it)
             core = t in core_tensors or (by_id[src].core and by_id[dst].core)

@@ -25,6 +25,8 @@ def render_dot(pic: Picture) -> str:
             if b.kind != "node":
                 attrs.append('fillcolor="#f4f4f4"' if b.kind != "output"
                              else 'fillcolor="#f1f8ee"')
+            if b.repeat:
+                attrs.append('style="rounded,filled,dashed"')
             if b.core:
                 attrs.append('color="#c62828", fillcolor="#fde8e8", penwidth=2.5')
             out.append(f"{indent}{_q(b.id)} [{', '.join(attrs)}];")

@@ -1,7 +1,7 @@
 """A Picture as ONE self-contained HTML file: the SVG inline, the node details as JSON, a
 little JS for pan (drag), zoom (wheel, +/-, 0 to reset) and a panel showing what a
 clicked box is (op, attributes, rule file, input and output shapes); `#select=ID` in
-the address selects a box on load. No network."""
+the address selects a box on load, `#find=TEXT` finds one. No network."""
 from __future__ import annotations
 
 import json
@@ -49,6 +49,7 @@ SCRIPT = r"""
   });
   window.addEventListener('mouseup', function () { view.classList.remove('dragging'); setTimeout(function () { drag = null; }, 0); });
   window.addEventListener('keydown', function (ev) {
+    if (ev.target.id === 'find') return;
     if (ev.key === '+' || ev.key === '=') scale *= 1.2;
     else if (ev.key === '-') scale /= 1.2;
     else if (ev.key === '0') { scale = 1; tx = 0; ty = 0; }
@@ -75,19 +76,45 @@ SCRIPT = r"""
     }
     document.getElementById('details').innerHTML = html;
   }
-  svg.addEventListener('click', function (ev) {
-    if (drag && drag.moved) return;
-    var g = ev.target.closest('.box');
-    if (!g) return;
+  function select(g) {
     if (selected) selected.classList.remove('selected');
     selected = g; g.classList.add('selected');
     show(g.getAttribute('data-id'));
+  }
+  svg.addEventListener('click', function (ev) {
+    if (drag && drag.moved) return;
+    var g = ev.target.closest('.box');
+    if (g) select(g);
   });
+  // find: the next box whose op, name or tensor contains the text; centred and selected
+  var found = -1;
+  document.getElementById('find').addEventListener('keydown', function (ev) {
+    if (ev.key === 'Enter') find(this.value);
+  });
+  function find(value) {
+    var text = value.toLowerCase(), boxes = svg.querySelectorAll('.box');
+    for (var k = 1; k <= boxes.length; k++) {
+      var g = boxes[(found + k) % boxes.length];
+      if (g.textContent.toLowerCase().indexOf(text) >= 0) {
+        found = (found + k) % boxes.length;
+        var r = g.querySelector('rect'), v = view.getBoundingClientRect();
+        var x = +r.getAttribute('x') + r.getAttribute('width') / 2;
+        var y = +r.getAttribute('y') + svg.querySelector('#scene').transform.baseVal[0].matrix.f;
+        tx = v.width / 2 - x * scale; ty = v.height / 3 - y * scale; apply();
+        select(g);
+        return;
+      }
+    }
+  }
   apply();
-  // page.html#select=node:3 opens with that box selected (links, and the browser test)
-  if (location.hash.indexOf('#select=') === 0) {
-    var want = svg.querySelector('.box[data-id="' + CSS.escape(decodeURIComponent(location.hash.slice(8))) + '"]');
-    if (want) want.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  // page.html#select=node:3 opens with that box selected, page.html#find=TEXT with the
+  // first box containing TEXT centred and selected (links, and the browser test)
+  var hash = decodeURIComponent(location.hash);
+  if (hash.indexOf('#select=') === 0) {
+    var want = svg.querySelector('.box[data-id="' + CSS.escape(hash.slice(8)) + '"]');
+    if (want) select(want);
+  } else if (hash.indexOf('#find=') === 0) {
+    find(hash.slice(6));
   }
   // the page's own timing: parse + script + layout, then the first painted frame
   svg.getBoundingClientRect();
@@ -113,7 +140,8 @@ def render_html(pic: Picture) -> str:
 <style>{PAGE_STYLE}{STYLE}</style></head>
 <body>
 <div id="view">{svg}</div>
-<div id="panel">{summary}{diags}
+<div id="panel"><input id="find" placeholder="find a node or tensor (Enter: next)"
+ style="width: 95%">{summary}{diags}
 <h2>details</h2><div id="details">click a box to see its op, attributes, rule file and shapes;
 drag to pan, wheel to zoom (0 resets)</div></div>
 <script type="application/json" id="data">{blob}</script>

@@ -9,6 +9,7 @@ from .picture import BOX_H, CHAR_W, Picture, diagnostic_lines, info_lines
 STYLE = """
 .box rect { fill: #eef3fb; stroke: #5b7db1; stroke-width: 1.2; rx: 5; }
 .box.input rect, .box.initializer rect { fill: #f4f4f4; stroke: #888; }
+.box.repeat rect { stroke-dasharray: 4 3; }
 .box.output rect { fill: #f1f8ee; stroke: #6a9d55; }
 .box.core rect { fill: #fde8e8; stroke: #c62828; stroke-width: 2.5; }
 .box text { font: 12px monospace; fill: #1a1a1a; }
@@ -129,7 +130,7 @@ def _edge(e, route, port, pic) -> list[str]:
 
 def _box(b, pos) -> str:
     (x, y), (w, h) = pos, b.size
-    cls = f"box {b.kind}" + (" core" if b.core else "")
+    cls = f"box {b.kind}" + (" core" if b.core else "") + (" repeat" if b.repeat else "")
     title, sub = _cut(b.title), _cut(b.subtitle)
     return (f'<g class="{cls}" data-id="{escape(b.id)}">'
             f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h}"/>'

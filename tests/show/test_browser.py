@@ -41,8 +41,8 @@ def page(tmp_path_factory):
 
 def test_html_renders_quickly_and_shows_shapes(page):
     sol, path = page
-    # the page opens with node 2 selected, as if clicked
-    dom = chromium("--dump-dom", path.as_uri() + "#select=node%3A2").stdout
+    # the page opens with node 2 found and selected, as if searched for and clicked
+    dom = chromium("--dump-dom", path.as_uri() + "#find=l0_q_split").stdout
     ready = re.search(r'data-ready-ms="(\d+)"', dom)
     assert ready, "the page's script did not run"
     frame = re.search(r'data-frame-ms="(\d+)"', dom)

@@ -135,11 +135,15 @@ def test_a_shared_constant_is_drawn_beside_each_user():
     sys.path.insert(0, str(ROOT))
     from bench.synthetic import transformer
 
-    sol = solve(transformer(32))  # two layers: split_heads is used by 6 Reshapes
+    sol = solve(transformer(96))  # six layers: split_heads is used by 18 Reshapes
     pic = picture(sol)
     copies = [b.id for b in pic.boxes if b.kind == "initializer" and b.title == "split_heads"]
-    assert len(copies) == 6
+    assert len(copies) == 18
     for box_id in copies:
         assert [e.tensor for e in pic.edges if e.src == box_id] == ["split_heads"]
     # the graph input x stays one box, with all its users
     assert sum(b.title == "x" for b in pic.boxes) == 1
+    # a graph input feeding many nodes (the mask, one Add per layer) is repeated, dashed
+    masks = [b for b in pic.boxes if b.title == "mask"]
+    assert len(masks) == 6 and [b.repeat for b in masks] == [False] + [True] * 5
+    assert all(len([e for e in pic.edges if e.src == b.id]) == 1 for b in masks)
