@@ -52,7 +52,8 @@ def main():
     args = ap.parse_args()
     sizes = sorted({int(s) for s in (args.sizes + "," + args.grandalf).split(",") if s})
     peers = {int(s) for s in args.grandalf.split(",") if s}
-    print(f"{'nodes':>6} {'boxes':>6} {'ground s':>8} {'ours s':>8} {'html s':>7} {'grandalf s':>11} ratio")
+    print(f"{'nodes':>6} {'boxes':>6} {'ground s':>8} {'ours s':>8} {'html s':>7} "
+          f"{'grandalf s':>11} ratio")
     for n in sizes:
         sol = solve(transformer(n))
         pic = picture(sol)

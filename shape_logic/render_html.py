@@ -30,7 +30,9 @@ SCRIPT = r"""
   var data = JSON.parse(document.getElementById('data').textContent);
   var view = document.getElementById('view'), svg = document.getElementById('graph');
   var scale = 1, tx = 0, ty = 0, drag = null, selected = null;
-  function apply() { svg.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + scale + ')'; }
+  function apply() {
+    svg.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + scale + ')';
+  }
   svg.style.transformOrigin = '0 0';
   view.addEventListener('wheel', function (ev) {
     ev.preventDefault();
@@ -39,7 +41,8 @@ SCRIPT = r"""
     tx = mx - (mx - tx) * f; ty = my - (my - ty) * f; scale *= f; apply();
   }, {passive: false});
   view.addEventListener('mousedown', function (ev) {
-    drag = {x: ev.clientX, y: ev.clientY, tx: tx, ty: ty, moved: false}; view.classList.add('dragging');
+    drag = {x: ev.clientX, y: ev.clientY, tx: tx, ty: ty, moved: false};
+    view.classList.add('dragging');
   });
   window.addEventListener('mousemove', function (ev) {
     if (!drag) return;
@@ -47,7 +50,10 @@ SCRIPT = r"""
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
     tx = drag.tx + dx; ty = drag.ty + dy; apply();
   });
-  window.addEventListener('mouseup', function () { view.classList.remove('dragging'); setTimeout(function () { drag = null; }, 0); });
+  window.addEventListener('mouseup', function () {
+    view.classList.remove('dragging');
+    setTimeout(function () { drag = null; }, 0);  // after the click that ends a drag
+  });
   window.addEventListener('keydown', function (ev) {
     if (ev.target.id === 'find') return;
     if (ev.key === '+' || ev.key === '=') scale *= 1.2;
@@ -56,10 +62,12 @@ SCRIPT = r"""
     else return;
     apply();
   });
-  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]; }); }
+  var ENTITIES = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return ENTITIES[c]; }); }
+  function row(cells) { return '<tr><td>' + cells.map(esc).join('</td><td>') + '</td></tr>'; }
   function shapes(list) {
     return '<table>' + list.map(function (t) {
-      return '<tr><td>' + esc(t.tensor) + '</td><td>' + esc(t.dtype) + '</td><td>' + esc(t.shape) + '</td></tr>';
+      return row([t.tensor, t.dtype, t.shape]);
     }).join('') + '</table>';
   }
   function show(id) {
@@ -69,7 +77,7 @@ SCRIPT = r"""
       html += '<div>rule file: <code>' + esc(d.rule_file || 'none') + '</code></div>';
       var attrs = Object.keys(d.attributes);
       html += '<h2>attributes</h2>' + (attrs.length ? '<table>' + attrs.map(function (k) {
-        return '<tr><td>' + esc(k) + '</td><td>' + esc(d.attributes[k]) + '</td></tr>'; }).join('') + '</table>' : 'none');
+        return row([k, d.attributes[k]]); }).join('') + '</table>' : 'none');
       html += '<h2>inputs</h2>' + shapes(d.inputs) + '<h2>outputs</h2>' + shapes(d.outputs);
     } else {
       html += '<h2>' + esc(d.kind) + ' ' + esc(d.tensor) + '</h2>' + shapes([d]);
