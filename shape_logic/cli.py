@@ -19,27 +19,44 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     add_run_parser(sub)
+    from .show import add_show_parser
+    add_show_parser(sub)
+    from .rule_check import add_test_rule_parser
+    add_test_rule_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--rules", action="append", default=[], metavar="DIR")
-    o = sub.add_parser("ops", help="list the operators known, with their rule files")
-    o.add_argument("op", nargs="?")
-    o.add_argument("--rules", action="append", default=[], metavar="DIR")
+    from .ops_table import add_ops_parser
+    add_ops_parser(sub)
     return p
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    from .progress import on_terminal, reporting  # a bar on a terminal, silent otherwise
+
+    with reporting(on_terminal(quiet=getattr(args, "format", None) == "json")):
+        return _dispatch(args)
+
+
+def _dispatch(args) -> int:
     try:
         if args.command == "solve":
             return cmd_solve(args)
         if args.command == "ops":
+            from .ops_table import cmd_ops
             return cmd_ops(args)
         if args.command == "run":
             return cmd_run(args)
         if args.command == "check":
             return cmd_check(args)
+        if args.command == "show":
+            from .show import cmd_show
+            return cmd_show(args)
+        if args.command == "test-rule":
+            from .rule_check import cmd_test_rule
+            return cmd_test_rule(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
@@ -77,20 +94,6 @@ def cmd_check(args) -> int:
     else:
         print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
     return 0 if sol.status == "ok" else 1
-
-
-def cmd_ops(args) -> int:
-    from .asp.program import available_ops
-
-    ops = available_ops(args.rules)
-    if args.op:
-        if args.op not in ops:
-            raise InputError(f"unknown operator {args.op!r}")
-        print(ops[args.op].read_text(), end="")
-        return 0
-    for name, path in sorted(ops.items()):
-        print(f"{name:28} {path}")
-    return 0
 
 
 # ----- run: execute the graph on .npy inputs (shape_logic/executor.py)

@@ -16,6 +16,7 @@ import numpy as np
 from .asp.program import available_ops
 from .errors import InputError
 from .graph import dtype_of_array
+from .progress import steps
 
 MAX_CONST_ELEMENTS = 1024
 MAX_REAL_CONST_ELEMENTS = 4
@@ -128,7 +129,7 @@ def check_case(case) -> Outcome:
 
 
 def run(ops: set[str] | None = None) -> list[Outcome]:
-    return [check_case(c) for c in supported_cases(ops)]
+    return [check_case(c) for c in steps(list(supported_cases(ops)), "conformance cases")]
 
 
 def summary(outcomes: list[Outcome]) -> str:
@@ -151,5 +152,9 @@ def summary(outcomes: list[Outcome]) -> str:
 if __name__ == "__main__":
     import sys
 
+    from .progress import on_terminal, reporting
+
     ops = set(sys.argv[1:]) or None
-    print(summary(run(ops)))
+    with reporting(on_terminal()):
+        outcomes = run(ops)
+    print(summary(outcomes))

@@ -20,6 +20,7 @@ from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
 from .load import load_graph
+from .progress import phase
 from .solution import Solution
 from .validate import validate
 
@@ -68,11 +69,13 @@ class Problem:
     @staticmethod
     def load(source: Any, rules=()) -> "Problem":
         t0 = time.perf_counter()
-        graph = load_graph(source)
-        validate(graph)
-        rule_files = select_rules(graph, rules)
+        with phase("load"):
+            graph = load_graph(source)
+            validate(graph)
+            rule_files = select_rules(graph, rules)
         t1 = time.perf_counter()
-        facts = graph_facts(graph)
+        with phase("facts"):
+            facts = graph_facts(graph)
         t2 = time.perf_counter()
         return Problem(graph, rule_files, facts, tuple(rules),
                        {"load": t1 - t0, "facts": t2 - t1})
@@ -96,7 +99,8 @@ class Problem:
             raise _program_error(messages)
         t1 = time.perf_counter()
         try:
-            ctl.ground([("base", [])], context=funcs)
+            with phase("ground"):
+                ctl.ground([("base", [])], context=funcs)
         except RuntimeError:
             raise _program_error(messages)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
@@ -117,7 +121,7 @@ class Problem:
             ctl, funcs = self.control("", sourced=False)
         t0 = time.perf_counter()
         symbols: list[clingo.Symbol] = []
-        with ctl.solve(yield_=True) as handle:
+        with phase("solve"), ctl.solve(yield_=True) as handle:
             for model in handle:
                 symbols = model.symbols(shown=True)
         t1 = time.perf_counter()
@@ -144,7 +148,8 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
     problem = Problem.load(source, rules)
     atoms, funcs = problem.atoms()
     t0 = time.perf_counter()
-    decoded = decode(problem.graph, atoms)
+    with phase("decode"):
+        decoded = decode(problem.graph, atoms)
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:
@@ -152,7 +157,8 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
         if explain:
             from .diagnose import diagnose
 
-            diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted)
+            with phase("explain"):
+                diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted)
         else:
             from .diagnostics import diagnostics_from_conflicts
 

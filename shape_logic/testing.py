@@ -222,12 +222,13 @@ def random_array(shape, dtype: str = "f32", rng=None) -> np.ndarray:
     return rng.standard_normal(shape).astype(np_dtype)
 
 
-def check_case(op: str, spec: dict, expected):
+def check_case(op: str, spec: dict, expected, rules=()):
     """A data-driven case: spec has "inputs" and optionally "attrs", "n_outputs", "opset",
     "outputs" (annotations on y0...); expected maps tensors to shapes (and optionally
-    "bindings" to a dict), or is "error" for a graph the rules must reject."""
+    "bindings" to a dict), or is "error" for a graph the rules must reject. `rules`: extra
+    rule directories, as `--rules DIR` (a custom operator's)."""
     sol = infer(op, spec["inputs"], spec.get("attrs"), spec.get("n_outputs", 1),
-                spec.get("opset", 18), outputs=spec.get("outputs"))
+                spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules)
     if expected == "error":
         assert sol.status == "error", f"{op}: expected a shape error, got " + ", ".join(
             f"{t}: {sol.shape(t)}" for t in sol.graph.tensors())

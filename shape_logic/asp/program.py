@@ -53,6 +53,14 @@ def available_ops(user_dirs=()) -> dict[str, Path]:
     return out
 
 
+def shown_path(path: Path) -> str:
+    """A rule file as people should read it: `rules/Conv.lp` for ours, a user's as given."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def load_rule_file(op: str, path: Path) -> RuleFile:
     try:
         text = path.read_text()
