@@ -19,6 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     add_run_parser(sub)
+    from .analyses.commands import add_fold_parser
+    add_fold_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -40,6 +42,9 @@ def main(argv=None) -> int:
             return cmd_run(args)
         if args.command == "check":
             return cmd_check(args)
+        if args.command == "fold":
+            from .analyses.commands import cmd_fold
+            return cmd_fold(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
