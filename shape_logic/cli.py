@@ -19,8 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     add_run_parser(sub)
-    from .analyses.commands import add_fold_parser
+    from .analyses.commands import add_fold_parser, add_why_parser
     add_fold_parser(sub)
+    add_why_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -42,9 +43,9 @@ def main(argv=None) -> int:
             return cmd_run(args)
         if args.command == "check":
             return cmd_check(args)
-        if args.command == "fold":
-            from .analyses.commands import cmd_fold
-            return cmd_fold(args)
+        if args.command in ("fold", "why"):
+            from .analyses import commands
+            return getattr(commands, f"cmd_{args.command}")(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2

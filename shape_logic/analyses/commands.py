@@ -35,3 +35,51 @@ def cmd_fold(args) -> int:
     write_folded(folding, args.output)
     print(folding.summary())
     return 0
+
+
+def add_why_parser(sub) -> None:
+    w = sub.add_parser("why", help="what a tensor's shape (or one axis) depends on")
+    w.add_argument("graph")
+    w.add_argument("tensor")
+    w.add_argument("axis", nargs="?", help="an axis of the tensor (negative from the end)")
+    w.add_argument("--format", choices=("text", "json"), default="text")
+    w.add_argument("--rules", action="append", default=[], metavar="DIR")
+
+
+def cmd_why(args) -> int:
+    import json
+
+    from ..errors import InputError
+    from ..solver import solve
+    from .lineage import lineage, render
+
+    sol = solve(args.graph, rules=args.rules, explain=False)
+    if args.tensor not in sol.graph.tensors():
+        raise InputError(f"no tensor {args.tensor!r} in the graph", args.graph)
+    axis = None
+    if args.axis is not None:
+        dims = sol.dims(args.tensor)
+        try:
+            axis = int(args.axis)
+        except ValueError:
+            raise InputError(f"axis {args.axis!r} is not an integer") from None
+        if dims is None and axis < 0:
+            raise InputError(f"{args.tensor} has no known rank: give a non-negative axis")
+        rank = len(dims) if dims is not None else None
+        if rank is not None and not -rank <= axis < rank:
+            raise InputError(f"axis {axis} is out of range for {args.tensor} : "
+                             f"{sol.shape(args.tensor)} (rank {rank})")
+        if axis < 0:
+            axis += rank
+    lin = lineage(sol.graph, args.tensor, axis, rules=args.rules)
+    if args.format == "json":
+        out = lin.to_json()
+        out["shape"] = sol.shape(args.tensor)
+        print(json.dumps(out, indent=2))
+    else:
+        print(render(lin, sol.shape(args.tensor)))
+    if sol.status == "error":
+        print("shape-logic: the graph has a shape error (see `shape-logic solve`)",
+              file=sys.stderr)
+        return 1
+    return 0
