@@ -110,6 +110,9 @@ def add_run_parser(sub) -> None:
                    help="write OUTDIR/<output name>.npy for every graph output")
     r.add_argument("--profile", action="store_true",
                    help="time every node (after warm-up runs): slowest first, then per op")
+    r.add_argument("--stream", metavar="NAME:AXIS",
+                   help="feed input NAME in chunks along AXIS, printing outputs as they come")
+    r.add_argument("--chunk", type=int, default=1, metavar="K", help="steps per chunk")
     r.add_argument("--warmup", type=int, default=2, help=argparse.SUPPRESS)
     r.add_argument("--repeat", type=int, default=3, help=argparse.SUPPRESS)
 
@@ -132,6 +135,9 @@ def cmd_run(args) -> int:
         if name in feeds:
             raise InputError(f"--input {item!r}: input {name!r} is given twice")
         feeds[name] = _read_npy(file)
+    if args.stream:
+        from .stream_cli import cmd_run_stream
+        return cmd_run_stream(args, feeds)
     try:
         program = Program(args.graph)
         result = program.run(feeds, profile=args.profile, warmup=args.warmup,

@@ -1,0 +1,196 @@
+"""Streaming execution (TFDeploy §3.3): one input is fed in chunks along one axis.
+
+    s = Stream("wavenet.json", "x", axis=2)          # other inputs: inputs={...}
+    for chunk in chunks:
+        new = s.push(chunk)      # {output: its new steps along the streamed axis}
+    last = s.finish()            # the steps the end padding makes
+    run_stream("wavenet.json", {"x": x}, "x", axis=2, chunk=1)   # -> whole outputs
+
+Before anything runs, the graph is solved, the parts that do not depend on the stream
+are computed once (constant folding, with the other inputs given whole), and the streamed
+axes are propagated (analyses/streaming.py): a node that cannot stream is a StreamError
+(exit 1) naming it. Then each push runs the streaming nodes in topological order, each
+a stepper with its own buffers (stream_steps.py). `macs` counts the multiply-adds of the
+convolutions and matrix products, per push.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .analyses.streaming import WINDOWED, StreamError, stream_plan
+from .errors import InputError
+from .exec_rewrite import fold_constants
+from .kernels import load_kernel
+from .stream_steps import Pointwise, SliceSteps, Window
+
+__all__ = ["Stream", "StreamError", "StreamResult", "run_stream"]
+
+
+def multiply_adds(node, args, out) -> int:
+    """Multiply-adds of a Conv (each output element: C/group * prod(kernel)) or a MatMul
+    / Gemm (each output element: K); 0 for other ops."""
+    if node.op == "Conv":
+        return int(out.size * np.prod(args[1].shape[1:]))
+    if node.op == "MatMul":
+        return int(out.size * args[0].shape[-1])
+    if node.op == "Gemm":
+        return int(out.size * args[0].shape[0 if node.attrs.get("transA") else -1])
+    return 0
+
+
+class Stream:
+    def __init__(self, graph, name: str, axis: int, inputs: dict | None = None, rules=()):
+        from .executor import ExecutionError, Step, _diagnostic_line, _kernel_failure
+        from .solver import solve
+        from .validate import validate
+
+        sol = solve(graph, rules=rules)
+        if sol.status == "error":
+            raise ExecutionError(_diagnostic_line(sol))
+        g = self.graph = sol.graph
+        order = validate(g)
+        inputs = dict(inputs or {})
+        if name not in g.inputs:
+            raise InputError(f"--stream {name}:{axis}: {name!r} is not an input of the graph "
+                             f"(inputs: {', '.join(map(repr, g.inputs))})", g.path)
+        rank = len(sol.dims(name) or ())
+        if not -rank <= axis < rank:
+            raise InputError(f"--stream {name}:{axis}: axis out of range for {name} : "
+                             f"{sol.shape(name)}", g.path)
+        missing = [t for t in g.inputs if t != name and t not in inputs]
+        if missing:
+            raise InputError(f"missing input(s) {', '.join(map(repr, missing))} (only "
+                             f"{name!r} is streamed)", g.path)
+        self.name, self.axis = name, axis % rank
+        self.outputs = list(g.outputs) or [t for n in g.nodes for t in n.outputs if t and
+                                           not any(t in m.inputs for m in g.nodes)]
+
+        def fail(node, args, e):
+            return ExecutionError(_kernel_failure(node, args, e))
+
+        # the parts that do not depend on the stream: computed once
+        static = {t: info.data for t, info in g.initializers.items()}
+        static.update({t: np.asarray(v) for t, v in inputs.items()})
+        steps = [Step(n, self._kernel(n), [""] * len(n.outputs), []) for n in order]
+        for step in fold_constants(steps, static, {}, fail):  # Dropout & co: once too
+            if all(t in static for t in step.node.inputs if t):
+                outs = step.kernel(*[static.get(t) if t else None for t in step.node.inputs])
+                static.update(zip(step.node.outputs, outs))
+
+        def rank_of(t):
+            dims = sol.dims(t)
+            return None if dims is None else len(dims)
+
+        self.plan = stream_plan(g, order, {name: self.axis}, rank_of, static.get)
+        self.static = static
+        self.macs: list[int] = []
+        self._count = 0
+        self.steppers = [self._stepper(n, static, rank_of) for n in self.plan.nodes]
+        self.finished = False
+
+    def _kernel(self, node):
+        from .kernels import KernelError
+
+        try:
+            return load_kernel(node.op)(node.attrs, opset=self.graph.opset,
+                                        n_outputs=len(node.outputs))
+        except KernelError as e:
+            raise InputError(str(e), self.graph.path, node.place) from None
+
+    def _counter(self, node, args, out):
+        self._count += multiply_adds(node, args, out)
+
+    def _stepper(self, node, static, rank_of):
+        axis = self.plan.axis
+        in_axes = {k: axis[t] for k, t in enumerate(node.inputs) if t in axis}
+        args = [None if not t or t in axis else static[t] for t in node.inputs]
+        out_axis = axis[node.outputs[0]]
+        common = (args, in_axes, out_axis, self._counter)
+        streamed = in_axes.get(0)
+        if node.op in WINDOWED and streamed is not None and streamed >= 2:
+            return Window(node, load_kernel(node.op), self.graph.opset, *common,
+                          rank=rank_of(node.inputs[0]))
+        if node.op == "Slice" and streamed is not None and self.graph.opset >= 10:
+            r = rank_of(node.inputs[0])
+            axes = args[3] if len(args) > 3 and args[3] is not None else range(len(args[1]))
+            if streamed in {int(a) % r for a in np.asarray(axes).reshape(-1)}:
+                return SliceSteps(node, self._kernel(node), *common, rank=r)
+        return Pointwise(node, self._kernel(node), *common,
+                         rank_out=rank_of(node.outputs[0]))
+
+    # ----- running
+    def push(self, chunk) -> dict:
+        """Feed the next steps of the streamed input; the outputs' new steps."""
+        if self.finished:
+            raise StreamError("the stream is finished")
+        return self._flow({self.name: np.asarray(chunk)}, last=False)
+
+    def finish(self) -> dict:
+        """The end of the stream: windows add their end padding; the last steps."""
+        self.finished = True
+        return self._flow({}, last=True)
+
+    def _flow(self, new: dict, last: bool) -> dict:
+        from .executor import ExecutionError, _kernel_failure
+
+        self._count = 0
+        for stepper in self.steppers:
+            node = stepper.node
+            ins = {k: new[t] for k, t in enumerate(node.inputs) if t in new}
+            if not ins and not last:
+                continue
+            try:
+                out = stepper.finish(ins) if last else stepper.push(ins)
+            except StreamError:
+                raise
+            except Exception as e:  # noqa: BLE001  (a kernel failure: one line)
+                raise ExecutionError(_kernel_failure(node, list(ins.values()), e)) from None
+            if out is not None:
+                new[node.outputs[0]] = out
+        self.macs.append(self._count)
+        return {t: new[t] for t in self.outputs if t in new and t in self.plan.axis}
+
+    def static_outputs(self) -> dict:
+        """Outputs that do not depend on the stream (computed once)."""
+        return {t: self.static[t] for t in self.outputs if t in self.static}
+
+
+class StreamResult(dict):
+    """{output: whole array}; `macs` the multiply-adds of each push (the last: finish)."""
+
+    macs: list
+
+
+def run_stream(graph, inputs: dict, name: str, axis: int, chunk: int = 1,
+               on_output: Callable | None = None, rules=()) -> StreamResult:
+    """Feed inputs[name] in chunks of `chunk` steps along `axis`; the whole outputs (the
+    concatenation of the steps). `on_output(index, {output: new steps})` sees each part."""
+    if name not in inputs:
+        raise InputError(f"missing input {name!r} (the streamed one)")
+    others = {k: v for k, v in inputs.items() if k != name}
+    return feed(Stream(graph, name, axis, others, rules=rules), inputs[name], chunk, on_output)
+
+
+def feed(s: Stream, x, chunk: int, on_output: Callable | None = None) -> StreamResult:
+    """Push x to the stream `s` in chunks, then finish it."""
+    if chunk < 1:
+        raise InputError(f"--chunk {chunk}: must be at least 1")
+    x = np.asarray(x)
+    ax = s.axis
+    parts: dict[str, list] = {}
+    pieces = [np.take(x, range(i, min(i + chunk, x.shape[ax])), axis=ax)
+              for i in range(0, x.shape[ax], chunk)]
+    for i, piece in enumerate(pieces + [None]):
+        new = s.push(piece) if piece is not None else s.finish()
+        for t, v in new.items():
+            parts.setdefault(t, []).append(v)
+        if on_output is not None and new:
+            on_output(i, new)
+    out = s.static_outputs()
+    for t, vs in parts.items():
+        out[t] = np.concatenate(vs, axis=s.plan.axis[t])
+    result = StreamResult((t, out[t]) for t in s.outputs if t in out)
+    result.macs = list(s.macs)
+    return result
