@@ -50,6 +50,11 @@ def test_independent_branches_do_not_leak():
     assert ("p", 1) in lin.axes and ("p", 0) not in lin.axes
 
 
+def test_pydatalog_and_clingo_reach_the_same():
+    for tensor, axis in (("y", 2), ("x", None)):
+        assert lineage(AXON, tensor, axis) == lineage(AXON, tensor, axis, engine="pydatalog")
+
+
 def test_cli_text_and_json(capsys):
     assert main(["why", AXON, "y", "-2"]) == 0
     text = capsys.readouterr().out

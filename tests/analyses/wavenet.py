@@ -19,8 +19,10 @@ def wavenet(channels=4, dilations=(1, 2, 4, 8), seed=0, time="T") -> dict:
         return out
 
     h, skips = "x", []
-    for d in dilations:
-        causal = {"dilations": [d], "pads": [d, 0]}  # 2 taps: d steps of history
+    unique = len(set(dilations)) == len(dilations)
+    for i, dil in enumerate(dilations):
+        d = dil if unique else f"{i}_{dil}"  # the layer's tag in names
+        causal = {"dilations": [dil], "pads": [dil, 0]}  # 2 taps: d steps of history
         f = node("Conv", [h, init(f"wf{d}", (c, c, 2)), init(f"bf{d}", (c,))], f"f{d}",
                  **causal)
         g = node("Conv", [h, init(f"wg{d}", (c, c, 2))], f"g{d}", **causal)
