@@ -21,7 +21,6 @@ import numpy as np
 
 from .analyses.streaming import WINDOWED, StreamError, stream_plan
 from .errors import InputError
-from .exec_rewrite import fold_constants
 from .kernels import load_kernel
 from .stream_steps import Pointwise, SliceSteps, Window
 
@@ -42,7 +41,7 @@ def multiply_adds(node, args, out) -> int:
 
 class Stream:
     def __init__(self, graph, name: str, axis: int, inputs: dict | None = None, rules=()):
-        from .executor import ExecutionError, Step, _diagnostic_line, _kernel_failure
+        from .executor import ExecutionError, _diagnostic_line, _kernel_failure
         from .solver import solve
         from .validate import validate
 
@@ -67,17 +66,18 @@ class Stream:
         self.outputs = list(g.outputs) or [t for n in g.nodes for t in n.outputs if t and
                                            not any(t in m.inputs for m in g.nodes)]
 
-        def fail(node, args, e):
-            return ExecutionError(_kernel_failure(node, args, e))
-
-        # the parts that do not depend on the stream: computed once
+        # the parts that do not depend on the stream: computed once (Dropout & co too)
         static = {t: info.data for t, info in g.initializers.items()}
         static.update({t: np.asarray(v) for t, v in inputs.items()})
-        steps = [Step(n, self._kernel(n), [""] * len(n.outputs), []) for n in order]
-        for step in fold_constants(steps, static, {}, fail):  # Dropout & co: once too
-            if all(t in static for t in step.node.inputs if t):
-                outs = step.kernel(*[static.get(t) if t else None for t in step.node.inputs])
-                static.update(zip(step.node.outputs, outs))
+        for node in order:
+            if all(t in static for t in node.inputs if t):
+                args = [static[t] if t else None for t in node.inputs]
+                try:
+                    with np.errstate(all="ignore"):
+                        outs = self._kernel(node)(*args)
+                except Exception as e:  # noqa: BLE001  (one line naming the node)
+                    raise ExecutionError(_kernel_failure(node, args, e)) from None
+                static.update((t, v) for t, v in zip(node.outputs, outs) if t)
 
         def rank_of(t):
             dims = sol.dims(t)

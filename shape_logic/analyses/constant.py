@@ -100,7 +100,10 @@ def _components(graph: Graph, kb: KnowledgeBase, cnodes: list[Node], read_rows) 
     readers: dict[str, set] = {}
     for n, t in read_rows:
         readers.setdefault(t, set()).add(n)
-    outputs = set(graph.outputs)
+    # without declared outputs, the tensors nothing reads are the outputs (as the executor)
+    read = {t for n in graph.nodes for t in n.inputs}
+    outputs = set(graph.outputs) or {t for n in graph.nodes for t in n.outputs
+                                     if t and t not in read}
     seen: set = set()
     comps = []
     for seed in cnodes:

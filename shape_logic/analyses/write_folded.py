@@ -45,6 +45,9 @@ def _write_json(folding: Folding, source: dict, out: str) -> None:
     data = copy.deepcopy(source)
     removed = {n.index for n in folding.removed}
     data["nodes"] = [nd for i, nd in enumerate(data["nodes"]) if i not in removed]
+    if not g.outputs:  # the outputs were the tensors nothing reads: keep them so
+        read = {t for n in g.nodes for t in n.inputs}
+        data["outputs"] = {t: {} for n in g.nodes for t in n.outputs if t and t not in read}
     read = _still_read(folding)
     inits = {}
     src_dir = os.path.dirname(os.path.abspath(g.path)) if g.path else os.getcwd()

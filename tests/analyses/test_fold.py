@@ -116,6 +116,17 @@ def test_large_constants_go_to_npy_files(tmp_path):
         np.testing.assert_allclose(got[k], want[k], rtol=1e-6)
 
 
+def test_undeclared_outputs_stay_outputs(tmp_path):
+    g = {"inputs": {"x": {"dtype": "f32", "shape": [2]}},
+         "initializers": {"w": {"dtype": "f32", "shape": [2], "data": [1, 2]}},
+         "nodes": [{"name": "r", "op": "Relu", "inputs": ["x"], "outputs": ["y"]},
+                   {"name": "n", "op": "Neg", "inputs": ["w"], "outputs": ["nw"]}]}
+    out = str(tmp_path / "f.json")
+    write_folded(fold(g), out)
+    got = Program(out).run({"x": np.array([-1, 1], dtype=np.float32)})
+    assert sorted(got) == ["nw", "y"] and got["nw"].tolist() == [-1, -2]
+
+
 def test_format_mismatch_is_an_input_error(tmp_path, capsys):
     assert main(["fold", GRAPH, "-o", str(tmp_path / "g.onnx")]) == 2
     assert "written as JSON" in capsys.readouterr().err
