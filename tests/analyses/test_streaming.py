@@ -115,3 +115,26 @@ def test_cli_stream_errors(stream, code, message, tmp_path, capsys):
                  "--stream", stream]) == code
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("chunk", [1, 2])
+def test_concat_of_streams_with_different_histories_and_average_pooling(chunk):
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((2, C, 3)).astype(np.float32).tolist()
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 4, T]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": [2, C, 3], "data": w}},
+         "nodes": [
+             {"name": "conv", "op": "Conv", "inputs": ["x", "w"], "outputs": ["a"],
+              "attrs": {"pads": [2, 0]}},
+             {"name": "relu", "op": "Relu", "inputs": ["x"], "outputs": ["b"]},
+             {"name": "cat", "op": "Concat", "inputs": ["a", "b"], "outputs": ["c"],
+              "attrs": {"axis": 1}},
+             {"name": "pool", "op": "AveragePool", "inputs": ["c"], "outputs": ["y"],
+              "attrs": {"kernel_shape": [2], "strides": [2]}}],
+         "outputs": {"y": {}, "c": {}}}
+    x = signal(9)
+    want = Program(g).run({"x": x})
+    got = run_stream(g, {"x": x}, "x", 2, chunk=chunk)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6)
+    assert sum(got.macs) == 9 * 2 * C * 3  # the convolution's, computed once
