@@ -28,11 +28,11 @@ def cmd_fold(args) -> int:
     except ExecutionError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 1
+    write_folded(folding, args.output)
     for d in folding.decisions:
         names = ", ".join(f'"{n.name}"' for n in d.component.nodes[:3])
         more = f" +{len(d.component.nodes) - 3}" if len(d.component.nodes) > 3 else ""
         print(f"  {'fold' if d.fold else 'keep'}  {names}{more}: {d.reason}")
-    write_folded(folding, args.output)
     print(folding.summary())
     return 0
 
