@@ -11,20 +11,30 @@ import numpy as np
 from .errors import InputError
 
 
-def parse_stream(text: str) -> tuple[str, int]:
+def parse_stream(text: str) -> tuple[str, int | None]:
+    """NAME:AXIS, or a symbol (axis None) naming one input axis."""
     name, sep, axis = text.rpartition(":")
+    if not sep and text.isidentifier():
+        return text, None
     try:
         return name, int(axis)
     except ValueError:
         pass
-    raise InputError(f"--stream {text!r}: expected NAME:AXIS (an input and an integer axis)")
+    raise InputError(f"--stream {text!r}: expected NAME:AXIS (an input and an integer "
+                     "axis) or a symbol of an input's shape")
 
 
 def cmd_run_stream(args, feeds: dict) -> int:
     from .executor import ExecutionError
     from .stream_exec import Stream, StreamError, feed
 
+    from .load import load_graph
+    from .stream_exec import _symbol_axis
+
     name, axis = parse_stream(args.stream)
+    graph = load_graph(args.graph)
+    if axis is None:
+        name, axis = _symbol_axis(graph, name)
     done: dict[str, int] = {}
     if name not in feeds:
         raise InputError(f"--stream {args.stream}: give the whole of {name!r} with --input")
@@ -39,7 +49,7 @@ def cmd_run_stream(args, feeds: dict) -> int:
         sys.stdout.flush()
 
     try:
-        stream = Stream(args.graph, name, axis, {k: v for k, v in feeds.items() if k != name})
+        stream = Stream(graph, name, axis, {k: v for k, v in feeds.items() if k != name})
         result = feed(stream, feeds[name], args.chunk, on_output=show)
     except (StreamError, ExecutionError) as e:
         print(f"shape-logic: {e}", file=sys.stderr)

@@ -40,7 +40,10 @@ def multiply_adds(node, args, out) -> int:
 
 
 class Stream:
-    def __init__(self, graph, name: str, axis: int, inputs: dict | None = None, rules=()):
+    def __init__(self, graph, name: str, axis: int | None = None, inputs: dict | None = None,
+                 rules=()):
+        """Stream input `name` along `axis`; with no axis, `name` is a symbol (`T`) that is
+        exactly one axis of one input's declared shape, and that axis is streamed."""
         from .executor import ExecutionError, _diagnostic_line, _kernel_failure
         from .solver import solve
         from .validate import validate
@@ -51,6 +54,8 @@ class Stream:
         g = self.graph = sol.graph
         order = validate(g)
         inputs = dict(inputs or {})
+        if axis is None:
+            name, axis = _symbol_axis(g, name)
         if name not in g.inputs:
             raise InputError(f"--stream {name}:{axis}: {name!r} is not an input of the graph "
                              f"(inputs: {', '.join(map(repr, g.inputs))})", g.path)
@@ -63,6 +68,7 @@ class Stream:
             raise InputError(f"missing input(s) {', '.join(map(repr, missing))} (only "
                              f"{name!r} is streamed)", g.path)
         self.name, self.axis = name, axis % rank
+        self.expect = (sol.dims(name), sol.dtype(name), sol.shape(name))
         self.outputs = list(g.outputs) or [t for n in g.nodes for t in n.outputs if t and
                                            not any(t in m.inputs for m in g.nodes)]
 
@@ -125,7 +131,25 @@ class Stream:
         """Feed the next steps of the streamed input; the outputs' new steps."""
         if self.finished:
             raise StreamError("the stream is finished")
-        return self._flow({self.name: np.asarray(chunk)}, last=False)
+        chunk = np.asarray(chunk)
+        self._check(chunk)
+        return self._flow({self.name: chunk}, last=False)
+
+    def _check(self, chunk: np.ndarray):
+        """A chunk has the input's dtype, rank and dims off the streamed axis (exit 2)."""
+        from .executor import BadInput
+        from .graph import dtype_of_array
+
+        dims, dtype, shape = self.expect
+        ok = dims is not None and chunk.ndim == len(dims) and all(
+            i == self.axis or not e.is_int or n == e.value
+            for i, (n, e) in enumerate(zip(chunk.shape, dims)))
+        if not ok:
+            raise BadInput(f"a chunk of {self.name!r} has shape {list(chunk.shape)}; the "
+                           f"graph wants {shape} (any size along axis {self.axis})")
+        got = dtype_of_array(chunk) if chunk.dtype.kind in "biuf" else str(chunk.dtype)
+        if dtype is not None and got != dtype:
+            raise BadInput(f"a chunk of {self.name!r} has dtype {got}, the graph wants {dtype}")
 
     def finish(self) -> dict:
         """The end of the stream: windows add their end padding; the last steps."""
@@ -157,20 +181,37 @@ class Stream:
         return {t: self.static[t] for t in self.outputs if t in self.static}
 
 
+def _symbol_axis(g, symbol: str) -> tuple[str, int]:
+    """The one (input, axis) whose declared dim is the symbol."""
+    found = [(t, i) for t, info in g.inputs.items()
+             if info.shape is not None and info.shape.dims is not None
+             for i, d in enumerate(info.shape.dims) if str(d) == symbol]
+    if len(found) != 1:
+        where = ", ".join(f"{t}:{i}" for t, i in found) or "none"
+        raise InputError(f"--stream {symbol}: the symbol must be exactly one axis of one input "
+                         f"(found: {where}); give NAME:AXIS", g.path)
+    return found[0]
+
+
 class StreamResult(dict):
     """{output: whole array}; `macs` the multiply-adds of each push (the last: finish)."""
 
     macs: list
 
 
-def run_stream(graph, inputs: dict, name: str, axis: int, chunk: int = 1,
+def run_stream(graph, inputs: dict, name: str, axis: int | None, chunk: int = 1,
                on_output: Callable | None = None, rules=()) -> StreamResult:
     """Feed inputs[name] in chunks of `chunk` steps along `axis`; the whole outputs (the
     concatenation of the steps). `on_output(index, {output: new steps})` sees each part."""
+    from .load import load_graph
+
+    g = load_graph(graph)
+    if axis is None:
+        name, axis = _symbol_axis(g, name)
     if name not in inputs:
         raise InputError(f"missing input {name!r} (the streamed one)")
     others = {k: v for k, v in inputs.items() if k != name}
-    return feed(Stream(graph, name, axis, others, rules=rules), inputs[name], chunk, on_output)
+    return feed(Stream(g, name, axis, others, rules=rules), inputs[name], chunk, on_output)
 
 
 def feed(s: Stream, x, chunk: int, on_output: Callable | None = None) -> StreamResult:

@@ -39,6 +39,24 @@ def test_wavenet_streams_like_the_whole_run(chunk):
     assert set(full_chunks) == {chunk * MACS_PER_STEP}
 
 
+def test_the_streamed_axis_can_be_named_by_its_symbol():
+    g = wavenet(C, DILATIONS)
+    x = signal(5)
+    got = run_stream(g, {"x": x}, "T", None, chunk=2)
+    np.testing.assert_allclose(got["y"], Program(g).run({"x": x})["y"], rtol=1e-5, atol=1e-6)
+    assert Stream(g, "T").plan.axis["x"] == 2
+
+
+def test_a_chunk_of_the_wrong_shape_is_an_input_error():
+    from shape_logic.errors import InputError
+
+    s = Stream(wavenet(C, DILATIONS), "x", 2)
+    with pytest.raises(InputError, match=r"has shape \[1, 3, 2\]; the graph wants \[1, 4, T\]"):
+        s.push(signal(2)[:, :3])
+    with pytest.raises(InputError, match="has dtype f64"):
+        s.push(signal(2).astype(np.float64))
+
+
 def test_streamed_axes_follow_transposes():
     s = Stream(wavenet(C, DILATIONS), "x", -1)
     axis = s.plan.axis
@@ -103,7 +121,8 @@ def test_cli_streams_and_writes_the_whole_outputs(tmp_path, capsys):
 
 @pytest.mark.parametrize("stream, code, message", [
     ("x:1", 1, 'cannot stream: Conv node "f1" mixes the channels'),
-    ("x", 2, "expected NAME:AXIS"),
+    ("x", 2, "--stream x: the symbol must be exactly one axis of one input (found: none)"),
+    ("x:y", 2, "expected NAME:AXIS"),
     ("q:2", 2, "give the whole of 'q' with --input"),
     ("x:3", 2, "axis out of range"),
 ])
