@@ -195,11 +195,9 @@ def bench_streaming(n_nodes: int):
     from wavenet import wavenet
 
     from shape_logic.load import load_graph
-    from shape_logic.validate import validate
 
     layers = max(1, (n_nodes - 6) // 9)
     g = load_graph(wavenet(channels=2, dilations=[1 + i % 8 for i in range(layers)]))
-    order = validate(g)
     ranks = {t: 3 for t in g.tensors()}  # activations and conv weights: [1|C, C, T|k]
     for t, info in g.initializers.items():
         ranks[t] = info.data.ndim
