@@ -23,6 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_show_parser(sub)
     from .rule_check import add_test_rule_parser
     add_test_rule_parser(sub)
+    from .analyses.commands import add_fold_parser, add_why_parser
+    add_fold_parser(sub)
+    add_why_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -57,6 +60,9 @@ def _dispatch(args) -> int:
         if args.command == "test-rule":
             from .rule_check import cmd_test_rule
             return cmd_test_rule(args)
+        if args.command in ("fold", "why"):
+            from .analyses import commands
+            return getattr(commands, f"cmd_{args.command}")(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
@@ -107,6 +113,9 @@ def add_run_parser(sub) -> None:
                    help="write OUTDIR/<output name>.npy for every graph output")
     r.add_argument("--profile", action="store_true",
                    help="time every node (after warm-up runs): slowest first, then per op")
+    r.add_argument("--stream", metavar="NAME:AXIS",
+                   help="feed input NAME in chunks along AXIS, printing outputs as they come")
+    r.add_argument("--chunk", type=int, default=1, metavar="K", help="steps per chunk")
     r.add_argument("--warmup", type=int, default=2, help=argparse.SUPPRESS)
     r.add_argument("--repeat", type=int, default=3, help=argparse.SUPPRESS)
 
@@ -129,6 +138,9 @@ def cmd_run(args) -> int:
         if name in feeds:
             raise InputError(f"--input {item!r}: input {name!r} is given twice")
         feeds[name] = _read_npy(file)
+    if args.stream:
+        from .stream_cli import cmd_run_stream
+        return cmd_run_stream(args, feeds)
     try:
         program = Program(args.graph)
         result = program.run(feeds, profile=args.profile, warmup=args.warmup,

@@ -80,12 +80,15 @@ class Problem:
         return Problem(graph, rule_files, facts, tuple(rules),
                        {"load": t1 - t0, "facts": t2 - t1})
 
-    def control(self, extra: str, args=("--models=1",), sourced: bool = True
-                ) -> tuple[clingo.Control, Functions]:
-        """A grounded control for the program plus `extra` (the activation of sources)."""
+    def control(self, extra: str, args=("--models=1",), sourced: bool = True,
+                observer=None) -> tuple[clingo.Control, Functions]:
+        """A grounded control for the program plus `extra` (the activation of sources);
+        `observer` (clingo's Observer) sees the ground rules (lineage)."""
         messages: list[str] = []
         ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
                              message_limit=1000)
+        if observer is not None:
+            ctl.register_observer(observer)
         funcs = Functions(elimination_order(self.graph))
         t0 = time.perf_counter()
         try:
