@@ -32,7 +32,7 @@ def page(tmp_path_factory):
     sys.path.insert(0, str(ROOT))
     from bench.synthetic import transformer
 
-    sol = solve(transformer(800))
+    sol = solve(transformer(1000))
     assert len(sol.graph.nodes) == 1000
     path = tmp_path_factory.mktemp("show") / "t1000.html"
     path.write_text(draw(sol, "html"))

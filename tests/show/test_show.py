@@ -135,7 +135,7 @@ def test_a_shared_constant_is_drawn_beside_each_user():
     sys.path.insert(0, str(ROOT))
     from bench.synthetic import transformer
 
-    sol = solve(transformer(96))  # six layers: split_heads is used by 18 Reshapes
+    sol = solve(transformer(120))  # six layers: split_heads is used by 18 Reshapes
     pic = picture(sol)
     copies = [b.id for b in pic.boxes if b.kind == "initializer" and b.title == "split_heads"]
     assert len(copies) == 18
