@@ -29,7 +29,7 @@ from .exec_rewrite import (
     fuse_batchnorm_affine,
     fuse_conv_batchnorm,
 )
-from .graph import Graph, TensorInfo, dtype_of_array
+from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, load_kernel
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -155,6 +155,9 @@ class Program:
         for name, value in inputs.items():
             arr = np.asarray(value)
             want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
+            if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
+                    arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
+                arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
             try:
                 got = dtype_of_array(arr)
             except ValueError:
