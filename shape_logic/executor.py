@@ -31,6 +31,7 @@ from .exec_rewrite import (
 )
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, load_kernel
+from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
 from .shapes import Shape
@@ -74,16 +75,19 @@ class Plan:
     open_symbols: set  # symbols no input decides: data-dependent
 
 
-def run(graph, inputs: dict, check: bool = True, profile: bool = False, **kwargs) -> RunResult:
+def run(graph, inputs: dict, check: bool = True, profile: bool = False, threads: int | None = 1,
+        **kwargs) -> RunResult:
     """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
-    return Program(graph, check=check).run(inputs, profile=profile, **kwargs)
+    return Program(graph, check=check, threads=threads).run(inputs, profile=profile, **kwargs)
 
 
 class Program:
-    def __init__(self, source, check: bool = True, rules=()):
+    def __init__(self, source, check: bool = True, rules=(), threads: int | None = 1):
+        """`threads`: BLAS threads while running (kernels/blas.py; None: as configured)."""
         self.graph: Graph = load_graph(source)
         order = validate(self.graph)
         self.check = check
+        self.threads = threads
         self.rules = rules
         self.solution = None
         if check:
@@ -229,6 +233,10 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
+        with blas_threads(self.threads):
+            return self._run(feeds, binder, plan, profile, warmup, repeat)
+
+    def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:
         prof = None
         if profile:
             from .profile import Profile

@@ -292,3 +292,24 @@ def test_cli_run_reads_small_types_from_raw_npy(tmp_path, capsys):
     np.save(tmp_path / "x.npy", np.array([1.0, 2.0], dtype=ml_dtypes.bfloat16))  # raw |V2
     assert main(["run", str(tmp_path / "g.json"), "--input", f"x={tmp_path / 'x.npy'}"]) == 0
     assert "f8: float8_e4m3fn [2]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("threads", [1, None])
+def test_blas_threads_while_running(monkeypatch, threads):
+    """BLAS runs on `threads` threads during a run (one by default) and is restored after;
+    None leaves it as configured."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from shape_logic.kernels.MatMul import MatMul
+
+    seen = []
+    real = MatMul.run
+    monkeypatch.setattr(MatMul, "run", lambda self, *a, **k: (
+        seen.append([i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]),
+        real(self, *a, **k))[1])
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        out = Program(mlp(), threads=threads).run(feeds())
+        after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    assert out["y/out"].shape == (4, 2) and before == after
+    assert seen == [[1] * len(before) if threads == 1 else before]
