@@ -100,13 +100,13 @@ def main(argv=None):
     ap.add_argument("models", nargs="*", help="model names (alexnet, resnet50, ...)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                    help="onnxruntime's intra-op threads (set OPENBLAS_NUM_THREADS to match)")
+                    help="onnxruntime's intra-op threads (ours: BLAS on one thread, the "
+                         "executor's default)")
     ap.add_argument("--no-reference", action="store_true")
     args = ap.parse_args(argv)
     paths = [p for p in light_models()
              if not args.models or any(m in os.path.basename(p) for m in args.models)]
-    print(f"onnxruntime threads {args.threads}, OPENBLAS_NUM_THREADS="
-          f"{os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, load average "
+    print(f"onnxruntime threads {args.threads}, ours: BLAS threads 1, load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("times in ms, wall / cpu (process time, all threads); min of the runs")
     print(f"{'model':14} {'chk':>3} {'prep s':>6} {'ours':>15} {'onnxruntime':>15} "
