@@ -57,22 +57,23 @@ def timed(fn, repeat: int) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
-def prepare(model):
+def prepare(model, blas_threads: int | None = 1):
     """Our Program: checked when every op has a rule file, else unchecked (said so)."""
     from shape_logic.asp.program import available_ops
     from shape_logic.executor import Program
 
     checked = {n.op_type for n in model.graph.node} <= set(available_ops())
     t0 = time.perf_counter()
-    program = Program(model, check=checked)
+    program = Program(model, check=checked, threads=blas_threads)
     return program, checked, time.perf_counter() - t0
 
 
-def bench_model(path: str, repeat: int, reference: bool, threads: int) -> dict:
+def bench_model(path: str, repeat: int, reference: bool, threads: int,
+                blas_threads: int | None = 1) -> dict:
     import onnxruntime as ort
 
     model, feeds, want = load_case(path)
-    program, checked, prep = prepare(model)
+    program, checked, prep = prepare(model, blas_threads)
     ours = timed(lambda: program.run(feeds), repeat)
     got = next(iter(program.run(feeds).values()))
     ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-5)
@@ -100,20 +101,23 @@ def main(argv=None):
     ap.add_argument("models", nargs="*", help="model names (alexnet, resnet50, ...)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                    help="onnxruntime's intra-op threads (set OPENBLAS_NUM_THREADS to match)")
+                    help="onnxruntime's intra-op threads")
+    ap.add_argument("--blas-threads", type=int, default=1,
+                    help="our BLAS threads (the executor's default 1; 0: as configured)")
     ap.add_argument("--no-reference", action="store_true")
     args = ap.parse_args(argv)
     paths = [p for p in light_models()
              if not args.models or any(m in os.path.basename(p) for m in args.models)]
-    print(f"onnxruntime threads {args.threads}, OPENBLAS_NUM_THREADS="
-          f"{os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, load average "
+    print(f"onnxruntime threads {args.threads}, ours: BLAS threads "
+          f"{args.blas_threads or 'as configured'}, load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("times in ms, wall / cpu (process time, all threads); min of the runs")
     print(f"{'model':14} {'chk':>3} {'prep s':>6} {'ours':>15} {'onnxruntime':>15} "
           f"{'reference':>17} {'ref/ours':>9} {'ours/ort':>11}  match")
     rows = []
     for p in paths:
-        r = bench_model(p, args.repeat, not args.no_reference, args.threads)
+        r = bench_model(p, args.repeat, not args.no_reference, args.threads,
+                        args.blas_threads or None)
         rows.append(r)
         ours, ort_t, ref = r["ours"], r["ort"], r["ref"]
         ref_s = f"{ref[0] * 1e3:8.0f}/{ref[1] * 1e3:<8.0f}" if ref else f"{'-':>17}"

@@ -15,7 +15,7 @@ import numpy as np
 
 from .asp.program import available_ops
 from .errors import InputError
-from .graph import dtype_of_array
+from .graph import NUMPY_DTYPES, dtype_of_array
 from .progress import steps
 
 MAX_CONST_ELEMENTS = 1024
@@ -88,7 +88,8 @@ def shape_model(case):
         # shape computations need values: small integer inputs, and scalar-like reals
         # (Range's limits, OneHot's depth), become constants
         small_int = arr.dtype.kind in "iu" and arr.size <= MAX_CONST_ELEMENTS
-        small_real = arr.dtype.kind == "f" and arr.size <= MAX_REAL_CONST_ELEMENTS
+        real = arr.dtype.kind == "f" or arr.dtype == NUMPY_DTYPES["bf16"]
+        small_real = real and arr.size <= MAX_REAL_CONST_ELEMENTS
         if small_int or small_real:
             g.initializer.append(numpy_helper.from_array(arr, vi.name))
             continue

@@ -29,8 +29,9 @@ from .exec_rewrite import (
     fuse_batchnorm_affine,
     fuse_conv_batchnorm,
 )
-from .graph import Graph, TensorInfo, dtype_of_array
+from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, load_kernel
+from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
 from .shapes import Shape
@@ -74,16 +75,19 @@ class Plan:
     open_symbols: set  # symbols no input decides: data-dependent
 
 
-def run(graph, inputs: dict, check: bool = True, profile: bool = False, **kwargs) -> RunResult:
+def run(graph, inputs: dict, check: bool = True, profile: bool = False, threads: int | None = 1,
+        **kwargs) -> RunResult:
     """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
-    return Program(graph, check=check).run(inputs, profile=profile, **kwargs)
+    return Program(graph, check=check, threads=threads).run(inputs, profile=profile, **kwargs)
 
 
 class Program:
-    def __init__(self, source, check: bool = True, rules=()):
+    def __init__(self, source, check: bool = True, rules=(), threads: int | None = 1):
+        """`threads`: BLAS threads while running (kernels/blas.py; None: as configured)."""
         self.graph: Graph = load_graph(source)
         order = validate(self.graph)
         self.check = check
+        self.threads = threads
         self.rules = rules
         self.solution = None
         if check:
@@ -155,6 +159,9 @@ class Program:
         for name, value in inputs.items():
             arr = np.asarray(value)
             want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
+            if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
+                    arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
+                arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
             try:
                 got = dtype_of_array(arr)
             except ValueError:
@@ -226,6 +233,10 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
+        with blas_threads(self.threads):
+            return self._run(feeds, binder, plan, profile, warmup, repeat)
+
+    def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:
         prof = None
         if profile:
             from .profile import Profile

@@ -83,7 +83,7 @@ def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
         return []
     if dt in INTEGER_DTYPES and dt != "bool" and flat.size <= MAX_VALUE_ELEMENTS:
         values = [int_text(int(v)) for v in flat]
-    elif dt in ("f16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
+    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
         values = [f'real("{float(v)!r}")' for v in flat]
     else:
         return []
@@ -164,7 +164,7 @@ def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
     if dt in INTEGER_DTYPES and dt != "bool" and flat.size <= MAX_VALUE_ELEMENTS:
         for i, v in enumerate(flat):
             out.append(f"attr_value({n},{k},{i},{int_text(int(v))}).")
-    elif dt in ("f16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
+    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
         for i, v in enumerate(flat):
             out.append(f'attr_value({n},{k},{i},real("{float(v)!r}")).')
     return out

@@ -4,26 +4,49 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from .shapes import Shape
 
 # canonical dtype names and the aliases users write (ONNX / numpy names)
 DTYPES = ("f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
-          "bool", "str", "c64", "c128")
+          "bool", "str", "c64", "c128",
+          # the small types of ONNX (float8, float4, 4- and 2-bit integers)
+          "f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz", "f8e8m0", "f4e2m1",
+          "i4", "u4", "i2", "u2")
 DTYPE_ALIASES = {
     "float16": "f16", "half": "f16", "bfloat16": "bf16", "float32": "f32", "float": "f32",
     "float64": "f64", "double": "f64", "int8": "i8", "int16": "i16", "int32": "i32",
     "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
     "boolean": "bool", "string": "str", "complex64": "c64", "complex128": "c128",
+    # ONNX's names (FLOAT8E4M3FN lower-cased) and ml_dtypes' names of the small types
+    "float8e4m3fn": "f8e4m3fn", "float8_e4m3fn": "f8e4m3fn",
+    "float8e4m3fnuz": "f8e4m3fnuz", "float8_e4m3fnuz": "f8e4m3fnuz",
+    "float8e5m2": "f8e5m2", "float8_e5m2": "f8e5m2",
+    "float8e5m2fnuz": "f8e5m2fnuz", "float8_e5m2fnuz": "f8e5m2fnuz",
+    "float8e8m0": "f8e8m0", "float8_e8m0fnu": "f8e8m0",
+    "float4e2m1": "f4e2m1", "float4_e2m1fn": "f4e2m1",
+    "int4": "i4", "uint4": "u4", "int2": "i2", "uint2": "u2",
 }
 NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
     "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
     "u64": np.uint64, "bool": np.bool_, "str": np.object_, "c64": np.complex64,
     "c128": np.complex128,
+    # NumPy lacks these: ml_dtypes provides them (as onnx.numpy_helper does)
+    "bf16": ml_dtypes.bfloat16, "f8e4m3fn": ml_dtypes.float8_e4m3fn,
+    "f8e4m3fnuz": ml_dtypes.float8_e4m3fnuz, "f8e5m2": ml_dtypes.float8_e5m2,
+    "f8e5m2fnuz": ml_dtypes.float8_e5m2fnuz, "f8e8m0": ml_dtypes.float8_e8m0fnu,
+    "f4e2m1": ml_dtypes.float4_e2m1fn, "i4": ml_dtypes.int4, "u4": ml_dtypes.uint4,
+    "i2": ml_dtypes.int2, "u2": ml_dtypes.uint2,
 }
-INTEGER_DTYPES = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool"}
+INTEGER_DTYPES = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool",
+                  "i4", "u4", "i2", "u2"}
+# floats NumPy lacks: kernels compute them in float32 (kernels/base.py)
+SMALL_FLOAT_DTYPES = {"bf16", "f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz", "f8e8m0",
+                      "f4e2m1"}
+_BY_NUMPY = {np.dtype(v): k for k, v in NUMPY_DTYPES.items() if k != "str"}
 
 
 def canonical_dtype(name: str) -> str | None:
@@ -34,9 +57,9 @@ def canonical_dtype(name: str) -> str | None:
 
 
 def dtype_of_array(a: np.ndarray) -> str:
-    for k, v in NUMPY_DTYPES.items():
-        if a.dtype == v and k != "str":
-            return k
+    name = _BY_NUMPY.get(a.dtype)
+    if name is not None:
+        return name
     if a.dtype.kind in "OUS":
         return "str"
     raise ValueError(f"unsupported array dtype {a.dtype}")

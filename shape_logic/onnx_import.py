@@ -22,7 +22,8 @@ from .symbolic.parse import parse_dim
 # onnx TensorProto element types -> our dtype names
 ONNX_DTYPES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str",
                9: "bool", 10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128",
-               16: "bf16"}
+               16: "bf16", 17: "f8e4m3fn", 18: "f8e4m3fnuz", 19: "f8e5m2", 20: "f8e5m2fnuz",
+               21: "u4", 22: "i4", 23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2"}
 DTYPE_TO_ONNX = {v: k for k, v in ONNX_DTYPES.items()}
 
 

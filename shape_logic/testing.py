@@ -19,11 +19,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from .graph import NUMPY_DTYPES, dtype_of_array
+from .onnx_import import DTYPE_TO_ONNX
 from .solver import solve
 from .symbolic.expr import Expr
 
-ONNX_ELEM = {"f16": 10, "bf16": 16, "f32": 1, "f64": 11, "i8": 3, "i16": 5, "i32": 6, "i64": 7,
-             "u8": 2, "u16": 4, "u32": 12, "u64": 13, "bool": 9, "str": 8}
+ONNX_ELEM = DTYPE_TO_ONNX  # our dtype name -> TensorProto element type
 
 
 def node_graph(op: str, inputs: Sequence[Any], attrs: dict | None = None, n_outputs: int = 1,

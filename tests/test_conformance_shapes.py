@@ -15,7 +15,6 @@ KNOWN_FAILURES = {
     "test_compress_negative_axis": "data-dependent (bool constant)",
     "test_compress_bfloat16": "data-dependent (bool constant)",
     "test_nonzero_example": "data-dependent (bool constant)",
-    "test_range_bfloat16_type_positive_delta": "bfloat16 constants are not read by numpy",
     # the window length goes through Cast int -> float -> int on values
     "test_blackmanwindow_expanded": "values through Cast to float",
     "test_blackmanwindow_symmetric_expanded": "values through Cast to float",

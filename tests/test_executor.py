@@ -249,3 +249,67 @@ def test_batchnorm_mul_add_fusion_only_per_channel(mul_shape, fused):
     (h,) = load_kernel("BatchNormalization")({})(x, *(consts[k] for k in "somv"))
     want = h * consts["c"] + consts["d"]
     np.testing.assert_allclose(program.run({"x": x})["y"], want, rtol=1e-5, atol=1e-5)
+
+
+def small_types_graph() -> dict:
+    """bfloat16 in (ONNX's long name), computed, then cast to float8 and int4 (short names)."""
+    return {
+        "name": "small",
+        "inputs": {"x": {"dtype": "bfloat16", "shape": "[n]"}},
+        "nodes": [{"name": "s", "op": "Softmax", "inputs": ["x"], "outputs": ["p"]},
+                  {"name": "m", "op": "Mul", "inputs": ["x", "x"], "outputs": ["sq"]},
+                  {"name": "c8", "op": "Cast", "inputs": ["sq"], "outputs": ["f8"],
+                   "attrs": {"to": 17}},
+                  {"name": "c4", "op": "Cast", "inputs": ["x"], "outputs": ["i4"],
+                   "attrs": {"to": 22}}],
+        "outputs": {"p": {"dtype": "bf16"}, "f8": {"dtype": "f8e4m3fn"},
+                    "i4": {"dtype": "int4"}},
+    }
+
+
+def test_small_types_run_checked_with_ml_dtypes():
+    import ml_dtypes
+
+    x = np.array([0.5, -3.0, 30.0], dtype=ml_dtypes.bfloat16)
+    out = shape_logic.run(small_types_graph(), {"x": x})
+    assert out["p"].dtype == ml_dtypes.bfloat16 and out["p"].shape == (3,)
+    e = np.exp(x.astype(np.float64) - 30)
+    np.testing.assert_allclose(out["p"].astype(np.float64), e / e.sum(), rtol=2 ** -8)
+    # 900 is beyond float8e4m3fn's 448: saturated (the default)
+    assert out["f8"].dtype == ml_dtypes.float8_e4m3fn
+    assert out["f8"].astype(np.float32).tolist() == [0.25, 9.0, 448.0]
+    assert out["i4"].dtype == ml_dtypes.int4 and out["i4"].tolist()[:2] == [0, -3]
+    with pytest.raises(BadInput, match="dtype f32, the graph wants bf16"):
+        shape_logic.run(small_types_graph(), {"x": x.astype(F32)})
+
+
+def test_cli_run_reads_small_types_from_raw_npy(tmp_path, capsys):
+    import json
+
+    import ml_dtypes
+
+    (tmp_path / "g.json").write_text(json.dumps(small_types_graph()))
+    np.save(tmp_path / "x.npy", np.array([1.0, 2.0], dtype=ml_dtypes.bfloat16))  # raw |V2
+    assert main(["run", str(tmp_path / "g.json"), "--input", f"x={tmp_path / 'x.npy'}"]) == 0
+    assert "f8: float8_e4m3fn [2]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("threads", [1, None])
+def test_blas_threads_while_running(monkeypatch, threads):
+    """BLAS runs on `threads` threads during a run (one by default) and is restored after;
+    None leaves it as configured."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from shape_logic.kernels.MatMul import MatMul
+
+    seen = []
+    real = MatMul.run
+    monkeypatch.setattr(MatMul, "run", lambda self, *a, **k: (
+        seen.append([i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]),
+        real(self, *a, **k))[1])
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        out = Program(mlp(), threads=threads).run(feeds())
+        after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    assert out["y/out"].shape == (4, 2) and before == after
+    assert seen == [[1] * len(before) if threads == 1 else before]

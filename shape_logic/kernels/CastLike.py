@@ -1,4 +1,4 @@
-"""CastLike: x converted to the element type of the second input."""
+"""CastLike: x converted to the element type of the second input (as Cast does)."""
 from .base import Kernel
 from .Cast import cast
 
@@ -6,6 +6,7 @@ from .Cast import cast
 class CastLike(Kernel):
     attrs = {"saturate": 1, "round_mode": "up"}
     n_inputs = (2, 2)
+    widens_small_floats = False  # it converts them itself
 
-    def run(self, x, like, **_):
-        return cast(self, x, like.dtype)
+    def run(self, x, like, saturate, round_mode, **_):
+        return cast(self, x, like.dtype, saturate, round_mode)

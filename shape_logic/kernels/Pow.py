@@ -5,6 +5,7 @@ from .families import Binary, check_broadcast
 
 
 class Pow(Binary):
+    small_float_from = 0
     def run(self, a, b):
         check_broadcast(self, a, b)
         if a.dtype.kind in "iu" and b.dtype.kind in "iu":

@@ -12,7 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from ..graph import NUMPY_DTYPES, SMALL_FLOAT_DTYPES
+
 REQUIRED = object()  # an attribute default meaning "the node must give it"
+# floats NumPy lacks (bfloat16, float8, float4): NumPy's routines (einsum, matmul...) do
+# not take them, so kernels get them as float32 and their float32 results are rounded
+# back, once per node, as runtimes that widen these types do.
+SMALL_FLOATS = frozenset(np.dtype(NUMPY_DTYPES[d]) for d in SMALL_FLOAT_DTYPES)
 
 
 class KernelError(ValueError):
@@ -23,6 +29,10 @@ class Kernel:
     attrs: dict[str, Any] = {}  # attribute name -> default (REQUIRED: must be given)
     legacy: tuple[str, ...] = ()  # attributes of old opsets that are accepted and ignored
     n_inputs: tuple[int, int | None] = (1, 1)  # min and max number of inputs (None: any)
+    widens_small_floats = True  # False: the kernel takes SMALL_FLOATS as they are
+    # which input's small float type the float32 results take back (None: any input's;
+    # Pow says 0: its result has the base's type, whatever the exponent's)
+    small_float_from: int | None = None
 
     def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1):
         attrs = dict(attrs or {})
@@ -61,12 +71,22 @@ class Kernel:
         for k in range(lo):
             if args[k] is None:
                 raise KernelError(f"{self.op}: input {k} is required")
+        small = None
+        if self.widens_small_floats:
+            for k, a in enumerate(args):
+                if getattr(a, "dtype", None) in SMALL_FLOATS:
+                    if self.small_float_from in (None, k):
+                        small = a.dtype
+                    args[k] = a.astype(np.float32)
         result = self.run(*args, **self.kw)
         outs = result if isinstance(result, tuple) else (result,)
         if len(outs) < self.n_outputs:
             raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
                               f"{self.n_outputs}")
-        return tuple(np.asarray(o) for o in outs[: self.n_outputs])
+        outs = tuple(np.asarray(o) for o in outs[: self.n_outputs])
+        if small is not None:
+            outs = tuple(o.astype(small) if o.dtype == np.float32 else o for o in outs)
+        return outs
 
     def fail(self, message: str) -> KernelError:
         return KernelError(f"{self.op}: {message}")

@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from shape_logic.conformance_exec import compare
+from shape_logic.graph import NUMPY_DTYPES
 from shape_logic.kernels import load_kernel
 from shape_logic.testing import reference_outputs
 
@@ -38,8 +39,7 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
 def rand(rng, shape, dtype="f32", low=-3.0, high=3.0):
     if dtype == "bool":
         return rng.random(shape) < 0.5
-    np_dtype = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i32": np.int32,
-                "i64": np.int64, "u8": np.uint8, "i8": np.int8, "u32": np.uint32}[dtype]
+    np_dtype = NUMPY_DTYPES[dtype]
     if dtype.startswith(("i", "u")):
         lo = 0 if dtype.startswith("u") else int(low)
         return rng.integers(lo, int(high) + 1, size=shape).astype(np_dtype)

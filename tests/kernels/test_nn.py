@@ -269,3 +269,18 @@ def test_groupnorm(seed, n, g, cg, spatial, opset):
     per = g if opset == 18 else c
     check("GroupNormalization", [rand(rng, (n, c, *spatial)), rand(rng, (per,)),
                                  rand(rng, (per,))], {"num_groups": g}, opset=opset)
+
+
+def test_conv_equal_filters_give_equal_channels():
+    """BLAS may compute equal rows of a tile in different orders; equal filters (and biases)
+    must still give bitwise-equal channels (a softmax over ~1e10 logits depends on it)."""
+    rng = np.random.default_rng(0)
+    x = (rng.random((1, 512, 13, 13), dtype=np.float32) * 1e6).astype(np.float32)
+    w = np.full((1000, 512, 1, 1), 0.0137, np.float32)
+    (y,) = load_kernel("Conv")({})(x, w, np.full(1000, 0.5, np.float32))
+    assert (y == y[:, :1]).all()
+    np.testing.assert_allclose(y[0, 0], np.einsum("chw->hw", x[0].astype(np.float64)) * 0.0137
+                               + 0.5, rtol=1e-5)
+    w[7] += 1  # one filter differs: its channel is computed, not copied
+    (y,) = load_kernel("Conv")({})(x, w, None)
+    assert not np.array_equal(y[0, 7], y[0, 0])

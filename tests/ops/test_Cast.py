@@ -10,7 +10,9 @@ from shape_logic.solver import solve
 from shape_logic.testing import ONNX_ELEM, check_against_reference, check_case, random_array
 
 CODES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str", 9: "bool",
-         10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16"}
+         10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16",
+         17: "f8e4m3fn", 18: "f8e4m3fnuz", 19: "f8e5m2", 20: "f8e5m2fnuz", 21: "u4", 22: "i4",
+         23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2"}
 
 CASES = {
     "to int64": ({"inputs": ["[b, s, 768]"], "attrs": {"to": 7}},
@@ -19,8 +21,10 @@ CASES = {
                {"y0": "[]", "dtypes": {"y0": "f32"}}),
     "a type name before opset 6": ({"inputs": ["[b]"], "attrs": {"to": "INT32"}, "opset": 5},
                                    {"y0": "[b]", "dtypes": {"y0": "i32"}}),
-    "float8: no dtype we can name": ({"inputs": ["[b]"], "attrs": {"to": 17}},
-                                     {"y0": "[b]", "dtypes": {"y0": None}}),
+    "float8 by its name": ({"inputs": ["[b]"], "attrs": {"to": "FLOAT8E5M2"}, "opset": 5},
+                           {"y0": "[b]", "dtypes": {"y0": "f8e5m2"}}),
+    "an element type ONNX has not defined": ({"inputs": ["[b]"], "attrs": {"to": 99}},
+                                             {"y0": "[b]", "dtypes": {"y0": None}}),
     "backward from the output": ({"inputs": ["S"], "attrs": {"to": 9},
                                   "outputs": {"y0": {"shape": "[4, n]"}}}, {"x0": "[4, n]"}),
     "to is required": ({"inputs": ["[3]"]}, "error"),
