@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from shape_logic.kernels import load_kernel
 
-from .reference import check, rand, seeds
+from .reference import TESTED, check, rand, seeds
 
 FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
 small = st.integers(1, 4)
@@ -264,11 +264,23 @@ def test_hardmax(seed, shape, data, opset):
 @given(seed=seeds, n=small, g=st.integers(1, 3), cg=st.integers(1, 3),
        spatial=st.lists(small, max_size=2), opset=st.sampled_from([18, 21]))
 def test_groupnorm(seed, n, g, cg, spatial, opset):
+    """Against the spec's formula (onnx's node-test implementation) in float64: onnx's
+    evaluator runs the op's function body in float32, which loses the variance of a group
+    of two close values to cancellation (0.5% off where ours is 1e-6 off)."""
+    from onnx.backend.test.case.node.groupnormalization import _group_normalization
+
     rng = np.random.default_rng(seed)
     c = g * cg
     per = g if opset == 18 else c
-    check("GroupNormalization", [rand(rng, (n, c, *spatial)), rand(rng, (per,)),
-                                 rand(rng, (per,))], {"num_groups": g}, opset=opset)
+    x, scale, bias = rand(rng, (n, c, *spatial)), rand(rng, (per,)), rand(rng, (per,))
+    TESTED.add("GroupNormalization")
+    (got,) = load_kernel("GroupNormalization")({"num_groups": g}, opset=opset)(x, scale, bias)
+    if per != c:  # opset 18: one scale and bias per group, for each of its channels
+        scale, bias = np.repeat(scale, cg), np.repeat(bias, cg)
+    want = _group_normalization(x.astype(np.float64), g, scale.astype(np.float64),
+                                bias.astype(np.float64))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_equal_filters_give_equal_channels():
