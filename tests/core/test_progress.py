@@ -54,7 +54,9 @@ def on_ptys(*args) -> tuple[str, str]:
 
 def test_bar_on_a_terminal(big_graph):
     out, err = on_ptys("solve", big_graph)
-    assert "ground" in err and "━" in err  # the phase and rich's bar, on stderr
+    # a phase and rich's bar, on stderr (which phase the last frame shows depends on timing)
+    assert any(f" {phase} " in err for phase in ("load", "facts", "ground", "solve", "decode"))
+    assert "━" in err
     assert "graph 'transformer_600': ok" in out and "━" not in out
     assert "graph 'transformer_600'" not in err  # the result went to stdout
 
