@@ -21,7 +21,7 @@ def big_graph(tmp_path_factory):
     from bench.synthetic import transformer
 
     path = tmp_path_factory.mktemp("progress") / "t.json"
-    path.write_text(json.dumps(transformer(600)))  # solving takes longer than the delay
+    path.write_text(json.dumps(transformer(3000)))  # solving takes well over the delay
     return path
 
 
@@ -57,8 +57,8 @@ def test_bar_on_a_terminal(big_graph):
     # a phase and rich's bar, on stderr (which phase the last frame shows depends on timing)
     assert any(f" {phase} " in err for phase in ("load", "facts", "ground", "solve", "decode"))
     assert "━" in err
-    assert "graph 'transformer_600': ok" in out and "━" not in out
-    assert "graph 'transformer_600'" not in err  # the result went to stdout
+    assert "graph 'transformer_3000': ok" in out and "━" not in out
+    assert "graph 'transformer_3000'" not in err  # the result went to stdout
 
 
 def test_silent_with_json_on_a_terminal(big_graph):
