@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from .decode import Decoded
 from .graph import Graph
-from .shapes import Shape
+from .shapes import Shape, format_shape
 from .symbolic.expr import Expr
 
 
@@ -21,9 +21,19 @@ class Solution:
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
         self._shapes: dict[str, str] = {}
         count = len(rename)
+        row_vars: dict[str, str] = {}
         for t in self.graph.tensors():
             sh = self.decoded.shapes.get(t)
-            if sh is None:
+            row = self.decoded.rows.get(t)
+            if sh is None and row is not None:  # rank unknown: a row, `[n]@s@[c]`
+                if row.var not in row_vars:
+                    if row.is_fresh():
+                        count += 1
+                    row_vars[row.var] = f"_{count}" if row.is_fresh() else row.var
+                parts = ([[d.subs(rename) for d in row.lead]] if row.lead else []) + \
+                    [row_vars[row.var]] + ([[d.subs(rename) for d in row.trail]] if row.trail else [])
+                self._shapes[t] = format_shape(parts)
+            elif sh is None:
                 count += 1
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
