@@ -45,6 +45,8 @@ def decode_rows(graph, atoms, poly: list, resolve, void, fresh) -> dict:
         for info in decls.values():
             if info.shape is not None and info.shape.dims is None:
                 lead, var, trail = row_parts(info.shape)
+                if var.startswith("_"):
+                    continue  # a function's variable, renamed per call: printed as a fresh one
                 root = classes.find((info.name, len(lead), len(trail)))
                 names[root] = min(names.get(root, var), var)
     fresh_vars: dict = {}

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .calls import expand_calls
 from .errors import InputError
 from .graph import DTYPES, NUMPY_DTYPES, Graph, Node, TensorInfo, canonical_dtype, dtype_of_array
 from .shapes import Shape, shape_from_json
@@ -37,8 +38,9 @@ class SymbolTable:
 
     def note(self, shape: Shape, cls: int):
         for s in shape.symbols():
-            if self.cls.get(s) == 2:
-                continue  # a fresh name stays fresh
+            if s.startswith("_"):  # a fresh name (or a function's, renamed per call) stays fresh
+                self.cls[s] = 2
+                continue
             if s not in self.cls or self.cls[s] > cls:
                 self.cls[s] = cls
 
@@ -76,6 +78,7 @@ class _GraphReader:
         if not isinstance(d, dict):
             raise InputError("not a graph: the top level must be a JSON object")
         _check_keys(d, TOP_KEYS, "top level")
+        d = self.data = expand_calls(d)
         if "nodes" not in d:
             raise InputError("not a graph: no \"nodes\" list")
         opset = d.get("opset", 18)
