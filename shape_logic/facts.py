@@ -30,7 +30,7 @@ def graph_facts(graph: Graph, sourced: bool = False) -> str:
         for info in decls.values():
             out.extend(tensor_facts(info, kind, sourced))
     out.extend(_shared_shape_variables(graph, sourced))
-    for node in graph.nodes:
+    for node in graph.nodes + graph.body_nodes:
         out.extend(node_facts(node, sourced))
     return "\n".join(out) + "\n"
 
@@ -175,6 +175,11 @@ def node_facts(node: Node, sourced: bool = True) -> list[str]:
             out.append(f"output({n},{k},{quote(t)}).")
     for key, value in node.attrs.items():
         out.extend(attr_facts(node, key, value))
+    for key, (ins, outs) in node.bodies.items():  # a subgraph's copy (subgraphs.py)
+        k = quote(key)
+        out.append(f"body_count({n},{k},{len(ins)},{len(outs)}).")
+        out.extend(f"body_input({n},{k},{i},{quote(t)})." for i, t in enumerate(ins))
+        out.extend(f"body_output({n},{k},{i},{quote(t)})." for i, t in enumerate(outs))
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .calls import expand_calls
+from .subgraphs import expand_bodies, resolve_bodies
 from .errors import InputError
 from .graph import DTYPES, NUMPY_DTYPES, Graph, Node, TensorInfo, canonical_dtype, dtype_of_array
 from .shapes import Shape, shape_from_json
@@ -79,6 +80,11 @@ class _GraphReader:
             raise InputError("not a graph: the top level must be a JSON object")
         _check_keys(d, TOP_KEYS, "top level")
         d = self.data = expand_calls(d)
+        functions = d.get("functions", {})
+        if isinstance(functions, dict) and isinstance(d["nodes"], list):
+            d = self.data = dict(d, nodes=[dict(nd) if isinstance(nd, dict) else nd
+                                           for nd in d["nodes"]])
+            resolve_bodies(d["nodes"], functions)
         if "nodes" not in d:
             raise InputError("not a graph: no \"nodes\" list")
         opset = d.get("opset", 18)
@@ -91,15 +97,19 @@ class _GraphReader:
         inputs = self.decls(d.get("inputs", {}), "inputs", cls=0)
         initializers = self.initializers(d.get("initializers", {}))
         nodes = self.nodes(d["nodes"])
-        outputs = self.decls(d.get("outputs", {}), "outputs", cls=1)
-        annotations = self.decls(d.get("annotations", {}), "annotations", cls=1)
         functions = d.get("functions", {})
         if not isinstance(functions, dict):
             raise InputError("functions must be an object", place="functions")
+        self.extra = {"initializers": {}, "annotations": {}}
+        body_nodes = expand_bodies(self, nodes, functions)
+        initializers.update(self.initializers(self.extra["initializers"]))
+        outputs = self.decls(d.get("outputs", {}), "outputs", cls=1)
+        annotations = self.decls(d.get("annotations", {}), "annotations", cls=1)
+        annotations.update(self.decls(self.extra["annotations"], "annotations", cls=1))
         return Graph(name=name, opset=opset, inputs=inputs, outputs=outputs,
                      initializers=initializers, nodes=nodes, annotations=annotations,
                      functions=functions, path=self.path, symbol_class=self.symbols.cls,
-                     fresh_count=self.symbols.count, source=d)
+                     fresh_count=self.symbols.count, source=d, body_nodes=body_nodes)
 
     # ----- tensors declared with dtype/shape
     def decls(self, section: Any, where: str, cls: int) -> dict[str, TensorInfo]:
@@ -201,13 +211,14 @@ class _GraphReader:
         return arr
 
     # ----- nodes
-    def nodes(self, section: Any) -> list[Node]:
+    def nodes(self, section: Any, place: str = "nodes") -> list[Node]:
         if not isinstance(section, list):
-            raise InputError("nodes must be a list", place="nodes")
+            raise InputError("nodes must be a list", place=place)
+        where = place
         out = []
         names: dict[str, int] = {}
         for i, nd in enumerate(section):
-            place = f"nodes[{i}]"
+            place = f"{where}[{i}]"
             if not isinstance(nd, dict):
                 raise InputError("a node must be an object", place=place)
             _check_keys(nd, NODE_KEYS, place)

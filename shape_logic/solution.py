@@ -103,7 +103,8 @@ class Solution:
             return "input"
         if tensor in g.initializers:
             return "initializer"
-        node = g.producer().get(tensor)
+        node = g.producer().get(tensor) or next(
+            (n for n in g.body_nodes if tensor in n.outputs), None)
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""

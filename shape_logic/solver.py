@@ -37,7 +37,7 @@ def elimination_order(graph: Graph):
 def select_rules(graph: Graph, rule_dirs=()) -> list:
     known = available_ops(rule_dirs)
     files = {}
-    for node in graph.nodes:
+    for node in graph.nodes + graph.body_nodes:
         if node.op not in known:
             raise InputError(f"unknown operator {node.op!r} (no rule file rules/{node.op}.lp; "
                              "see `shape-logic ops`)", graph.path, f"{node.place}.op")

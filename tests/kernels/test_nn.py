@@ -269,3 +269,48 @@ def test_groupnorm(seed, n, g, cg, spatial, opset):
     per = g if opset == 18 else c
     check("GroupNormalization", [rand(rng, (n, c, *spatial)), rand(rng, (per,)),
                                  rand(rng, (per,))], {"num_groups": g}, opset=opset)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds, st.integers(1, 4), st.integers(1, 3), st.integers(0, 1), st.integers(0, 1),
+       st.integers(0, 1))
+def test_scan(seed, steps, n, in_dir, out_dir, out_axis):
+    """A running sum and a doubled copy, scanned; against onnxruntime (onnx's reference
+    implements only forward directions and axis 0)."""
+    import onnxruntime
+    from onnx import TensorProto, helper
+
+    from . import reference
+
+    reference.TESTED.add("Scan")
+    rng = np.random.default_rng(seed)
+    s0, xs = rand(rng, [n]), rand(rng, [steps, n, 2])
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("ReduceSum", ["x", "ax"], ["xsum"], keepdims=0),
+         helper.make_node("Add", ["s", "xsum"], ["s2"]), helper.make_node("Add", ["x", "x"], ["y"])],
+        "body", [helper.make_tensor_value_info("s", f, [n]),
+                 helper.make_tensor_value_info("x", f, [n, 2])],
+        [helper.make_tensor_value_info("s2", f, [n]), helper.make_tensor_value_info("y", f, None)],
+        [helper.make_tensor("ax", TensorProto.INT64, [1], [1])])
+    attrs = dict(num_scan_inputs=1, scan_input_directions=[in_dir],
+                 scan_output_directions=[out_dir], scan_output_axes=[out_axis])
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("Scan", ["s0", "xs"], ["sT", "ys"], body=body, **attrs)], "g",
+        [helper.make_tensor_value_info("s0", f, None), helper.make_tensor_value_info("xs", f, None)],
+        [helper.make_tensor_value_info("sT", f, None), helper.make_tensor_value_info("ys", f, None)]),
+        opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    session = onnxruntime.InferenceSession(model.SerializeToString(),
+                                           providers=["CPUExecutionProvider"])
+    expected = session.run(None, {"s0": s0, "xs": xs})
+    json_body = {"inputs": ["s", "x"], "outputs": ["s2", "y"],
+                 "initializers": {"ax": {"dtype": "i64", "data": [1]}},
+                 "nodes": [{"op": "ReduceSum", "inputs": ["x", "ax"], "outputs": ["xs"],
+                            "attrs": {"keepdims": 0}},
+                           {"op": "Add", "inputs": ["s", "xs"], "outputs": ["s2"]},
+                           {"op": "Add", "inputs": ["x", "x"], "outputs": ["y"]}]}
+    got = load_kernel("Scan")(dict(body=json_body, **attrs), n_outputs=2)(s0, xs)
+    for g, e in zip(got, expected):
+        assert g.shape == e.shape
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
