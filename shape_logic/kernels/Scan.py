@@ -4,6 +4,7 @@ this package's executor; it must be self-contained (no tensors of the enclosing 
 import numpy as np
 
 from .base import REQUIRED, Kernel
+from .bodies import Body
 
 
 class Scan(Kernel):
@@ -13,21 +14,8 @@ class Scan(Kernel):
     n_inputs = (1, None)
 
     def setup(self, body, **_):
-        from ..calls import decls_of
-        from ..errors import InputError
-        from ..executor import Program
-
-        if not isinstance(body, dict) or not isinstance(body.get("nodes"), list):
-            raise self.fail("the body must be a graph object (or a function's name)")
-        g = {"inputs": {n: dict(d or {}) for n, d in decls_of(body.get("inputs", [])).items()},
-             "outputs": {n: {} for n in decls_of(body.get("outputs", []))},
-             "nodes": body["nodes"], "initializers": body.get("initializers") or {}}
-        self.params, self.results = list(g["inputs"]), list(g["outputs"])
-        try:
-            self.program = Program(g, check=False)
-        except InputError as e:
-            raise self.fail(f"cannot run the body ({e.reason}); a body must define every "
-                            "tensor it uses") from None
+        self.body = Body(self, body)
+        self.params, self.results = self.body.params, self.body.results
 
     def run(self, *inputs, body, num_scan_inputs, scan_input_axes, scan_input_directions,
             scan_output_axes, scan_output_directions):
@@ -50,8 +38,7 @@ class Scan(Kernel):
             for j, x in enumerate(xs):
                 feeds[self.params[s + j]] = np.take(x, steps - 1 - t if backward[j] else t,
                                                     axis=axes[j])
-            r = self.program.run(feeds)
-            outs = [r[name] for name in self.results]
+            outs = self.body(*[feeds[p] for p in self.params])
             states = outs[:s]
             for i in range(k):
                 elems[i].append(outs[s + i])
