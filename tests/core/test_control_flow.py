@@ -42,3 +42,32 @@ def test_scan_body_with_a_wrong_state_is_an_error():
     g = json.loads((EXAMPLES / "axon_rnn_scan.json").read_text())
     g["inputs"]["h0"]["shape"] = "[b, 15]"
     assert shape_logic.solve(g).status == "error"
+
+
+def test_onnx_scan_body_and_local_function(tmp_path):
+    # an ONNX Scan with a GraphProto body, then a call of a model-local function
+    import onnx
+    from onnx import TensorProto, helper
+
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s", "x"], ["s2"]), helper.make_node("Identity", ["s2"], ["y"])],
+        "body", [helper.make_tensor_value_info(n, f, None) for n in ("s", "x")],
+        [helper.make_tensor_value_info(n, f, None) for n in ("s2", "y")])
+    fn = helper.make_function("local", "double", ["a"], ["b"],
+                              [helper.make_node("Add", ["a", "a"], ["b"])],
+                              [helper.make_opsetid("", 18)])
+    g = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "xs"], ["sT", "ys"], body=body, num_scan_inputs=1),
+         helper.make_node("double", ["ys"], ["z"], domain="local")], "g",
+        [helper.make_tensor_value_info("s0", f, ["n"]),
+         helper.make_tensor_value_info("xs", f, ["s", "n"])],
+        [helper.make_tensor_value_info("z", f, None)])
+    model = helper.make_model(g, functions=[fn], opset_imports=[
+        helper.make_opsetid("", 18), helper.make_opsetid("local", 1)])
+    path = str(tmp_path / "scan_fn.onnx")
+    onnx.save(model, path)
+    sol = shape_logic.solve(path)
+    assert (sol.shape("sT"), sol.shape("ys"), sol.shape("z")) == ("[n]", "[s, n]", "[s, n]")
+    out = shape_logic.run(path, {"s0": np.ones(3, np.float32), "xs": np.ones((4, 3), np.float32)})
+    np.testing.assert_allclose(out["z"][-1], [10.0, 10.0, 10.0])
