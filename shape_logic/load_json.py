@@ -79,6 +79,7 @@ class _GraphReader:
         if not isinstance(d, dict):
             raise InputError("not a graph: the top level must be a JSON object")
         _check_keys(d, TOP_KEYS, "top level")
+        self.given = d
         d = self.data = expand_calls(d)
         functions = d.get("functions", {})
         if isinstance(functions, dict) and isinstance(d["nodes"], list):
@@ -109,7 +110,8 @@ class _GraphReader:
         return Graph(name=name, opset=opset, inputs=inputs, outputs=outputs,
                      initializers=initializers, nodes=nodes, annotations=annotations,
                      functions=functions, path=self.path, symbol_class=self.symbols.cls,
-                     fresh_count=self.symbols.count, source=d, body_nodes=body_nodes)
+                     fresh_count=self.symbols.count, source=self.given,
+                     body_nodes=body_nodes)
 
     # ----- tensors declared with dtype/shape
     def decls(self, section: Any, where: str, cls: int) -> dict[str, TensorInfo]:

@@ -27,6 +27,21 @@ def validate(graph: Graph) -> list[Node]:
             if t and t not in defined:
                 raise InputError(f"input {t!r} is not defined (not a graph input, initializer, "
                                  "or output of a node)", graph.path, f"{node.place}.inputs[{k}]")
+    # bodies' copies (subgraphs.py) define their inputs and their nodes' outputs, and may
+    # use the enclosing graph's tensors
+    for node in graph.nodes + graph.body_nodes:
+        for ins, _ in node.bodies.values():
+            for t in ins:
+                defined.setdefault(t, f"{node.place} (body input)")
+    for node in graph.body_nodes:
+        for t in node.outputs:
+            if t:
+                defined.setdefault(t, node.place)
+    for node in graph.body_nodes:
+        for k, t in enumerate(node.inputs):
+            if t and t not in defined:
+                raise InputError(f"input {t!r} is not defined in the body nor in the graph "
+                                 "around it", graph.path, f"{node.place}.inputs[{k}]")
     for section, decls in (("outputs", graph.outputs), ("annotations", graph.annotations)):
         for name in decls:
             if name not in defined:
