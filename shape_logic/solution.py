@@ -16,6 +16,10 @@ class Solution:
     diagnostics: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     timings: dict = field(default_factory=dict)
+    # tensor -> its shapes in the cases the graph leaves open (alternatives.py)
+    alternatives: dict = field(default_factory=dict)
+    cases: list = field(default_factory=list)  # the bindings of each case
+    alternatives_capped: bool = False
 
     def __post_init__(self):
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
@@ -87,6 +91,11 @@ class Solution:
             out["ranges"] = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
         if self.decoded.constraints:
             out["constraints"] = self.constraints
+        if self.alternatives:
+            out["alternatives"] = dict(self.alternatives)
+            out["cases"] = list(self.cases)
+        if self.alternatives_capped:
+            out["alternatives_capped"] = True
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
