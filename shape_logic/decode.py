@@ -35,6 +35,7 @@ class Atoms:
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
     min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
+    labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
@@ -83,6 +84,8 @@ class Atoms:
         elif name == "same_row":
             self.same_rows.append((_tensor_key(args[0]), args[1].number,
                                    _tensor_key(args[2]), args[3].number))
+        elif name == "label":
+            self.labels.setdefault((args[0].string, args[1].number), set()).add(args[2].string)
         elif name == "eqvoid":
             self.void_edges.append(((args[0].string, args[1].number),
                                     (args[2].string, args[3].number)))
@@ -169,6 +172,7 @@ class Decoded:
     rename: dict  # internal fresh name -> printed fresh name
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
     rows: dict = field(default_factory=dict)  # tensor of unknown rank -> Row (decode_rows)
+    labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -206,7 +210,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(graph, shapes, constraints, rows), conflicted, rows)
+                   _renumber(graph, shapes, constraints, rows), conflicted, rows,
+                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1})
 
 
 def _constraints(unsolved, resolve) -> list:

@@ -69,8 +69,27 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
             out.extend(_row_facts(info, src))
     elif kind == "input":
         out.append(f"min_rank({t},0).")  # an input without a shape: any rank (a row)
+    if info.shape is not None and info.shape.labels:
+        out.extend(_declared("label", f"{t},{i},{quote(lab)}", src("dims"))
+                   for i, lab in labeled_positions(info.shape))
+        if src("dims") is not None:
+            out.append(f"source({src('dims')}).")
     if info.data is not None:
         out.extend(value_facts(info.name, info.data, src("data")))
+    return out
+
+
+def labeled_positions(shape) -> list[tuple[int, str]]:
+    """(position, label) of the labeled axes: from the front before a shape variable (or
+    throughout), from the back (negative) after it."""
+    out: list[tuple[int, str]] = []
+    var = next((k for k, p in enumerate(shape.parts) if isinstance(p, str)), None)
+    front = [lab for k in range(len(shape.parts) if var is None else var)
+             for lab in shape.part_labels(k)]
+    out.extend((i, lab) for i, lab in enumerate(front) if lab)
+    if var is not None:
+        back = [lab for k in range(var + 1, len(shape.parts)) for lab in shape.part_labels(k)]
+        out.extend((i - len(back), lab) for i, lab in enumerate(back) if lab)
     return out
 
 

@@ -36,7 +36,10 @@ class Solution:
                     row_vars[row.var] = f"_{count}" if row.is_fresh() else row.var
                 parts = ([[d.subs(rename) for d in row.lead]] if row.lead else []) + \
                     [row_vars[row.var]] + ([[d.subs(rename) for d in row.trail]] if row.trail else [])
-                self._shapes[t] = format_shape(parts)
+                labels = ([[self._label(t, i) for i in range(len(row.lead))]] if row.lead else []) \
+                    + [None] + ([[self._label(t, j - len(row.trail)) for j in range(len(row.trail))]]
+                                if row.trail else [])
+                self._shapes[t] = format_shape(parts, labels)
             elif sh is None:
                 count += 1
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
@@ -44,8 +47,14 @@ class Solution:
                 # an axis where values clash has no size to print: '?'
                 dims = ["?" if (t, i) in self.decoded.conflicted else str(d.subs(rename))
                         for i, d in enumerate(sh.dims)]
+                if self.decoded.labels:
+                    dims = [f"{lab}:{d}" if (lab := self._label(t, i)) else d
+                            for i, d in enumerate(dims)]
                 self._shapes[t] = "[" + ", ".join(dims) + "]"
         self._rename = rename
+
+    def _label(self, t: str, i: int) -> str | None:
+        return self.decoded.labels.get((t, i))
 
     # ----- the Python API of INTERFACE §6
     @property
