@@ -3,7 +3,8 @@
 The fast mode prints what holds in every case (`max(m, n)` for `[n] + [m]`: exact
 in each). When such a value appears, the program is solved again with
 encodings/alternatives.lp, which makes one answer set per consistent choice of
-case (n = m, n = 1 or m = 1 per pair); each answer set is decoded, and the
+case (n = m, n = 1 or m = 1 per pair; a MatMul operand of unknown rank a vector
+or a matrix); each answer set is decoded, and the
 tensors whose shape differs between them list their alternatives; the bindings of
 each case are listed with them ("cases"). At most
 MAX_MODELS answer sets are read (the solution then says it was capped), and
@@ -23,7 +24,13 @@ def may_be_ambiguous(shapes: dict, constraints: list) -> bool:
     return any("max(" in s for s in list(shapes.values()) + constraints)
 
 
-def enumerate_alternatives(problem) -> tuple[dict, list, bool]:
+def open_matmuls(graph, atoms) -> list[tuple[str, str]]:
+    """(node, operand) of MatMuls whose operand has unknown rank and may be a vector."""
+    return [(n.name, t) for n in graph.nodes + graph.body_nodes if n.op == "MatMul"
+            for t in n.inputs[:2] if t and t not in atoms.rank and atoms.min_rank.get(t, 2) < 2]
+
+
+def enumerate_alternatives(problem, open_mm=()) -> tuple[dict, list, bool]:
     """({tensor: [shape, ...]} for tensors with more than one, [the bindings of each case],
     capped?)."""
     from .solution import Solution
@@ -31,7 +38,10 @@ def enumerate_alternatives(problem) -> tuple[dict, list, bool]:
     graph = problem.graph
     if len(graph.nodes) + len(graph.body_nodes) > MAX_NODES:
         return {}, [], True
-    text = (ENCODINGS_DIR / "alternatives.lp").read_text()
+    from .asp.terms import quote
+
+    text = (ENCODINGS_DIR / "alternatives.lp").read_text() + "".join(
+        f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
     ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False)
     seen: dict[str, list] = {t: [] for t in graph.tensors()}
     count, cases = 0, []

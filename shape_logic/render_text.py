@@ -27,7 +27,7 @@ def render_solution(sol, color: bool = False) -> str:
                                             for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
-    if sol.cases:
+    if any(sol.cases):
         lines.append("cases: " + " | ".join(", ".join(f"{k} = {v}" for k, v in c.items()) or "-"
                                           for c in sol.cases))
     for t, shapes in sol.alternatives.items():

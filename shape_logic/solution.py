@@ -102,7 +102,8 @@ class Solution:
             out["constraints"] = self.constraints
         if self.alternatives:
             out["alternatives"] = dict(self.alternatives)
-            out["cases"] = list(self.cases)
+            if any(self.cases):
+                out["cases"] = list(self.cases)
         if self.alternatives_capped:
             out["alternatives_capped"] = True
         if self.warnings:

@@ -41,3 +41,14 @@ def test_no_alternatives_when_nothing_is_open():
 def test_text_lists_the_cases():
     text = add("[n]", "[m]").to_text()
     assert "cases: " in text and "alternatives: y:" in text
+
+
+def test_matmul_with_an_operand_of_unknown_rank():
+    # x may be a vector (y: [n]) or a stack of matrices (y: ...@[_, n])
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32"}, "w": {"dtype": "f32", "shape": "[k, n]"}},
+        "nodes": [{"op": "MatMul", "inputs": ["x", "w"], "outputs": ["y"]}]})
+    assert sol.shape("y").startswith("_")  # nothing fixed is claimed
+    alts = sol.alternatives["y"]
+    assert "[n]" in alts and any(a.endswith(", n]") and "@" in a for a in alts)
+    assert "[k]" in sol.alternatives["x"]
