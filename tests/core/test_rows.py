@@ -143,3 +143,26 @@ def test_shared_variable_with_leading_dims_is_refused():
               annotations={"y": {"shape": "s@[n]"}})
     with pytest.raises(InputError):
         shape_logic.solve(g)
+
+
+@pytest.mark.parametrize("eq, shapes, want", [
+    ("...ij,...jk->...ik", ["s@[m, k]", "[k, n]"], "s@[m, n]"),
+    ("...ij,...jk", ["s@[m, k]", "[k, n]"], "s@[m, n]"),
+    ("...ij->...ji", ["s@[a, b]"], "s@[b, a]"),
+    ("...i->...", ["s@[a]"], "s"),
+])
+def test_einsum_ellipsis_as_a_row(eq, shapes, want):
+    g = graph([node("Einsum", [f"x{i}" for i in range(len(shapes))], "y", equation=eq)],
+              inputs={f"x{i}": {"dtype": "f32", "shape": s} for i, s in enumerate(shapes)})
+    assert shape_logic.solve(g).shape("y") == want
+
+
+def test_einsum_on_unannotated_operands_links_single_letters():
+    # i and k belong to one operand each: y's axes are x0's and x1's; j broadcasts
+    g = graph([node("Einsum", ["x0", "x1"], "y", equation="...ij,...jk->...ik")],
+              inputs={"x0": {"dtype": "f32"}, "x1": {"dtype": "f32"}})
+    sol = shape_logic.solve(g)
+    _, (i, _j) = parts(sol.shape("x0"))
+    _, (_j2, k) = parts(sol.shape("x1"))
+    _, (yi, yk) = parts(sol.shape("y"))
+    assert (yi, yk) == (i, k)
