@@ -75,6 +75,29 @@ def _inner_name(body: dict, prefix: str, t: str) -> str:
     return prefix + t if t in _defined(body) else t
 
 
+def _outer_renamed(value, name):
+    """A nested body whose references to the enclosing body's tensors are renamed."""
+    if isinstance(value, list):
+        return [_outer_renamed(v, name) for v in value]
+    if not is_body(value):
+        return value
+    own = _defined(value)
+
+    def rename(t):
+        return t if not isinstance(t, str) or t in own else name(t)
+
+    nodes = []
+    for nd in value["nodes"]:
+        if not isinstance(nd, dict):
+            nodes.append(nd)
+            continue
+        copy = dict(nd, inputs=[rename(t) for t in nd.get("inputs", [])])
+        if isinstance(nd.get("attrs"), dict):
+            copy["attrs"] = {k: _outer_renamed(v, rename) for k, v in nd["attrs"].items()}
+        nodes.append(copy)
+    return dict(value, nodes=nodes)
+
+
 def _copy(reader, body: dict, prefix: str, functions: dict, place: str) -> list:
     expanded = expand_calls({"nodes": body["nodes"], "functions": functions})
     inner = _defined(expanded) | _defined(body)
@@ -90,6 +113,8 @@ def _copy(reader, body: dict, prefix: str, functions: dict, place: str) -> list:
         copy["name"] = prefix + str(nd.get("name") or f"{nd.get('op')}_{j}")
         copy["inputs"] = [name(t) if isinstance(t, str) else t for t in nd.get("inputs", [])]
         copy["outputs"] = [name(t) if isinstance(t, str) else t for t in nd.get("outputs", [])]
+        if isinstance(nd.get("attrs"), dict):  # nested bodies see this body's tensors
+            copy["attrs"] = {k: _outer_renamed(v, name) for k, v in nd["attrs"].items()}
         nodes.append(copy)
     resolve_bodies(nodes, functions)
     for decls, where in ((body.get("initializers") or {}, "initializers"),
@@ -102,3 +127,33 @@ def _copy(reader, body: dict, prefix: str, functions: dict, place: str) -> list:
         if decl:
             reader.extra["annotations"][name(t)] = decl
     return reader.nodes(nodes, place=f"{place}.nodes")
+
+
+def free_names(body: dict) -> list:
+    """The names a body uses but does not define (its nested bodies' too), in order."""
+    defined = set(decls_of(body.get("inputs", []))) | set(body.get("initializers") or {})
+    used: list = []
+    for nd in body.get("nodes", []):
+        if not isinstance(nd, dict):
+            continue
+        defined |= {t for t in nd.get("outputs", []) if isinstance(t, str)}
+    for nd in body.get("nodes", []):
+        if not isinstance(nd, dict):
+            continue
+        names = [t for t in nd.get("inputs", []) if isinstance(t, str) and t]
+        for v in (nd.get("attrs") or {}).values():
+            for b in (v if isinstance(v, list) else [v]):
+                if isinstance(b, dict) and isinstance(b.get("nodes"), list):
+                    names += free_names(b)
+        used += [t for t in names if t not in defined and t not in used]
+    return used
+
+
+def implicit_inputs(node) -> list:
+    """The tensors of the graph around that a node's bodies use (ONNX's outer scope)."""
+    out: list = []
+    for v in node.attrs.values():
+        for b in (v if isinstance(v, list) else [v]):
+            if is_body(b):
+                out += [t for t in free_names(b) if t not in out]
+    return out

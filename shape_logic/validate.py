@@ -5,6 +5,7 @@ from collections import deque
 
 from .errors import InputError
 from .graph import Graph, Node
+from .subgraphs import SUBGRAPH_OPS, implicit_inputs
 
 
 def validate(graph: Graph) -> list[Node]:
@@ -56,7 +57,9 @@ def topological_order(graph: Graph) -> list[Node]:
     waiting = [0] * len(graph.nodes)
     index = {id(n): i for i, n in enumerate(graph.nodes)}
     for i, node in enumerate(graph.nodes):
-        for t in set(node.inputs):
+        # a node with a body also waits for the outer tensors the body uses
+        implicit = implicit_inputs(node) if node.bodies or node.op in SUBGRAPH_OPS else []
+        for t in set(node.inputs) | set(implicit):
             if t and t in producer:
                 users[index[id(producer[t])]].append(i)
                 waiting[i] += 1

@@ -1,5 +1,5 @@
 """If: the outputs of then_branch or else_branch, as the condition says (rules/If.lp).
-Branches run on this package's executor and must be self-contained."""
+Branches run on this package's executor (kernels/bodies.py)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -12,7 +12,9 @@ class If(Kernel):
 
     def setup(self, then_branch, else_branch):
         self.branches = (Body(self, else_branch), Body(self, then_branch))
+        self.outer_names = list(dict.fromkeys(self.branches[0].outer + self.branches[1].outer))
+        self.outer_values = {}
 
     def run(self, cond, then_branch, else_branch):
-        outs = self.branches[bool(np.asarray(cond).reshape(-1)[0])]()
+        outs = self.branches[bool(np.asarray(cond).reshape(-1)[0])](outer=self.outer_values)
         return tuple(outs)

@@ -1,6 +1,6 @@
 """Loop: run the body while the iteration count is below M (if given) and the condition
 holds (if given), carrying values; scan outputs stack the body's elements (rules/Loop.lp).
-The body runs on this package's executor and must be self-contained."""
+The body runs on this package's executor (kernels/bodies.py)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -13,6 +13,7 @@ class Loop(Kernel):
 
     def setup(self, body):
         self.body = Body(self, body)
+        self.outer_names, self.outer_values = self.body.outer, {}
 
     def __call__(self, *inputs):
         # M and cond are optional in first place: keep absent ones (None) where they are
@@ -27,7 +28,8 @@ class Loop(Kernel):
         go = True if cond is None else bool(np.asarray(cond).reshape(-1)[0])
         values, elems, i = list(values), [], 0
         while go and (trips is None or i < trips):
-            outs = self.body(np.array(i, np.int64), np.array(go), *values)
+            outs = self.body(np.array(i, np.int64), np.array(go), *values,
+                             outer=self.outer_values)
             if cond is not None:
                 go = bool(np.asarray(outs[0]).reshape(-1)[0])
             values = outs[1:nc + 1]

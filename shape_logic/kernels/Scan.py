@@ -1,6 +1,6 @@
 """Scan (opset >= 9): run the body once per step along the scan axis of the scan inputs,
 carrying the states, and stack the scan outputs (see rules/Scan.lp). The body runs on
-this package's executor; it must be self-contained (no tensors of the enclosing graph)."""
+this package's executor (kernels/bodies.py)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -16,6 +16,7 @@ class Scan(Kernel):
     def setup(self, body, **_):
         self.body = Body(self, body)
         self.params, self.results = self.body.params, self.body.results
+        self.outer_names, self.outer_values = self.body.outer, {}
 
     def run(self, *inputs, body, num_scan_inputs, scan_input_axes, scan_input_directions,
             scan_output_axes, scan_output_directions):
@@ -38,7 +39,7 @@ class Scan(Kernel):
             for j, x in enumerate(xs):
                 feeds[self.params[s + j]] = np.take(x, steps - 1 - t if backward[j] else t,
                                                     axis=axes[j])
-            outs = self.body(*[feeds[p] for p in self.params])
+            outs = self.body(*[feeds[p] for p in self.params], outer=self.outer_values)
             states = outs[:s]
             for i in range(k):
                 elems[i].append(outs[s + i])
