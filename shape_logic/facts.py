@@ -70,6 +70,7 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
     elif kind == "input":
         out.append(f"min_rank({t},0).")  # an input without a shape: any rank (a row)
     if info.shape is not None and info.shape.labels:
+        out.append("labels_used.")
         out.extend(_declared("label", f"{t},{i},{quote(lab)}", src("dims"))
                    for i, lab in labeled_positions(info.shape))
         if src("dims") is not None:
