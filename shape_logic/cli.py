@@ -18,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
+    s.add_argument("--signature", action="store_true",
+                   help="print each function's general shape signature instead")
     add_run_parser(sub)
     from .show import add_show_parser
     add_show_parser(sub)
@@ -79,6 +81,10 @@ def cmd_solve(args) -> int:
     from .solver import solve
     from .write_graph import write_annotated
 
+    if args.signature:
+        from .signature import cmd_signature
+
+        return cmd_signature(args)
     sol = solve(args.graph, rules=args.rules)
     if args.format == "json":
         print(json.dumps(sol.to_json(), indent=2))

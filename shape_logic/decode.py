@@ -18,6 +18,7 @@ from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
+from .decode_rows import decode_rows
 
 
 @dataclass
@@ -32,6 +33,9 @@ class Atoms:
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
+    min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
+    same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
+    labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
@@ -74,15 +78,28 @@ class Atoms:
                 self.unsolved.add((e1, e2))
         elif name == "conflict":
             self.conflicts.append(s)
+        elif name == "min_rank":
+            t = _tensor_key(args[0])
+            self.min_rank[t] = max(self.min_rank.get(t, 0), args[1].number)
+        elif name == "same_row":
+            self.same_rows.append((_tensor_key(args[0]), args[1].number,
+                                   _tensor_key(args[2]), args[3].number))
+        elif name == "label":
+            self.labels.setdefault((args[0].string, args[1].number), set()).add(args[2].string)
         elif name == "eqvoid":
             self.void_edges.append(((args[0].string, args[1].number),
                                     (args[2].string, args[3].number)))
 
 
 _STR = r'"((?:[^"\\]|\\.)*)"'
-_DIM = re.compile(rf'dim\({_STR},(\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$')
+_DIM = re.compile(rf'dim\({_STR},(-?\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$')
 _RANK = re.compile(rf'rank\({_STR},(\d+)\)$')
 _DTYPE = re.compile(rf'dtype\({_STR},(\w+)\)$')
+
+
+def _tensor_key(sym: clingo.Symbol):
+    """A tensor's name, or a virtual tensor (brow(N, T)) as its text."""
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
 
 
 def _unquote(s: str) -> str:
@@ -154,18 +171,22 @@ class Decoded:
     constraints: list  # (Expr, Expr) that must hold
     rename: dict  # internal fresh name -> printed fresh name
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
+    rows: dict = field(default_factory=dict)  # tensor of unknown rank -> Row (decode_rows)
+    labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
     resolve = Resolver(atoms.binds)
     void = _void_classes(atoms.void_edges)
     fresh = _FreshNames(graph.fresh_count)
-    shapes, dtypes = {}, {}
+    shapes, dtypes, poly = {}, {}, []
     for t in graph.tensors():
         ranks = atoms.rank.get(t)
         dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
         if not ranks:
             shapes[t] = None
+            if t in atoms.min_rank:
+                poly.append(t)
             continue
         dims = []
         for i in range(min(ranks)):
@@ -177,6 +198,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
             else:
                 dims.append(fresh.for_class(void.find((t, i))))
         shapes[t] = Shape((tuple(dims),))
+    rows = decode_rows(graph, atoms, poly, resolve, void, fresh) if poly else {}
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
     ranges = {}
@@ -188,7 +210,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(graph, shapes, constraints), conflicted)
+                   _renumber(graph, shapes, constraints, rows), conflicted, rows,
+                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1})
 
 
 def _constraints(unsolved, resolve) -> list:
@@ -244,7 +267,7 @@ def _void_classes(edges) -> _UnionFind:
     return uf
 
 
-def _renumber(graph: Graph, shapes: dict, constraints: list) -> dict:
+def _renumber(graph: Graph, shapes: dict, constraints: list, rows: dict) -> dict:
     """Fresh names `_k` renumbered 1, 2, ... in order of first appearance."""
     order: list[str] = []
     seen: set[str] = set()
@@ -259,6 +282,9 @@ def _renumber(graph: Graph, shapes: dict, constraints: list) -> dict:
         sh = shapes.get(t)
         if sh is not None:
             for d in sh.dims:
+                visit(d)
+        elif t in rows:
+            for d in rows[t].lead + rows[t].trail:
                 visit(d)
     for a, b in constraints:
         visit(a)

@@ -254,6 +254,9 @@ def _message(place, values, primary, before) -> str:
         return f"symbol `{place.arguments[0].string}` would be both {a} and {b}"
     if kind == "node":
         return f"{what}: {why_text(values[0] if values else '')}"
+    if kind == "label":
+        return f"{what} makes axis {place.arguments[1]} of `{tensor_label(place.arguments[0])}` " \
+               f"carry two labels: {a} and {b}"
     return f"{what} is inconsistent at {place}"
 
 

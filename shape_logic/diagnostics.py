@@ -117,6 +117,10 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
     if kind == "equal":
         return Diagnostic("E0006", f"{plain_text(args[0])} differ: {va} and {vb}", None, None,
                           [va, vb])
+    if kind == "label":
+        t, i = tensor_label(args[0]), args[1].number
+        return Diagnostic("E0009", f"axis {i} of `{t}` has two labels: {va} and {vb}", t, i,
+                          [va, vb])
     if kind in ("symbol", "range"):
         s = args[0].string
         return Diagnostic("E0007", f"symbol `{s}` cannot be both {va} and {vb}", None, None,

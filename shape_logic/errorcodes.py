@@ -10,6 +10,7 @@ CODES = {
     "E0006": "element counts differ",
     "E0007": "contradictory values of a symbol",
     "E0008": "invalid node (attribute, number of inputs, operand kind)",
+    "E0009": "one axis, two labels",
 }
 
 
@@ -18,4 +19,5 @@ def code_for(place, values) -> str:
     if kind == "dim":
         return "E0003" if len(values) > 1 and values[1] == "negative" else "E0001"
     return {"rank": "E0002", "dtype": "E0004", "value": "E0005", "equal": "E0006",
-            "symbol": "E0007", "range": "E0007", "node": "E0008"}.get(kind, "E0000")
+            "symbol": "E0007", "range": "E0007", "node": "E0008",
+            "label": "E0009"}.get(kind, "E0000")

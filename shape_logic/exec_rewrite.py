@@ -22,16 +22,30 @@ NOT_FOLDED = {"Dropout", "RandomNormal", "RandomUniform", "RandomNormalLike",
               "RandomUniformLike", "Multinomial", "Bernoulli"}
 
 
+def uses(step) -> list:
+    """The tensors a step reads: its node's inputs and, for a kernel running a body, the
+    tensors of the graph around the body that it uses (kernels/bodies.py)."""
+    return step.node.inputs + list(getattr(step.kernel, "outer_names", ()))
+
+
+def give_outer(kernel, env: dict) -> None:
+    """Hand a body-running kernel the values of the outer tensors it uses."""
+    names = getattr(kernel, "outer_names", None)
+    if names:
+        kernel.outer_values = {n: env[n] for n in names if n in env}
+
+
 def fold_constants(steps, constants: dict, folded: dict, fail) -> list:
     """Run the steps whose inputs are all known now; returns the steps left.
     `folded` gets tensor -> origin; `fail(node, args, exc)` makes the error."""
     kept = []
     for step in steps:
         node = step.node
-        if node.op in NOT_FOLDED or not all(t in constants for t in node.inputs if t):
+        if node.op in NOT_FOLDED or not all(t in constants for t in uses(step) if t):
             kept.append(step)
             continue
         args = [constants[t] if t else None for t in node.inputs]
+        give_outer(step.kernel, constants)
         try:
             with np.errstate(all="ignore"):
                 outs = step.kernel(*args)
@@ -167,7 +181,7 @@ def assign_frees(steps, outputs: set) -> None:
     """Give each step the tensors whose last use it is (graph outputs are kept)."""
     last: dict[str, int] = {}
     for i, step in enumerate(steps):
-        for t in step.node.inputs + step.node.outputs:
+        for t in uses(step) + step.node.outputs:
             if t:
                 last[t] = i
     for step in steps:
@@ -178,7 +192,7 @@ def assign_frees(steps, outputs: set) -> None:
 
 
 def drop_unused_constants(steps, constants: dict, outputs: set) -> None:
-    used = {t for step in steps for t in step.node.inputs} | outputs
+    used = {t for step in steps for t in uses(step)} | outputs
     for t in list(constants):
         if t not in used:  # read only by folded or fused nodes: not needed at run time
             del constants[t]

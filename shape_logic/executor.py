@@ -26,6 +26,7 @@ from .exec_rewrite import (
     assign_frees,
     drop_unused_constants,
     fold_constants,
+    give_outer,
     fuse_batchnorm_affine,
     fuse_conv_batchnorm,
 )
@@ -270,6 +271,7 @@ class Program:
                 args = [env[t] if t else None for t in node.inputs]
                 if prof is not None:
                     t0, c0 = time.perf_counter(), time.process_time()
+                give_outer(step.kernel, env)
                 try:
                     outs = step.kernel(*args)
                 except Exception as e:  # noqa: BLE001  (any kernel failure: one line naming

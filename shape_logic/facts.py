@@ -30,7 +30,7 @@ def graph_facts(graph: Graph, sourced: bool = False) -> str:
         for info in decls.values():
             out.extend(tensor_facts(info, kind, sourced))
     out.extend(_shared_shape_variables(graph, sourced))
-    for node in graph.nodes:
+    for node in graph.nodes + graph.body_nodes:
         out.extend(node_facts(node, sourced))
     return "\n".join(out) + "\n"
 
@@ -65,11 +65,64 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
                 out.append(_declared("dim", f"{t},{i},{expr_fact_text(d)}", src("dims")))
             if dims:
                 source_fact("dims")
-        elif len(info.shape.parts) > 1:
-            raise InputError("shapes with a shape variable and dims (s@[a]) are not supported "
-                             "yet; give the full shape or only a variable", place=info.place)
+        else:
+            out.extend(_row_facts(info, src))
+    elif kind == "input":
+        out.append(f"min_rank({t},0).")  # an input without a shape: any rank (a row)
+    if info.shape is not None and info.shape.labels:
+        out.append("labels_used.")
+        out.extend(_declared("label", f"{t},{i},{quote(lab)}", src("dims"))
+                   for i, lab in labeled_positions(info.shape))
+        if src("dims") is not None:
+            out.append(f"source({src('dims')}).")
     if info.data is not None:
         out.extend(value_facts(info.name, info.data, src("data")))
+    return out
+
+
+def labeled_positions(shape) -> list[tuple[int, str]]:
+    """(position, label) of the labeled axes: from the front before a shape variable (or
+    throughout), from the back (negative) after it."""
+    out: list[tuple[int, str]] = []
+    var = next((k for k, p in enumerate(shape.parts) if isinstance(p, str)), None)
+    front = [lab for k in range(len(shape.parts) if var is None else var)
+             for lab in shape.part_labels(k)]
+    out.extend((i, lab) for i, lab in enumerate(front) if lab)
+    if var is not None:
+        back = [lab for k in range(var + 1, len(shape.parts)) for lab in shape.part_labels(k)]
+        out.extend((i - len(back), lab) for i, lab in enumerate(back) if lab)
+    return out
+
+
+def row_parts(shape) -> tuple[tuple, str, tuple]:
+    """A shape with one shape variable as (leading dims, variable, trailing dims)."""
+    parts = shape.parts
+    names = [i for i, p in enumerate(parts) if isinstance(p, str)]
+    if len(names) != 1:
+        raise ValueError("more than one shape variable")
+    k = names[0]
+    lead = tuple(d for p in parts[:k] for d in p)
+    trail = tuple(d for p in parts[k + 1:] for d in p)
+    return lead, parts[k], trail
+
+
+def _row_facts(info: TensorInfo, src) -> list[str]:
+    """`[n]@s@[c]`: at least 2 axes, the first n and the last c (rows.lp)."""
+    t = quote(info.name)
+    try:
+        lead, _, trail = row_parts(info.shape)
+    except ValueError:
+        raise InputError(f"shape {info.shape} has more than one shape variable "
+                         "(not supported: give at most one)", place=info.place)
+    out = [_declared("min_rank", f"{t},{len(lead) + len(trail)}", src("rank"))]
+    if src("rank") is not None:
+        out.append(f"source({src('rank')}).")
+    for i, d in enumerate(lead):
+        out.append(_declared("dim", f"{t},{i},{expr_fact_text(d)}", src("dims")))
+    for j, d in enumerate(reversed(trail)):
+        out.append(_declared("dim", f"{t},{-j - 1},{expr_fact_text(d)}", src("dims")))
+    if (lead or trail) and src("dims") is not None:
+        out.append(f"source({src('dims')}).")
     return out
 
 
@@ -94,26 +147,37 @@ def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
 
 
 def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
-    """Tensors annotated with the same lone shape variable have the same shape."""
-    first: dict[str, tuple[str, str]] = {}
+    """Tensors annotated with one shape variable share it: the same shape (`x`, `x`), or
+    the same row before their trailing dims (`s@[a]`, `s@[b, c]`: same_row, rows.lp)."""
+    first: dict[str, tuple[str, str, int, int]] = {}
     out = []
     for kind, decls in (("input", graph.inputs), ("output", graph.outputs),
                         ("ann", graph.annotations)):
         for info in decls.values():
             if info.shape is None or info.shape.dims is not None:
                 continue
-            var = info.shape.parts[0]
-            if var in first:
-                other, okind = first[var]
-                s1 = f"src({okind},{quote(other)},rank)"
-                s2 = f"src({kind},{quote(info.name)},rank)"
-                if sourced:
-                    out.append(f"given_same_shape({quote(other)},{quote(info.name)},{s1},{s2}). "
-                               f"source({s1}). source({s2}).")
-                else:
-                    out.append(f"same_shape({quote(other)},{quote(info.name)}).")
+            lead, var, trail = row_parts(info.shape)
+            here = (info.name, kind, len(lead), len(trail))
+            if var not in first:
+                first[var] = here
+                continue
+            other, okind, olead, otrail = first[var]
+            if lead or olead:
+                raise InputError(f"shape variable {var!r} has leading dims here or in "
+                                 f"{okind}.{other}; a variable shared between annotations "
+                                 "may only have trailing dims (not supported yet)",
+                                 place=info.place)
+            s1 = f"src({okind},{quote(other)},rank)"
+            s2 = f"src({kind},{quote(info.name)},rank)"
+            a, b = quote(other), quote(info.name)
+            if otrail == 0 and not trail:
+                rel, args = "same_shape", f"{a},{b}"
             else:
-                first[var] = (info.name, kind)
+                rel, args = "same_row", f"{a},{otrail},{b},{len(trail)}"
+            if sourced:
+                out.append(f"given_{rel}({args},{s1},{s2}). source({s1}). source({s2}).")
+            else:
+                out.append(f"{rel}({args}).")
     return out
 
 
@@ -131,6 +195,11 @@ def node_facts(node: Node, sourced: bool = True) -> list[str]:
             out.append(f"output({n},{k},{quote(t)}).")
     for key, value in node.attrs.items():
         out.extend(attr_facts(node, key, value))
+    for key, (ins, outs) in node.bodies.items():  # a subgraph's copy (subgraphs.py)
+        k = quote(key)
+        out.append(f"body_count({n},{k},{len(ins)},{len(outs)}).")
+        out.extend(f"body_input({n},{k},{i},{quote(t)})." for i, t in enumerate(ins))
+        out.extend(f"body_output({n},{k},{i},{quote(t)})." for i, t in enumerate(outs))
     return out
 
 

@@ -85,6 +85,9 @@ class Node:
     attrs: dict[str, Any] = field(default_factory=dict)
     index: int = 0
     domain: str = ""
+    # subgraph attributes (Scan's body): key -> (input tensors, output tensors) of the
+    # body's copy in this node's namespace, whose nodes are in Graph.body_nodes
+    bodies: dict = field(default_factory=dict)
 
     @property
     def place(self) -> str:
@@ -106,13 +109,14 @@ class Graph:
     fresh_count: int = 0
     source: Any = None  # the dict or ModelProto it was read from
     symbol_map: dict = field(default_factory=dict)  # ONNX dim_param -> the NAME used for it
+    body_nodes: list = field(default_factory=list)  # nodes of subgraph bodies (subgraphs.py)
 
     def tensors(self) -> list[str]:
         """Every tensor name, in a stable order: inputs, initializers, node outputs."""
         seen: dict[str, None] = {}
         for name in list(self.inputs) + list(self.initializers):
             seen.setdefault(name, None)
-        for node in self.nodes:
+        for node in self.nodes + self.body_nodes:
             for t in node.inputs + node.outputs:
                 if t:
                     seen.setdefault(t, None)

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from .calls import expand_calls
+from .subgraphs import expand_bodies, resolve_bodies
 from .errors import InputError
 from .graph import DTYPES, NUMPY_DTYPES, Graph, Node, TensorInfo, canonical_dtype, dtype_of_array
 from .shapes import Shape, shape_from_json
@@ -37,8 +39,9 @@ class SymbolTable:
 
     def note(self, shape: Shape, cls: int):
         for s in shape.symbols():
-            if self.cls.get(s) == 2:
-                continue  # a fresh name stays fresh
+            if s.startswith("_"):  # a fresh name (or a function's, renamed per call) stays fresh
+                self.cls[s] = 2
+                continue
             if s not in self.cls or self.cls[s] > cls:
                 self.cls[s] = cls
 
@@ -76,6 +79,13 @@ class _GraphReader:
         if not isinstance(d, dict):
             raise InputError("not a graph: the top level must be a JSON object")
         _check_keys(d, TOP_KEYS, "top level")
+        self.given = d
+        d = self.data = expand_calls(d)
+        functions = d.get("functions", {})
+        if isinstance(functions, dict) and isinstance(d["nodes"], list):
+            d = self.data = dict(d, nodes=[dict(nd) if isinstance(nd, dict) else nd
+                                           for nd in d["nodes"]])
+            resolve_bodies(d["nodes"], functions)
         if "nodes" not in d:
             raise InputError("not a graph: no \"nodes\" list")
         opset = d.get("opset", 18)
@@ -88,15 +98,20 @@ class _GraphReader:
         inputs = self.decls(d.get("inputs", {}), "inputs", cls=0)
         initializers = self.initializers(d.get("initializers", {}))
         nodes = self.nodes(d["nodes"])
-        outputs = self.decls(d.get("outputs", {}), "outputs", cls=1)
-        annotations = self.decls(d.get("annotations", {}), "annotations", cls=1)
         functions = d.get("functions", {})
         if not isinstance(functions, dict):
             raise InputError("functions must be an object", place="functions")
+        self.extra = {"initializers": {}, "annotations": {}}
+        body_nodes = expand_bodies(self, nodes, functions)
+        initializers.update(self.initializers(self.extra["initializers"]))
+        outputs = self.decls(d.get("outputs", {}), "outputs", cls=1)
+        annotations = self.decls(d.get("annotations", {}), "annotations", cls=1)
+        annotations.update(self.decls(self.extra["annotations"], "annotations", cls=1))
         return Graph(name=name, opset=opset, inputs=inputs, outputs=outputs,
                      initializers=initializers, nodes=nodes, annotations=annotations,
                      functions=functions, path=self.path, symbol_class=self.symbols.cls,
-                     fresh_count=self.symbols.count, source=d)
+                     fresh_count=self.symbols.count, source=self.given,
+                     body_nodes=body_nodes)
 
     # ----- tensors declared with dtype/shape
     def decls(self, section: Any, where: str, cls: int) -> dict[str, TensorInfo]:
@@ -198,13 +213,14 @@ class _GraphReader:
         return arr
 
     # ----- nodes
-    def nodes(self, section: Any) -> list[Node]:
+    def nodes(self, section: Any, place: str = "nodes") -> list[Node]:
         if not isinstance(section, list):
-            raise InputError("nodes must be a list", place="nodes")
+            raise InputError("nodes must be a list", place=place)
+        where = place
         out = []
         names: dict[str, int] = {}
         for i, nd in enumerate(section):
-            place = f"nodes[{i}]"
+            place = f"{where}[{i}]"
             if not isinstance(nd, dict):
                 raise InputError("a node must be an object", place=place)
             _check_keys(nd, NODE_KEYS, place)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import InputError
 from .graph import Graph, Node, TensorInfo, dtype_of_array
+from .onnx_bodies import expand_model, needs_expansion
 from .load_json import SymbolTable, check_dims
 from .shapes import Shape
 from .symbolic.expr import Expr
@@ -71,11 +72,18 @@ class _ModelReader:
             inputs[vi.name] = self.value_info(vi, f"graph.input[{vi.name}]", cls=0)
         outputs = {vi.name: self.value_info(vi, f"graph.output[{vi.name}]", cls=1)
                    for vi in g.output}
-        nodes = self.nodes(g.node)
+        body_nodes, annotations = [], {}
+        if needs_expansion(m):  # model-local functions, Scan/Loop/If bodies (onnx_bodies.py)
+            from .load_json import _GraphReader
+
+            nodes, body_nodes, extra, annotations = expand_model(self, m, _GraphReader)
+            initializers.update(extra)
+        else:
+            nodes = self.nodes(g.node)
         graph = Graph(name=g.name or "model", opset=opset, inputs=inputs, outputs=outputs,
-                      initializers=initializers, nodes=nodes, annotations={},
+                      initializers=initializers, nodes=nodes, annotations=annotations,
                       path=self.path, symbol_class=self.symbols.cls,
-                      fresh_count=self.symbols.count, source=m)
+                      fresh_count=self.symbols.count, source=m, body_nodes=body_nodes)
         graph.symbol_map = self.symbol_map
         return graph
 

@@ -27,6 +27,13 @@ def render_solution(sol, color: bool = False) -> str:
                                             for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
+    if any(sol.cases):
+        lines.append("cases: " + " | ".join(", ".join(f"{k} = {v}" for k, v in c.items()) or "-"
+                                          for c in sol.cases))
+    for t, shapes in sol.alternatives.items():
+        lines.append(f"alternatives: {t}: {' | '.join(shapes)}")
+    if sol.alternatives_capped:
+        lines.append("alternatives: capped (more cases than listed, or a graph too large)")
     for w in sol.warnings:
         lines.append(f"warning: {w}")
     return "\n".join(lines)

@@ -16,6 +16,9 @@ Part = Union[tuple, str]  # tuple[Expr, ...] of dims, or the name of a shape var
 @dataclass(frozen=True)
 class Shape:
     parts: tuple
+    # OCANNL's axis labels (`[batch:b, rgb:3]`): per part, a tuple with a label or None per
+    # dim (None for a variable part); () when no axis is labeled
+    labels: tuple = ()
 
     @property
     def dims(self) -> tuple[Expr, ...] | None:
@@ -42,17 +45,27 @@ class Shape:
         return {p for p in self.parts if isinstance(p, str)}
 
     def __str__(self) -> str:
-        return format_shape(self.parts)
+        return format_shape(self.parts, self.labels)
+
+    def part_labels(self, k: int) -> tuple:
+        """The labels of part k's dims (None where unlabeled)."""
+        if not self.labels or self.labels[k] is None:
+            return (None,) * (0 if isinstance(self.parts[k], str) else len(self.parts[k]))
+        return self.labels[k]
 
     @staticmethod
     def of(dims) -> "Shape":
         return Shape((tuple(d if isinstance(d, Expr) else Expr.const(d) for d in dims),))
 
 
-def format_shape(parts) -> str:
+def format_shape(parts, labels=()) -> str:
     out = []
-    for p in parts:
-        out.append(p if isinstance(p, str) else "[" + ", ".join(str(d) for d in p) + "]")
+    for k, p in enumerate(parts):
+        if isinstance(p, str):
+            out.append(p)
+            continue
+        names = labels[k] if labels and labels[k] else (None,) * len(p)
+        out.append("[" + ", ".join(f"{n}:{d}" if n else str(d) for n, d in zip(names, p)) + "]")
     return "@".join(out) if out else "[]"
 
 
@@ -64,23 +77,36 @@ def parse_shape(text: str, fresh: Callable[[], Expr] | None = None) -> Shape:
         parts.append(_part(p))
     if not p.at_end():
         p.fail(f"unexpected {p.tokens[p.i][1]!r}")
-    return Shape(tuple(parts))
+    labels = tuple(lab for _, lab in parts)
+    return Shape(tuple(part for part, _ in parts),
+                 labels if any(lab and any(lab) for lab in labels) else ())
 
 
 def _part(p: Parser):
     kind, v, pos = p.tokens[p.i]
     if kind == "name":
         p.take()
-        return v
+        return v, None
     p.expect("[")
-    dims = []
+    dims, labels = [], []
     if not p.peek("]", "op"):
+        labels.append(_label(p))
         dims.append(p.dim())
         while p.peek(",", "op"):
             p.take()
+            labels.append(_label(p))
             dims.append(p.dim())
     p.expect("]")
-    return tuple(dims)
+    return tuple(dims), tuple(labels)
+
+
+def _label(p: Parser) -> str | None:
+    """An axis label `name:` before a dim (OCANNL's dim labels), or None."""
+    kind, v, _ = p.tokens[p.i]
+    if kind == "name" and p.tokens[p.i + 1][1] == ":":
+        p.i += 2
+        return v
+    return None
 
 
 def shape_from_json(value, fresh: Callable[[], Expr] | None = None) -> Shape:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from .decode import Decoded
 from .graph import Graph
-from .shapes import Shape
+from .shapes import Shape, format_shape
 from .symbolic.expr import Expr
 
 
@@ -16,22 +16,45 @@ class Solution:
     diagnostics: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     timings: dict = field(default_factory=dict)
+    # tensor -> its shapes in the cases the graph leaves open (alternatives.py)
+    alternatives: dict = field(default_factory=dict)
+    cases: list = field(default_factory=list)  # the bindings of each case
+    alternatives_capped: bool = False
 
     def __post_init__(self):
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
         self._shapes: dict[str, str] = {}
         count = len(rename)
+        row_vars: dict[str, str] = {}
         for t in self.graph.tensors():
             sh = self.decoded.shapes.get(t)
-            if sh is None:
+            row = self.decoded.rows.get(t)
+            if sh is None and row is not None:  # rank unknown: a row, `[n]@s@[c]`
+                if row.var not in row_vars:
+                    if row.is_fresh():
+                        count += 1
+                    row_vars[row.var] = f"_{count}" if row.is_fresh() else row.var
+                parts = ([[d.subs(rename) for d in row.lead]] if row.lead else []) + \
+                    [row_vars[row.var]] + ([[d.subs(rename) for d in row.trail]] if row.trail else [])
+                labels = ([[self._label(t, i) for i in range(len(row.lead))]] if row.lead else []) \
+                    + [None] + ([[self._label(t, j - len(row.trail)) for j in range(len(row.trail))]]
+                                if row.trail else [])
+                self._shapes[t] = format_shape(parts, labels)
+            elif sh is None:
                 count += 1
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
                 # an axis where values clash has no size to print: '?'
                 dims = ["?" if (t, i) in self.decoded.conflicted else str(d.subs(rename))
                         for i, d in enumerate(sh.dims)]
+                if self.decoded.labels:
+                    dims = [f"{lab}:{d}" if (lab := self._label(t, i)) else d
+                            for i, d in enumerate(dims)]
                 self._shapes[t] = "[" + ", ".join(dims) + "]"
         self._rename = rename
+
+    def _label(self, t: str, i: int) -> str | None:
+        return self.decoded.labels.get((t, i))
 
     # ----- the Python API of INTERFACE §6
     @property
@@ -77,6 +100,12 @@ class Solution:
             out["ranges"] = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
         if self.decoded.constraints:
             out["constraints"] = self.constraints
+        if self.alternatives:
+            out["alternatives"] = dict(self.alternatives)
+            if any(self.cases):
+                out["cases"] = list(self.cases)
+        if self.alternatives_capped:
+            out["alternatives_capped"] = True
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
@@ -93,7 +122,8 @@ class Solution:
             return "input"
         if tensor in g.initializers:
             return "initializer"
-        node = g.producer().get(tensor)
+        node = g.producer().get(tensor) or next(
+            (n for n in g.body_nodes if tensor in n.outputs), None)
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 import clingo
 
+from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
 from .asp.program import available_ops, core_encodings, load_rule_file
 from .decode import Atoms, decode
@@ -38,7 +39,7 @@ def elimination_order(graph: Graph):
 def select_rules(graph: Graph, rule_dirs=()) -> list:
     known = available_ops(rule_dirs)
     files = {}
-    for node in graph.nodes:
+    for node in graph.nodes + graph.body_nodes:
         if node.op not in known:
             raise InputError(f"unknown operator {node.op!r} (no rule file rules/{node.op}.lp; "
                              "see `shape-logic ops`)", graph.path, f"{node.place}.op")
@@ -170,6 +171,13 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
+    open_mm = open_matmuls(problem.graph, atoms)
+    if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
+                                                                        sol.constraints)):
+        t2 = time.perf_counter()
+        sol.alternatives, sol.cases, sol.alternatives_capped = \
+            enumerate_alternatives(problem, open_mm)
+        problem.timings["alternatives"] = time.perf_counter() - t2
     sol.timings = dict(problem.timings)
     return sol
 

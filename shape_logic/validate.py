@@ -5,6 +5,7 @@ from collections import deque
 
 from .errors import InputError
 from .graph import Graph, Node
+from .subgraphs import SUBGRAPH_OPS, implicit_inputs
 
 
 def validate(graph: Graph) -> list[Node]:
@@ -27,6 +28,21 @@ def validate(graph: Graph) -> list[Node]:
             if t and t not in defined:
                 raise InputError(f"input {t!r} is not defined (not a graph input, initializer, "
                                  "or output of a node)", graph.path, f"{node.place}.inputs[{k}]")
+    # bodies' copies (subgraphs.py) define their inputs and their nodes' outputs, and may
+    # use the enclosing graph's tensors
+    for node in graph.nodes + graph.body_nodes:
+        for ins, _ in node.bodies.values():
+            for t in ins:
+                defined.setdefault(t, f"{node.place} (body input)")
+    for node in graph.body_nodes:
+        for t in node.outputs:
+            if t:
+                defined.setdefault(t, node.place)
+    for node in graph.body_nodes:
+        for k, t in enumerate(node.inputs):
+            if t and t not in defined:
+                raise InputError(f"input {t!r} is not defined in the body nor in the graph "
+                                 "around it", graph.path, f"{node.place}.inputs[{k}]")
     for section, decls in (("outputs", graph.outputs), ("annotations", graph.annotations)):
         for name in decls:
             if name not in defined:
@@ -41,7 +57,9 @@ def topological_order(graph: Graph) -> list[Node]:
     waiting = [0] * len(graph.nodes)
     index = {id(n): i for i, n in enumerate(graph.nodes)}
     for i, node in enumerate(graph.nodes):
-        for t in set(node.inputs):
+        # a node with a body also waits for the outer tensors the body uses
+        implicit = implicit_inputs(node) if node.bodies or node.op in SUBGRAPH_OPS else []
+        for t in set(node.inputs) | set(implicit):
             if t and t in producer:
                 users[index[id(producer[t])]].append(i)
                 waiting[i] += 1

@@ -18,8 +18,12 @@ def annotated_dict(sol) -> dict:
     annotations = out.setdefault("annotations", {})
     declared = set(out.get("inputs", {})) | set(out.get("outputs", {})) | \
         set(out.get("initializers", {}))
+    # tensors of the file itself (not those of function calls or bodies, which the
+    # solver instantiates in their own namespaces)
+    own = declared | {t for nd in out.get("nodes", []) if isinstance(nd, dict)
+                      for t in nd.get("outputs", [])}
     for t in sol.graph.tensors():
-        if t in annotations or t in declared:
+        if t in annotations or t in declared or t not in own:
             continue
         entry = {"shape": sol.shape(t)}
         if sol.dtype(t):

@@ -9,8 +9,15 @@ from shape_logic.conformance_exec import run_case, runnable_cases
 # Known failures, each with its reason. Cases matching these may pass one day (xfail is
 # not strict); any other failure fails the suite.
 KNOWN_FAILURES: list[re.Pattern] = [
-    # none at present: the small types NumPy lacks (bfloat16, float8, float4, 4- and
-    # 2-bit integers) are ml_dtypes' (shape_logic/graph.py)
+    # (the small types NumPy lacks - bfloat16, float8, float4, 4- and 2-bit integers - are
+    # ml_dtypes', shape_logic/graph.py)
+    # Scan before opset 9 (a batch axis and a sequence_lens input) is not implemented:
+    # rules/Scan.lp declares the node invalid
+    re.compile(r"^test_scan_sum$"),
+    # AffineGrid's expansion feeds Range with the 1-element tensors its If branches give
+    # (the runtimes accept them); rules/Range.lp follows the ONNX spec (scalars), so the
+    # checked run reports a shape error now that If has a rule file
+    re.compile(r"^test_affine_grid_(2d|3d)(_align_corners)?_expanded$"),
 ]
 
 CASES = {c.name: c for c in runnable_cases()}

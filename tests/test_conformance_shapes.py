@@ -22,6 +22,18 @@ KNOWN_FAILURES = {
     "test_hammingwindow_symmetric_expanded": "values through Cast to float",
     "test_hannwindow_expanded": "values through Cast to float",
     "test_hannwindow_symmetric_expanded": "values through Cast to float",
+    # control flow (rules/Scan.lp, Loop.lp, If.lp)
+    "test_scan_sum": "Scan before opset 9 (batch axis, sequence_lens) is not implemented",
+    "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "
+                   "only invariance for any shape is proven, so a fresh shape is printed",
+    "test_range_float_type_positive_delta_expanded": "Loop trip count computed from floats",
+    "test_range_float16_type_positive_delta_expanded": "Loop trip count computed from floats",
+    "test_range_bfloat16_type_positive_delta_expanded": "Loop trip count computed from floats",
+    "test_range_int32_type_negative_delta_expanded": "Loop trip count computed by Ceil/Cast",
+    "test_affine_grid_2d_expanded": "Range fed 1-element tensors (the spec says scalars)",
+    "test_affine_grid_2d_align_corners_expanded": "Range fed 1-element tensors",
+    "test_affine_grid_3d_expanded": "Range fed 1-element tensors",
+    "test_affine_grid_3d_align_corners_expanded": "Range fed 1-element tensors",
 }
 
 

@@ -1,0 +1,61 @@
+"""Ambiguity as answer sets: the shapes each case of an open broadcast gives.
+
+The fast mode prints what holds in every case (`max(m, n)` for `[n] + [m]`: exact
+in each). When such a value appears, the program is solved again with
+encodings/alternatives.lp, which makes one answer set per consistent choice of
+case (n = m, n = 1 or m = 1 per pair; a MatMul operand of unknown rank a vector
+or a matrix); each answer set is decoded, and the
+tensors whose shape differs between them list their alternatives; the bindings of
+each case are listed with them ("cases"). At most
+MAX_MODELS answer sets are read (the solution then says it was capped), and
+graphs above MAX_NODES are not enumerated.
+"""
+from __future__ import annotations
+
+from .asp.program import ENCODINGS_DIR
+from .decode import Atoms, decode
+
+MAX_MODELS = 16
+MAX_NODES = 2000
+
+
+def may_be_ambiguous(shapes: dict, constraints: list) -> bool:
+    """A max(..) in a shape or a constraint may come from an open broadcast."""
+    return any("max(" in s for s in list(shapes.values()) + constraints)
+
+
+def open_matmuls(graph, atoms) -> list[tuple[str, str]]:
+    """(node, operand) of MatMuls whose operand has unknown rank and may be a vector."""
+    return [(n.name, t) for n in graph.nodes + graph.body_nodes if n.op == "MatMul"
+            for t in n.inputs[:2] if t and t not in atoms.rank and atoms.min_rank.get(t, 2) < 2]
+
+
+def enumerate_alternatives(problem, open_mm=()) -> tuple[dict, list, bool]:
+    """({tensor: [shape, ...]} for tensors with more than one, [the bindings of each case],
+    capped?)."""
+    from .solution import Solution
+
+    graph = problem.graph
+    if len(graph.nodes) + len(graph.body_nodes) > MAX_NODES:
+        return {}, [], True
+    from .asp.terms import quote
+
+    text = (ENCODINGS_DIR / "alternatives.lp").read_text() + "".join(
+        f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
+    ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False)
+    seen: dict[str, list] = {t: [] for t in graph.tensors()}
+    count, cases = 0, []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            count += 1
+            if count > MAX_MODELS:
+                break
+            sol = Solution(graph, decode(graph, Atoms.read(model.symbols(shown=True))))
+            if sol.bindings not in cases:
+                cases.append(sol.bindings)
+            for t in seen:
+                s = sol.shape(t)
+                if s not in seen[t]:
+                    seen[t].append(s)
+    alternatives = {t: v for t, v in seen.items() if len(v) > 1}
+    return alternatives, (cases if alternatives else []), count > MAX_MODELS

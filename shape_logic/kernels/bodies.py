@@ -1,0 +1,42 @@
+"""Subgraph bodies (Scan, Loop, If) run on this package's executor.
+
+A body may use tensors of the graph around it (ONNX's outer scope): those free
+names become extra inputs of the body's program, and the executor hands their
+values to the kernel (`outer_names`, `outer_values`) before calling it."""
+from __future__ import annotations
+
+from ..subgraphs import free_names
+
+
+class Body:
+    """A body graph object as a program: call it with its inputs in order, and the values
+    of the outer tensors it uses."""
+
+    def __init__(self, kernel, body):
+        from ..calls import decls_of
+        from ..errors import InputError
+        from ..executor import Program
+
+        if not isinstance(body, dict) or not isinstance(body.get("nodes"), list):
+            raise kernel.fail("a body must be a graph object (or a function's name)")
+        self.outer = free_names(body)
+        inputs = {n: dict(d or {}) for n, d in decls_of(body.get("inputs", [])).items()}
+        g = {"opset": kernel.opset, "inputs": {**inputs, **{n: {} for n in self.outer}},
+             "outputs": {n: {} for n in decls_of(body.get("outputs", []))},
+             "nodes": body["nodes"], "initializers": body.get("initializers") or {}}
+        self.params, self.results = list(inputs), list(g["outputs"])
+        try:
+            self.program = Program(g, check=False)
+        except InputError as e:
+            raise kernel.fail(f"cannot run the body ({e.reason})") from None
+
+    def __call__(self, *args, outer: dict | None = None) -> list:
+        feeds = dict(zip(self.params, args))
+        outer = outer or {}
+        missing = [n for n in self.outer if n not in outer]
+        if missing:
+            raise ValueError(f"the body uses {', '.join(missing)} of the graph around it, "
+                             "which is not available here")
+        feeds.update((n, outer[n]) for n in self.outer)
+        r = self.program.run(feeds)
+        return [r[name] for name in self.results]

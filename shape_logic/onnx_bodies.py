@@ -1,0 +1,83 @@
+"""ONNX model-local functions and subgraph attributes onto the graph format's mechanism.
+
+A FunctionProto becomes an entry of "functions" and a GraphProto attribute (Scan,
+Loop, If bodies) a graph object; then calls are expanded per call site
+(calls.py) and bodies copied into their node's namespace (subgraphs.py), exactly
+as for graph files.
+"""
+from __future__ import annotations
+
+from .calls import expand_calls
+from .errors import InputError
+from .graph import dtype_of_array
+from .subgraphs import expand_bodies
+
+
+def needs_expansion(model) -> bool:
+    from onnx import AttributeProto
+
+    return bool(model.functions) or any(
+        a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS)
+        for n in model.graph.node for a in n.attribute)
+
+
+def expand_model(reader, model, json_reader_cls):
+    """(nodes, body nodes, extra initializers, annotations) of the model's main graph, with
+    its function calls expanded and its bodies copied."""
+    functions = {}
+    for f in model.functions:
+        functions[f.name] = {"inputs": list(f.input), "outputs": list(f.output),
+                             "nodes": [node_dict(n, i, f"functions.{f.name}")
+                                       for i, n in enumerate(f.node)]}
+    data = {"nodes": [node_dict(n, i, "graph") for i, n in enumerate(model.graph.node)],
+            "functions": functions}
+    expanded = expand_calls(data)
+    json_reader = json_reader_cls(expanded, reader.path)
+    json_reader.symbols = reader.symbols
+    nodes = json_reader.nodes(expanded["nodes"])
+    json_reader.extra = {"initializers": dict(expanded.get("initializers") or {}),
+                         "annotations": dict(expanded.get("annotations") or {})}
+    body_nodes = expand_bodies(json_reader, nodes, functions)
+    inits = json_reader.initializers(json_reader.extra["initializers"])
+    annotations = json_reader.decls(json_reader.extra["annotations"], "annotations", cls=1)
+    return nodes, body_nodes, inits, annotations
+
+
+def node_dict(n, i: int, where: str) -> dict:
+    from .onnx_import import attribute_value
+
+    name = n.name or f"{n.op_type}_{i}"
+    attrs = {}
+    for a in n.attribute:
+        place = f'{where}.node[{i}] "{name}".attrs.{a.name}'
+        if a.ref_attr_name:
+            raise InputError("function attributes referring to the caller's "
+                             "(ref_attr_name) are not supported", place=place)
+        attrs[a.name] = _converted(attribute_value(a, place))
+    out = {"name": name, "op": n.op_type, "inputs": list(n.input), "outputs": list(n.output),
+           "attrs": attrs}
+    if n.domain not in ("", "ai.onnx"):
+        out["domain"] = n.domain
+    return out
+
+
+def _converted(v):
+    if isinstance(v, dict) and "onnx_graph" in v:
+        return body_dict(v["onnx_graph"])
+    if isinstance(v, list) and v and isinstance(v[0], dict) and "onnx_graph" in v[0]:
+        return [body_dict(x["onnx_graph"]) for x in v]
+    return v
+
+
+def body_dict(g) -> dict:
+    from onnx import numpy_helper
+
+    inits = {}
+    for init in g.initializer:
+        arr = numpy_helper.to_array(init)
+        inits[init.name] = {"dtype": dtype_of_array(arr), "shape": list(arr.shape),
+                            "data": arr.tolist()}
+    return {"inputs": [vi.name for vi in g.input if vi.name not in inits],
+            "outputs": [vi.name for vi in g.output],
+            "nodes": [node_dict(n, i, f"graph {g.name!r}") for i, n in enumerate(g.node)],
+            "initializers": inits}

@@ -1,0 +1,54 @@
+"""Ambiguity as answer sets (encodings/alternatives.lp): [n] + [m] is n = m, n = 1 or m = 1."""
+import shape_logic
+
+
+def add(a, b, extra_nodes=(), inits=None, outputs=None):
+    g = {"inputs": {"a": {"dtype": "f32", "shape": a}, "b": {"dtype": "f32", "shape": b}},
+         "nodes": [{"op": "Add", "inputs": ["a", "b"], "outputs": ["y"]}, *extra_nodes]}
+    if inits:
+        g["initializers"] = inits
+    if outputs:
+        g["outputs"] = outputs
+    return shape_logic.solve(g)
+
+
+def test_open_broadcast_lists_its_cases():
+    sol = add("[n]", "[m]")
+    assert sol.shape("y") == "[max(m, n)]"  # what holds in every case
+    out = sol.to_json()
+    assert sorted(map(str, out["cases"])) == sorted(map(str, [{"m": 1}, {"n": "m"}, {"n": 1}]))
+    assert set(out["alternatives"]["y"]) == {"[n]", "[m]"}
+    assert set(out["alternatives"]["a"]) == {"[n]", "[m]", "[1]"}
+    assert "alternatives_capped" not in out
+
+
+def test_cases_follow_the_rest_of_the_graph():
+    # y + [1] annotated [5]: max(m, n) = 5, so each case fixes the sizes
+    sol = add("[n]", "[m]", [{"op": "Add", "inputs": ["y", "c"], "outputs": ["z"]}],
+              {"c": {"dtype": "f32", "shape": [1], "data": [1.0]}}, {"z": {"shape": "[5]"}})
+    assert sol.shape("y") == "[5]" and sol.constraints == ["max(m, n) = 5"]
+    assert sorted(map(str, sol.cases)) == sorted(map(str, [
+        {"m": 5, "n": 5}, {"m": 1, "n": 5}, {"m": 5, "n": 1}]))
+    assert set(sol.alternatives["a"]) == {"[5]", "[1]"}
+
+
+def test_no_alternatives_when_nothing_is_open():
+    for a, b in (("[n]", "[1]"), ("[n]", "[n]"), ("[3]", "[m]")):
+        out = add(a, b).to_json()
+        assert "alternatives" not in out and "cases" not in out
+
+
+def test_text_lists_the_cases():
+    text = add("[n]", "[m]").to_text()
+    assert "cases: " in text and "alternatives: y:" in text
+
+
+def test_matmul_with_an_operand_of_unknown_rank():
+    # x may be a vector (y: [n]) or a stack of matrices (y: ...@[_, n])
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32"}, "w": {"dtype": "f32", "shape": "[k, n]"}},
+        "nodes": [{"op": "MatMul", "inputs": ["x", "w"], "outputs": ["y"]}]})
+    assert sol.shape("y").startswith("_")  # nothing fixed is claimed
+    alts = sol.alternatives["y"]
+    assert "[n]" in alts and any(a.endswith(", n]") and "@" in a for a in alts)
+    assert "[k]" in sol.alternatives["x"]
