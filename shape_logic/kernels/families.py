@@ -97,7 +97,9 @@ class Reduce(Kernel):
             if noop_with_empty_axes:
                 return x
             axes = range(x.ndim)
-        norm = tuple(sorted({self.axis(a, max(x.ndim, 1)) for a in axes})) if x.ndim else ()
+        # a scalar has no axis to name (ONNX's range [-r, r-1] is empty; onnxruntime
+        # accepts any, onnx's reference none: we follow the spec, as rules/Reduce*.lp do)
+        norm = tuple(sorted({self.axis(a, x.ndim) for a in axes}))
         return np.asarray(self.reduce(x, norm, bool(keepdims))).astype(x.dtype, copy=False)
 
     def reduce(self, x: np.ndarray, axes: tuple, keepdims: bool) -> np.ndarray:
