@@ -7,6 +7,7 @@ conflict there is, and a subset of sources can be solved the same way.
 from __future__ import annotations
 
 import gc
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -80,8 +81,12 @@ class Problem:
                 ) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources)."""
         messages: list[str] = []
-        ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
-                             message_limit=1000)
+        undefined: list[str] = []
+
+        def log(code, msg):
+            (undefined if code == clingo.MessageCode.AtomUndefined else messages).append(msg)
+
+        ctl = clingo.Control(list(args), logger=log, message_limit=1000)
         funcs = Functions(elimination_order(self.graph))
         t0 = time.perf_counter()
         try:
@@ -97,7 +102,9 @@ class Problem:
         try:
             ctl.ground([("base", [])], context=funcs)
         except RuntimeError:
-            raise _program_error(messages)
+            raise _program_error(messages, self.rule_files)
+        if undefined:
+            raise _undefined_error(undefined)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
         self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
         return ctl, funcs
@@ -109,11 +116,16 @@ class Problem:
         else:
             ctl, funcs = self.control("".join(f"act({s})." for s in active))
         t0 = time.perf_counter()
-        symbols: list[clingo.Symbol] = []
+        symbols: list[clingo.Symbol] | None = None
         with ctl.solve(yield_=True) as handle:
             for model in handle:
                 symbols = model.symbols(shown=True)
         t1 = time.perf_counter()
+        if symbols is None:
+            if active is None:  # with every source on the program always has its answer set
+                raise InputError("the rule files admit no answer set ("
+                                 + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
+            symbols = []
         atoms = Atoms.read(symbols)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
         self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
@@ -157,7 +169,21 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
     return sol
 
 
-def _program_error(messages: list[str]) -> InputError:
+_LOCATION = re.compile(r"^(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: info: ")
+
+
+def _undefined_error(messages: list[str]) -> InputError:
+    """A predicate used in a rule body that no rule file, encoding or fact defines."""
+    msg = messages[0]
+    atom = msg.strip().splitlines()[-1].strip()
+    m = _LOCATION.match(msg)
+    path, line = (m.group(1), m.group(2)) if m else (None, None)
+    return InputError(f"{atom} uses a predicate that no rule file or the schema defines "
+                      "(a typo? a helper of another file? see encodings/schema.lp)",
+                      path, f"line {line}" if line else None)
+
+
+def _program_error(messages: list[str], rule_files=()) -> InputError:
     """A clingo error in a rule file: one line with the file and line."""
     for msg in messages:
         if "error" in msg:
@@ -166,4 +192,8 @@ def _program_error(messages: list[str]) -> InputError:
             path, _, rest = loc.partition(":")
             line = rest.split(":")[0] if rest else ""
             return InputError(reason or first, path, f"line {line}" if line else None)
+    if not messages and rule_files:  # clingo keeps no trace of a failing @-call
+        return InputError("an @-function failed while grounding: a rule calls it with terms "
+                          "it does not take (rule files: "
+                          + ", ".join(str(rf.path) for rf in rule_files) + ")")
     return InputError("; ".join(m.strip() for m in messages) or "clingo failed")
