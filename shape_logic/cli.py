@@ -6,6 +6,8 @@ import json
 import sys
 
 from .errors import InputError
+from .limits import EXIT_TIMEOUT, TimeLimit
+from .timeout_option import add_timeout_argument, time_budget
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,11 +20,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
+    add_timeout_argument(s)
     add_run_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--rules", action="append", default=[], metavar="DIR")
+    add_timeout_argument(c)
     o = sub.add_parser("ops", help="list the operators known, with their rule files")
     o.add_argument("op", nargs="?")
     o.add_argument("--rules", action="append", default=[], metavar="DIR")
@@ -32,14 +36,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "solve":
-            return cmd_solve(args)
-        if args.command == "ops":
-            return cmd_ops(args)
-        if args.command == "run":
-            return cmd_run(args)
-        if args.command == "check":
-            return cmd_check(args)
+        with time_budget(args):
+            if args.command == "solve":
+                return cmd_solve(args)
+            if args.command == "ops":
+                return cmd_ops(args)
+            if args.command == "run":
+                return cmd_run(args)
+            if args.command == "check":
+                return cmd_check(args)
+    except TimeLimit as e:
+        print(f"shape-logic: {args.graph}: {e}", file=sys.stderr)
+        return EXIT_TIMEOUT
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2

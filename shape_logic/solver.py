@@ -20,6 +20,7 @@ from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
+from .limits import Expired, TimeLimit, budget, current, largest_contributors, stop_if_expired
 from .load import load_graph
 from .solution import Solution
 from .validate import validate
@@ -68,10 +69,12 @@ class Problem:
     @staticmethod
     def load(source: Any, rules=()) -> "Problem":
         t0 = time.perf_counter()
+        current().phase = "reading the graph"
         graph = load_graph(source)
         validate(graph)
         rule_files = select_rules(graph, rules)
         t1 = time.perf_counter()
+        stop_if_expired("writing the facts")
         facts = graph_facts(graph)
         t2 = time.perf_counter()
         return Problem(graph, rule_files, facts, tuple(rules),
@@ -87,7 +90,9 @@ class Problem:
             (undefined if code == clingo.MessageCode.AtomUndefined else messages).append(msg)
 
         ctl = clingo.Control(list(args), logger=log, message_limit=1000)
-        funcs = Functions(elimination_order(self.graph))
+        deadline = current()
+        deadline.phase = "parsing the program (rule files and facts)"
+        funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():
@@ -98,11 +103,19 @@ class Problem:
             ctl.add("base", [], extra)
         except RuntimeError:
             raise _program_error(messages)
+        stop_if_expired(deadline.phase)
         t1 = time.perf_counter()
+        deadline.phase = "grounding"
         try:
             ctl.ground([("base", [])], context=funcs)
-        except RuntimeError:
+        except (RuntimeError, Expired):  # clingo re-raises a callback's exception, or wraps it
+            if deadline.expired_in:
+                raise TimeLimit(deadline.seconds, deadline.phase,
+                                largest_contributors(ctl, self.rule_files))
             raise _program_error(messages, self.rule_files)
+        if deadline.expired():
+            raise TimeLimit(deadline.seconds, deadline.phase,
+                            largest_contributors(ctl, self.rule_files))
         if undefined:
             raise _undefined_error(undefined)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
@@ -116,10 +129,7 @@ class Problem:
         else:
             ctl, funcs = self.control("".join(f"act({s})." for s in active))
         t0 = time.perf_counter()
-        symbols: list[clingo.Symbol] | None = None
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                symbols = model.symbols(shown=True)
+        symbols = _solve_once(ctl, current())
         t1 = time.perf_counter()
         if symbols is None:
             if active is None:  # with every source on the program always has its answer set
@@ -132,14 +142,45 @@ class Problem:
         return atoms, funcs
 
 
-def solve(source: Any, rules=(), explain: bool = True) -> Solution:
-    """Infer every tensor's dtype, rank and dims; on a shape error, explain it."""
+def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
+    """Computed dims no runtime can hold (inputs beyond 2^62 are rejected when read)."""
+    out = []
+    for t, shape in shapes.items():
+        for i, d in enumerate((shape.dims or ()) if shape is not None else ()):
+            if d.is_int and d.value > limit:
+                out.append(f"{t}: axis {i} is {d.value}, beyond 2^62 (no runtime can hold it)")
+    return out[:5]
+
+
+def _solve_once(ctl: clingo.Control, deadline) -> list | None:
+    """The shown atoms of the (only) answer set, None without one; within the budget."""
+    deadline.phase = "solving"
+    found: list = []
+
+    def on_model(model):
+        found.append(model.symbols(shown=True))
+
+    if deadline.end is None:
+        ctl.solve(on_model=on_model)
+    else:
+        with ctl.solve(on_model=on_model, async_=True) as handle:
+            if not handle.wait(deadline.remaining()):
+                handle.cancel()
+                raise TimeLimit(deadline.seconds, "solving")
+    return found[-1] if found else None
+
+
+def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None
+          ) -> Solution:
+    """Infer every tensor's dtype, rank and dims; on a shape error, explain it.
+    With `timeout` (seconds), raise `limits.TimeLimit` past it."""
     # Python's cyclic GC rescans the millions of small objects a large graph makes (facts,
     # terms, expressions) again and again; nothing here creates cycles worth collecting.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _solve(source, rules, explain)
+        with budget(timeout):
+            return _solve(source, rules, explain)
     finally:
         if collecting:
             gc.enable()
@@ -164,6 +205,7 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
         problem.timings["explain"] = time.perf_counter() - t1
     warnings = [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
+    warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     sol.timings = dict(problem.timings)
     return sol
