@@ -91,3 +91,22 @@ def test_computed_dims_beyond_2_62_are_reported():
     g["inputs"]["x"]["shape"] = [2**40, 2**40]  # past the integer cap (2^64): not computed
     sol = solve(g)
     assert sol.shape("y") == "[_1]" and "exceeds 2^64" in sol.warnings[0]
+
+
+def test_a_graph_the_equation_solver_is_slow_on_stops_at_the_limit():
+    """Found by bench/fuzz.py: this 5-node graph grounds for minutes (a known slow case,
+    nested floor divisions in @relate). The limit stops it promptly, naming the phase."""
+    import json
+    import time
+    from pathlib import Path
+
+    g = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                    "slow_reshape_equations.json").read_text())
+    t0 = time.monotonic()
+    try:
+        sol = solve(g, timeout=2)
+    except TimeLimit as e:
+        assert e.phase == "grounding" and any("eqn/2" in c for c in e.contributors)
+    else:  # once the equation solver is fixed: the shape is right
+        assert sol.status == "ok" and sol.shape("t10").startswith("[5, ")
+    assert time.monotonic() - t0 < 10
