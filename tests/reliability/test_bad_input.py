@@ -37,7 +37,8 @@ def softmax(attrs):
 def onnx_bytes(kind: str) -> bytes:
     from onnx import TensorProto, helper
 
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                      [2, 2**63 - 1] if kind == "absurd" else [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     src = "ghost" if kind == "undefined" else "x"
     nodes = [helper.make_node("Relu", [src], ["y"], name="r")]
@@ -122,6 +123,8 @@ CASES = {
     "ONNX empty file": ({"m.onnx": b""}, [], ["m.onnx", "", "no graph"]),
     "ONNX undefined tensor": ({"m.onnx": onnx_bytes("undefined")}, [],
                               ["m.onnx", 'nodes[0] "r".inputs[0]', "'ghost' is not defined"]),
+    "ONNX absurd dim": ({"m.onnx": onnx_bytes("absurd")}, [],
+                        ["m.onnx", "graph.input[x]", "> 2^62"]),
     "ONNX cycle": ({"m.onnx": onnx_bytes("cycle")}, [], ["m.onnx", 'nodes[0] "a"', "cycle"]),
     "rule file with a syntax error": (
         {"g.json": RELU, "rules/Relu.lp": GOOD_RELU_RULE + "same_rank(X, Y) :- op(N) input(N).\n"},
