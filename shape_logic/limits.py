@@ -41,23 +41,24 @@ class Expired(Exception):
 class Deadline:
     """A budget of seconds from creation; `phase` says what the solver is doing."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, clock=time.monotonic):
         self.seconds = seconds
-        self.end = None if seconds is None else time.monotonic() + seconds
+        self.clock = clock  # time.process_time for a CPU budget (a fuzzer under `nice`)
+        self.end = None if seconds is None else clock() + seconds
         self.phase = "loading"
         self.expired_in: str | None = None
 
     def remaining(self) -> float | None:
-        return None if self.end is None else max(0.0, self.end - time.monotonic())
+        return None if self.end is None else max(0.0, self.end - self.clock())
 
     def check(self):
         """Called from @-functions while grounding: stop once the budget is spent."""
-        if self.end is not None and time.monotonic() > self.end:
+        if self.end is not None and self.clock() > self.end:
             self.expired_in = self.phase
             raise Expired()
 
     def expired(self) -> bool:
-        return self.end is not None and time.monotonic() > self.end
+        return self.end is not None and self.clock() > self.end
 
 
 _NO_LIMIT = Deadline(None)
@@ -73,15 +74,16 @@ class budget:
     """`with budget(seconds):` - everything solved inside shares one time budget (the
     tighter one when nested). `None` adds no limit."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, clock=time.monotonic):
         outer = current()
         if seconds is None:
             self.deadline = outer
         else:
             if seconds <= 0:
                 raise ValueError("the time limit must be positive")
-            inner = Deadline(seconds)
-            self.deadline = inner if outer.end is None or inner.end < outer.end else outer
+            inner = Deadline(seconds, clock)
+            tighter = outer.end is None or outer.clock is not clock or inner.end < outer.end
+            self.deadline = inner if tighter else outer
 
     def __enter__(self) -> Deadline:
         _current.append(self.deadline)

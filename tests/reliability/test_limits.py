@@ -1,5 +1,9 @@
 """Limits: a time budget that stops with the phase and the largest contributors (exit 3),
 and arithmetic that gives up - reported - instead of computing forever."""
+import json
+import time
+from pathlib import Path
+
 import pytest
 
 from shape_logic.cli import main
@@ -93,20 +97,20 @@ def test_computed_dims_beyond_2_62_are_reported():
     assert sol.shape("y") == "[_1]" and "exceeds 2^64" in sol.warnings[0]
 
 
-def test_a_graph_the_equation_solver_is_slow_on_stops_at_the_limit():
-    """Found by bench/fuzz.py: this 5-node graph grounds for minutes (a known slow case,
-    nested floor divisions in @relate). The limit stops it promptly, naming the phase."""
-    import json
-    import time
-    from pathlib import Path
+SLOW = sorted((Path(__file__).parent / "fuzz_regressions").glob("slow_*.json"))
 
-    g = json.loads((Path(__file__).parent / "fuzz_regressions" /
-                    "slow_reshape_equations.json").read_text())
+
+@pytest.mark.parametrize("path", SLOW, ids=[p.stem for p in SLOW])
+def test_graphs_the_equation_solver_is_slow_on_stop_at_the_limit(path):
+    """Found by bench/fuzz.py: small graphs whose grounding runs for minutes (equations
+    multiplying, eqn/2 past 20,000 atoms - an open bug of the core). The limit stops them
+    promptly, naming grounding and eqn/2; once fixed, they must solve."""
+    g = json.loads(path.read_text())
     t0 = time.monotonic()
     try:
         sol = solve(g, timeout=2)
     except TimeLimit as e:
-        assert e.phase == "grounding" and any("eqn/2" in c for c in e.contributors)
-    else:  # once the equation solver is fixed: the shape is right
-        assert sol.status == "ok" and sol.shape("t10").startswith("[5, ")
+        assert e.phase == "grounding" and any(c.startswith("eqn/2 ") for c in e.contributors)
+    else:
+        assert sol.status == "ok" and not sol.warnings
     assert time.monotonic() - t0 < 10
