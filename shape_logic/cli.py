@@ -36,15 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        with time_budget(args):
-            if args.command == "solve":
-                return cmd_solve(args)
-            if args.command == "ops":
-                return cmd_ops(args)
-            if args.command == "run":
-                return cmd_run(args)
-            if args.command == "check":
-                return cmd_check(args)
+        if args.command == "solve":
+            return cmd_solve(args)
+        if args.command == "ops":
+            return cmd_ops(args)
+        if args.command == "run":
+            return cmd_run(args)
+        if args.command == "check":
+            return cmd_check(args)
     except TimeLimit as e:
         print(f"shape-logic: {args.graph}: {e}", file=sys.stderr)
         return EXIT_TIMEOUT
@@ -64,7 +63,8 @@ def cmd_solve(args) -> int:
     from .solver import solve
     from .write_graph import write_annotated
 
-    sol = solve(args.graph, rules=args.rules)
+    with time_budget(args):
+        sol = solve(args.graph, rules=args.rules)
     if args.format == "json":
         print(json.dumps(sol.to_json(), indent=2))
     else:
@@ -77,7 +77,8 @@ def cmd_solve(args) -> int:
 def cmd_check(args) -> int:
     from .check import check, render
 
-    sol, verdicts = check(args.graph, rules=args.rules)
+    with time_budget(args):
+        sol, verdicts = check(args.graph, rules=args.rules)
     if args.format == "json":
         out = sol.to_json()
         out["declarations"] = [v.to_json() for v in verdicts]
