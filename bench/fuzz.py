@@ -136,7 +136,7 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
          progress: int = 0, timeout: float = 30.0) -> dict:
     rng = random.Random(seed)
     stats = Counter()
-    per_op, unsound_ops = Counter(), Counter()
+    per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
     failures = []
     t0 = time.perf_counter()
     for k in range(n):
@@ -188,7 +188,7 @@ def main(argv=None) -> int:
           f"timeouts: {v.get('timeout', 0)}")
     print("nodes per op: " + ", ".join(f"{k} {c}" for k, c in sorted(r["per_op"].items())))
     if r["unsound_ops"]:
-        print("ops in unsound graphs: " + ", ".join(
+        print("ops in failing graphs (unsound, crash or timeout): " + ", ".join(
             f"{k} {c}" for k, c in sorted(r["unsound_ops"].items())))
     for f in r["failures"][:10]:
         print(f"- {f['verdict']}: {f['reason']}")
