@@ -6,6 +6,8 @@ import json
 import sys
 
 from .errors import InputError
+from .limits import EXIT_TIMEOUT, TimeLimit
+from .timeout_option import add_timeout_argument, time_budget
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a directory of extra rule files (replacing ours for the same op)")
     s.add_argument("--signature", action="store_true",
                    help="print each function's general shape signature instead")
+    add_timeout_argument(s)
     add_run_parser(sub)
     from .show import add_show_parser
     add_show_parser(sub)
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--rules", action="append", default=[], metavar="DIR")
     from .ops_table import add_ops_parser
     add_ops_parser(sub)
+    add_timeout_argument(c)
     return p
 
 
@@ -65,6 +69,9 @@ def _dispatch(args) -> int:
         if args.command in ("fold", "why"):
             from .analyses import commands
             return getattr(commands, f"cmd_{args.command}")(args)
+    except TimeLimit as e:
+        print(f"shape-logic: {args.graph}: {e}", file=sys.stderr)
+        return EXIT_TIMEOUT
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2
@@ -85,7 +92,8 @@ def cmd_solve(args) -> int:
         from .signature import cmd_signature
 
         return cmd_signature(args)
-    sol = solve(args.graph, rules=args.rules)
+    with time_budget(args):
+        sol = solve(args.graph, rules=args.rules)
     if args.format == "json":
         print(json.dumps(sol.to_json(), indent=2))
     else:
@@ -98,7 +106,8 @@ def cmd_solve(args) -> int:
 def cmd_check(args) -> int:
     from .check import check, render
 
-    sol, verdicts = check(args.graph, rules=args.rules)
+    with time_budget(args):
+        sol, verdicts = check(args.graph, rules=args.rules)
     if args.format == "json":
         out = sol.to_json()
         out["declarations"] = [v.to_json() for v in verdicts]

@@ -14,6 +14,7 @@ import clingo
 
 from .graph import Graph
 from .neighbourhood import graph_distances
+from .limits import stop_if_expired
 
 
 class CoreFinder:
@@ -46,6 +47,7 @@ class CoreFinder:
         assumptions += [lit if p == place else -lit for p, lit in self.check_lit.items()]
         found: list[int] = []
         self.solves += 1
+        stop_if_expired("explaining the shape error")
         result = self.ctl.solve(assumptions=assumptions, on_core=found.extend)
         if result.satisfiable:
             return None
@@ -62,6 +64,7 @@ class CoreFinder:
             found.update(a.symbol.arguments[0] for a in atoms if model.is_true(a.literal))
 
         self.solves += 1
+        stop_if_expired("explaining the shape error")
         self.ctl.solve(assumptions=assumptions, on_model=on_model)
         return found
 
@@ -82,6 +85,7 @@ class CoreFinder:
             shown.extend(sym for fact, lit, sym in watched if fact or model.is_true(lit))
 
         self.solves += 1
+        stop_if_expired("explaining the shape error")
         self.ctl.solve(assumptions=assumptions, on_model=on_model)
         return Atoms.read(shown)
 

@@ -57,6 +57,8 @@ def read_json_file(path: str) -> Graph:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"malformed JSON: {e.msg}", path, f"line {e.lineno} column {e.colno}")
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", path)
     return graph_from_dict(data, path)
 
 
@@ -73,6 +75,9 @@ class _GraphReader:
         self.path = path
         self.base = Path(path).parent if path else Path(".")
         self.symbols = SymbolTable()
+        # one namespace for shape variables and dim names (INTERFACE §1): where each was used
+        self.variables: dict[str, str] = {}
+        self.dim_names: dict[str, str] = {}
 
     def read(self) -> Graph:
         d = self.data
@@ -151,9 +156,24 @@ class _GraphReader:
             raise InputError(f"bad shape: {e}", place=f"{place}.shape")
         except ExprOverflow as e:
             raise InputError(f"bad shape: {e}", place=f"{place}.shape")
+        except RecursionError:
+            raise InputError("bad shape: nested too deeply", place=f"{place}.shape")
         check_dims(shape, f"{place}.shape")
+        self.check_namespace(shape, f"{place}.shape")
         self.symbols.note(shape, cls)
         return shape
+
+    def check_namespace(self, shape: Shape, place: str):
+        """A name is a shape variable or a dim everywhere in the graph, never both."""
+        variables = {p for p in shape.parts if isinstance(p, str)}
+        for name in variables:
+            self.variables.setdefault(name, place)
+        for name in shape.symbols():
+            self.dim_names.setdefault(name, place)
+        for name in variables | shape.symbols():
+            if name in self.variables and name in self.dim_names:
+                raise InputError(f"{name!r} is used as a shape variable ({self.variables[name]}) "
+                                 f"and as a dimension ({self.dim_names[name]})", place=place)
 
     # ----- initializers: constant tensors with data
     def initializers(self, section: Any) -> dict[str, TensorInfo]:

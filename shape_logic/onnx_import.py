@@ -37,6 +37,8 @@ def read_onnx_file(path: str) -> Graph:
         raise InputError("no such file", path)
     except Exception as e:  # protobuf raises its own DecodeError; onnx raises ValueError...
         raise InputError(f"not a readable ONNX model ({type(e).__name__}: {e})", path)
+    if not model.HasField("graph"):  # an empty or unrelated protobuf parses as an empty model
+        raise InputError("not an ONNX model: it has no graph", path)
     g = graph_from_model(model, path)
     return g
 

@@ -7,6 +7,7 @@ conflict there is, and a subset of sources can be solved the same way.
 from __future__ import annotations
 
 import gc
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -20,6 +21,7 @@ from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
+from .limits import Expired, TimeLimit, budget, current, largest_contributors, stop_if_expired
 from .load import load_graph
 from .progress import phase
 from .solution import Solution
@@ -70,11 +72,13 @@ class Problem:
     @staticmethod
     def load(source: Any, rules=()) -> "Problem":
         t0 = time.perf_counter()
+        current().phase = "reading the graph"
         with phase("load"):
             graph = load_graph(source)
             validate(graph)
             rule_files = select_rules(graph, rules)
         t1 = time.perf_counter()
+        stop_if_expired("writing the facts")
         with phase("facts"):
             facts = graph_facts(graph)
         t2 = time.perf_counter()
@@ -86,11 +90,17 @@ class Problem:
         """A grounded control for the program plus `extra` (the activation of sources);
         `observer` (clingo's Observer) sees the ground rules (lineage)."""
         messages: list[str] = []
-        ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
-                             message_limit=1000)
+        undefined: list[str] = []
+
+        def log(code, msg):
+            (undefined if code == clingo.MessageCode.AtomUndefined else messages).append(msg)
+
+        ctl = clingo.Control(list(args), logger=log, message_limit=1000)
         if observer is not None:
             ctl.register_observer(observer)
-        funcs = Functions(elimination_order(self.graph))
+        deadline = current()
+        deadline.phase = "parsing the program (rule files and facts)"
+        funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():
@@ -101,12 +111,22 @@ class Problem:
             ctl.add("base", [], extra)
         except RuntimeError:
             raise _program_error(messages)
+        stop_if_expired(deadline.phase)
         t1 = time.perf_counter()
+        deadline.phase = "grounding"
         try:
             with phase("ground"):
                 ctl.ground([("base", [])], context=funcs)
-        except RuntimeError:
-            raise _program_error(messages)
+        except (RuntimeError, Expired):  # clingo re-raises a callback's exception, or wraps it
+            if deadline.expired_in:
+                raise TimeLimit(deadline.seconds, deadline.phase,
+                                largest_contributors(ctl, self.rule_files))
+            raise _program_error(messages, self.rule_files)
+        if deadline.expired():
+            raise TimeLimit(deadline.seconds, deadline.phase,
+                            largest_contributors(ctl, self.rule_files))
+        if undefined:
+            raise _undefined_error(undefined)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
         self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
         return ctl, funcs
@@ -124,25 +144,59 @@ class Problem:
         else:
             ctl, funcs = self.control("", sourced=False)
         t0 = time.perf_counter()
-        symbols: list[clingo.Symbol] = []
-        with phase("solve"), ctl.solve(yield_=True) as handle:
-            for model in handle:
-                symbols = model.symbols(shown=True)
+        with phase("solve"):
+            symbols = _solve_once(ctl, current())
         t1 = time.perf_counter()
+        if symbols is None:
+            if active is None:  # with every source on the program always has its answer set
+                raise InputError("the rule files admit no answer set ("
+                                 + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
+            symbols = []
         atoms = Atoms.read(symbols)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
         self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
         return atoms, funcs
 
 
-def solve(source: Any, rules=(), explain: bool = True) -> Solution:
-    """Infer every tensor's dtype, rank and dims; on a shape error, explain it."""
+def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
+    """Computed dims no runtime can hold (inputs beyond 2^62 are rejected when read)."""
+    out = []
+    for t, shape in shapes.items():
+        for i, d in enumerate((shape.dims or ()) if shape is not None else ()):
+            if d.is_int and d.value > limit:
+                out.append(f"{t}: axis {i} is {d.value}, beyond 2^62 (no runtime can hold it)")
+    return out[:5]
+
+
+def _solve_once(ctl: clingo.Control, deadline) -> list | None:
+    """The shown atoms of the (only) answer set, None without one; within the budget."""
+    deadline.phase = "solving"
+    found: list = []
+
+    def on_model(model):
+        found.append(model.symbols(shown=True))
+
+    if deadline.end is None:
+        ctl.solve(on_model=on_model)
+    else:
+        with ctl.solve(on_model=on_model, async_=True) as handle:
+            if not handle.wait(deadline.remaining()):
+                handle.cancel()
+                raise TimeLimit(deadline.seconds, "solving")
+    return found[-1] if found else None
+
+
+def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None
+          ) -> Solution:
+    """Infer every tensor's dtype, rank and dims; on a shape error, explain it.
+    With `timeout` (seconds), raise `limits.TimeLimit` past it."""
     # Python's cyclic GC rescans the millions of small objects a large graph makes (facts,
     # terms, expressions) again and again; nothing here creates cycles worth collecting.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _solve(source, rules, explain)
+        with budget(timeout):
+            return _solve(source, rules, explain)
     finally:
         if collecting:
             gc.enable()
@@ -170,6 +224,7 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
+    warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     open_mm = open_matmuls(problem.graph, atoms)
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
@@ -182,7 +237,21 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
     return sol
 
 
-def _program_error(messages: list[str]) -> InputError:
+_LOCATION = re.compile(r"^(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: info: ")
+
+
+def _undefined_error(messages: list[str]) -> InputError:
+    """A predicate used in a rule body that no rule file, encoding or fact defines."""
+    msg = messages[0]
+    atom = msg.strip().splitlines()[-1].strip()
+    m = _LOCATION.match(msg)
+    path, line = (m.group(1), m.group(2)) if m else (None, None)
+    return InputError(f"{atom} uses a predicate that no rule file or the schema defines "
+                      "(a typo? a helper of another file? see encodings/schema.lp)",
+                      path, f"line {line}" if line else None)
+
+
+def _program_error(messages: list[str], rule_files=()) -> InputError:
     """A clingo error in a rule file: one line with the file and line."""
     for msg in messages:
         if "error" in msg:
@@ -191,4 +260,8 @@ def _program_error(messages: list[str]) -> InputError:
             path, _, rest = loc.partition(":")
             line = rest.split(":")[0] if rest else ""
             return InputError(reason or first, path, f"line {line}" if line else None)
+    if not messages and rule_files:  # clingo keeps no trace of a failing @-call
+        return InputError("an @-function failed while grounding: a rule calls it with terms "
+                          "it does not take (rule files: "
+                          + ", ".join(str(rf.path) for rf in rule_files) + ")")
     return InputError("; ".join(m.strip() for m in messages) or "clingo failed")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from .attributes import check_attributes
 from .errors import InputError
 from .graph import Graph, Node
 from .subgraphs import SUBGRAPH_OPS, implicit_inputs
@@ -48,7 +49,9 @@ def validate(graph: Graph) -> list[Node]:
             if name not in defined:
                 raise InputError(f"tensor {name!r} is not defined in the graph", graph.path,
                                  f"{section}.{name}")
-    return topological_order(graph)
+    order = topological_order(graph)
+    check_attributes(graph)
+    return order
 
 
 def topological_order(graph: Graph) -> list[Node]:

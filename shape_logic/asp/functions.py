@@ -61,8 +61,9 @@ def _formula(text: str):
 class Functions:
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
-    def __init__(self, order: Callable[[str], object]):
+    def __init__(self, order: Callable[[str], object], deadline=None):
         self.order = order
+        self.deadline = deadline  # limits.Deadline, checked at every computation
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
@@ -84,6 +85,8 @@ class Functions:
         """No new value from these arguments: one of them collided with another value
         (an inconsistent graph), or the computations allowed are spent."""
         self.calls += 1  # every computation that may make a new value passes here
+        if self.deadline is not None:
+            self.deadline.check()
         if self.tainted and any(a in self.tainted for a in args):
             return True
         if self.halt_at is not None and self.calls > self.halt_at:

@@ -1,11 +1,11 @@
 """Where the ASP program comes from: the core encodings and one rule file per operator."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from .rule_check import check_rule_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENCODINGS_DIR = ROOT / "encodings"
@@ -13,14 +13,6 @@ RULES_DIR = ROOT / "rules"
 CORE_FILES = ("schema.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
               "families.lp", "counts.lp", "rows.lp", "labels.lp",
               "axes.lp", "violations.lp", "show.lp")
-
-# Rule files never execute code: no embedded scripts, no includes reaching elsewhere.
-_FORBIDDEN = [
-    (re.compile(r"#\s*script\b"), "embedded scripts (#script) are not allowed in rule files"),
-    (re.compile(r"#\s*include\b"), "#include is not allowed in rule files"),
-    (re.compile(r"#\s*(external|program)\b"), "#external and #program are reserved for the solver"),
-]
-
 
 @dataclass(frozen=True)
 class RuleFile:
@@ -68,48 +60,3 @@ def load_rule_file(op: str, path: Path) -> RuleFile:
         raise InputError(f"cannot read rule file: {e}", str(path))
     check_rule_text(text, str(path))
     return RuleFile(op, path, text)
-
-
-def check_rule_text(text: str, path: str):
-    stripped = _strip_comments(text)
-    for pattern, reason in _FORBIDDEN:
-        m = pattern.search(stripped)
-        if m:
-            line = stripped.count("\n", 0, m.start()) + 1
-            raise InputError(reason, path, f"line {line}")
-
-
-def _strip_comments(text: str) -> str:
-    """Blank out %-comments and %* *% blocks, keeping line numbers (strings kept as-is)."""
-    out = []
-    i, n = 0, len(text)
-    in_string = False
-    while i < n:
-        c = text[i]
-        if in_string:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 2
-                continue
-            if c == '"':
-                in_string = False
-            i += 1
-        elif c == '"':
-            in_string = True
-            out.append(c)
-            i += 1
-        elif text.startswith("%*", i):
-            end = text.find("*%", i + 2)
-            end = n if end < 0 else end + 2
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:end]))
-            i = end
-        elif c == "%":
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)

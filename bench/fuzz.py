@@ -1,0 +1,199 @@
+"""Soundness fuzzing: random graphs, solved symbolically, checked against execution.
+
+    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR]
+
+Each graph is built by execution: random nodes from the supported set below are
+applied to tensors with concrete shapes, and the executor's NumPy kernels
+(`shape_logic/kernels/`) run them, which gives every tensor's true shape and dtype.
+The graph's inputs are then declared with some dims replaced by symbols (the same
+symbol for some equal dims, symbols standing for 1 next to broadcasting), and
+the solver infers every tensor. Under the symbols' true values:
+
+- every inferred dim must evaluate to the executed one (fresh names `_k` must be
+  consistent: one value per name), every inferred dtype must be the executed one,
+  every binding, range and constraint must hold;
+- a graph the solver calls inconsistent must fail in the executor - a few graphs
+  end with a node whose kernel raised, and those must be called inconsistent or
+  at least not be given an output shape that contradicts nothing ("missed");
+- every 4th graph also runs through `executor.Program` (solve, close, run with
+  every tensor checked against the inference): it must run.
+
+A failing graph is shrunk to the ancestors of the first wrong tensor and written
+to `--out` as JSON (a regression test takes it from there). Prints a summary:
+graphs tried, unsound, missed errors, and per-op counts.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fuzz_graphs import GENERATORS, Builder, build  # noqa: E402,F401
+from shape_logic.limits import TimeLimit, budget  # noqa: E402
+from shape_logic.symbolic.expr import Expr  # noqa: E402
+
+def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
+    """(verdict, reason, tensor): verdict ok | caught | missed | unsound."""
+    from shape_logic.graph import dtype_of_array
+    from shape_logic.solver import solve
+
+    sol = solve(b.graph, explain=False)
+    if b.failed_op:
+        # with symbols the graph may be consistent for other values: decide on the true ones
+        if sol.status == "error" or solve(concrete(b), explain=False).status == "error":
+            return "caught", "", None
+        return "missed", f"{b.failed_op} fails in the executor, the solver says ok", None
+    if sol.status == "error":
+        d = sol.diagnostics[0]
+        text = d.to_text() if hasattr(d, "to_text") else str(d)
+        return "unsound", "the solver calls it inconsistent, it runs: " + text.splitlines()[0], \
+            None
+    env = {s: Expr.const(v) for s, v in b.symbols.items()}
+    fresh: dict[str, int] = {}
+    deferred = []
+    for t, arr in b.values.items():
+        dt = sol.dtype(t)
+        if dt is not None and dt != dtype_of_array(arr):
+            return "unsound", f"{t}: dtype {dt}, executed {dtype_of_array(arr)}", t
+        dims = sol.dims(t)
+        if dims is None:
+            continue
+        if len(dims) != arr.ndim:
+            return "unsound", f"{t}: rank {len(dims)}, executed {list(arr.shape)}", t
+        for i, (d, v) in enumerate(zip(dims, arr.shape)):
+            e = d.subs(env)
+            names = e.symbols()
+            if not names:
+                if e.value != v:
+                    return "unsound", f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+            elif e == Expr.sym(next(iter(names))) and len(names) == 1:
+                if fresh.setdefault(str(e), v) != v:
+                    return "unsound", f"{t}: axis {i} is {e}, which is {fresh[str(e)]} " \
+                                      f"elsewhere, executed {v}", t
+            else:
+                deferred.append((t, i, d, e, v))
+    fresh_env = {k: Expr.const(v) for k, v in fresh.items()}
+    for t, i, d, e, v in deferred:
+        e = e.subs(fresh_env)
+        if not e.symbols() and e.value != v:
+            return "unsound", f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+    for s, e in sol.decoded.bindings.items():
+        if s in env:
+            got = e.subs(env).subs(fresh_env)
+            if not got.symbols() and got.value != b.symbols[s]:
+                return "unsound", f"binding {s} = {e}, but {s} is {b.symbols[s]}", None
+    for s, (lo, hi) in sol.decoded.ranges.items():
+        if s in b.symbols and not lo <= b.symbols[s] <= hi:
+            return "unsound", f"range {s} in {lo}..{hi}, but {s} is {b.symbols[s]}", None
+    if run_program:
+        from shape_logic.executor import Program
+
+        feeds = {t: b.values[t] for t in b.graph["inputs"]}
+        try:
+            Program(b.graph).run(feeds, warmup=0, repeat=1)
+        except Exception as e:  # the executor checks every tensor against the inference
+            return "unsound", f"executor.Program rejects it: {type(e).__name__}: {e}", None
+    return "ok", "", None
+
+
+def concrete(b: Builder) -> dict:
+    """The graph with every input symbol replaced by its true value."""
+    g = json.loads(json.dumps(b.graph))
+    for decl in g["inputs"].values():
+        decl["shape"] = [b.symbols.get(d, d) for d in decl["shape"]]
+    return g
+
+
+def shrink(b: Builder, tensor: str | None) -> dict:
+    """The graph cut down to the ancestors of `tensor` (the whole graph without one)."""
+    g = json.loads(json.dumps(b.graph))
+    if tensor is None:
+        return g
+    producer = {o: n for n in g["nodes"] for o in n["outputs"]}
+    keep, todo = set(), [tensor]
+    while todo:
+        t = todo.pop()
+        n = producer.get(t)
+        if n is not None and n["name"] not in keep:
+            keep.add(n["name"])
+            todo.extend(x for x in n["inputs"] if x)
+    g["nodes"] = [n for n in g["nodes"] if n["name"] in keep]
+    used = {x for n in g["nodes"] for x in n["inputs"]} | {tensor}
+    g["inputs"] = {k: v for k, v in g["inputs"].items() if k in used}
+    g["initializers"] = {k: v for k, v in g["initializers"].items() if k in used}
+    return g
+
+
+def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
+         progress: int = 0, timeout: float = 30.0) -> dict:
+    rng = random.Random(seed)
+    stats = Counter()
+    per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
+    failures = []
+    t0 = time.perf_counter()
+    for k in range(n):
+        b = build(random.Random(rng.randrange(2**63)))
+        per_op.update(b.ops)
+        try:
+            with budget(timeout, clock=time.process_time):  # CPU seconds: fair under nice
+                verdict, reason, tensor = check(b, run_program=program_every > 0
+                                                and k % program_every == 0)
+        except TimeLimit as e:  # a graph of a few nodes never needs long: a finding
+            verdict, reason, tensor = "timeout", str(e), None
+        except Exception as e:  # a crash is a finding too
+            verdict, reason, tensor = "crash", f"{type(e).__name__}: {e}", None
+        stats[verdict] += 1
+        if verdict in ("unsound", "crash", "missed", "timeout"):
+            if verdict != "missed":
+                unsound_ops.update(set(b.ops))
+            failures.append({"verdict": verdict, "reason": reason, "symbols": b.symbols,
+                             "graph": shrink(b, tensor)})
+            if out is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                (out / f"{verdict}_{k}.json").write_text(json.dumps(failures[-1], indent=1))
+        if progress and (k + 1) % progress == 0:
+            print(f"{k + 1} graphs, {dict(stats)}, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    return {"graphs": n, "seed": seed, "verdicts": dict(stats), "per_op": dict(per_op),
+            "unsound_ops": dict(unsound_ops), "failures": failures,
+            "seconds": time.perf_counter() - t0}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--graphs", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--program-every", type=int, default=4,
+                   help="run every k-th graph through executor.Program too (0: never)")
+    p.add_argument("--out", type=Path, help="write failing graphs (shrunk) here")
+    p.add_argument("--progress", type=int, default=500)
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per graph")
+    args = p.parse_args(argv)
+    r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout)
+    v = r["verdicts"]
+    print(f"graphs tried: {r['graphs']} (seed {r['seed']}, {r['seconds']:.0f} s)")
+    print(f"  consistent, every shape sound: {v.get('ok', 0)}")
+    print(f"  inconsistent, caught by the solver: {v.get('caught', 0)}")
+    print(f"  inconsistent, missed (the solver says ok; incomplete, not unsound): "
+          f"{v.get('missed', 0)}")
+    print(f"  UNSOUND: {v.get('unsound', 0)}   crashes: {v.get('crash', 0)}   "
+          f"timeouts: {v.get('timeout', 0)}")
+    print("nodes per op: " + ", ".join(f"{k} {c}" for k, c in sorted(r["per_op"].items())))
+    if r["unsound_ops"]:
+        print("ops in failing graphs (unsound, crash or timeout): " + ", ".join(
+            f"{k} {c}" for k, c in sorted(r["unsound_ops"].items())))
+    for f in r["failures"][:10]:
+        print(f"- {f['verdict']}: {f['reason']}")
+    return 1 if v.get("unsound") or v.get("crash") or v.get("timeout") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Soundness fuzzing in CI: a few hundred random graphs (bench/fuzz.py runs 10,000+)."""
+import importlib.util
+import random
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("fuzz", ROOT / "bench" / "fuzz.py")
+fuzz = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz)
+
+
+def test_random_graphs_are_solved_soundly():
+    # a few graphs hit a known slow case of the equation solver (see fuzz_regressions/):
+    # they stop at the per-graph time limit, reported as timeouts, never as a hang
+    r = fuzz.fuzz(120, seed=8, program_every=15, timeout=2)
+    v = r["verdicts"]
+    assert v.get("unsound", 0) == 0 and v.get("crash", 0) == 0, r["failures"][:3]
+    assert v.get("timeout", 0) <= 3, r["failures"]
+    assert v.get("ok", 0) > 90  # mostly consistent graphs, shapes compared axis by axis
+    assert v.get("caught", 0) > 0  # and some inconsistent ones, which the solver reports
+    assert len(r["per_op"]) >= 25  # the generators reach most of the supported set
+
+
+def test_the_oracle_catches_a_wrong_shape_a_wrong_binding_and_a_false_error():
+    b = fuzz.Builder(random.Random(0), symbolic=1.0)
+    x = b.new_input([2, 3])
+    (y,) = b.add("Relu", [x])
+    assert fuzz.check(b) == ("ok", "", None)
+    b.values[y] = np.zeros((2, 4), np.float32)  # pretend the executor made [2, 4]
+    verdict, reason, tensor = fuzz.check(b)
+    assert verdict == "unsound" and tensor == y and "executed 4" in reason
+    b.values[y] = np.zeros((2, 3), np.float32)
+    (s,) = b.graph["inputs"][x]["shape"][1:]
+    b.symbols[s] = 5  # the symbol's true value differs from the data's: dims disagree
+    assert fuzz.check(b)[0] == "unsound"
+    c = fuzz.Builder(random.Random(0), symbolic=0.0)
+    a, z = c.new_input([2, 3]), c.new_input([4, 5])
+    c.graph["nodes"].append({"name": "m", "op": "MatMul", "inputs": [a, z], "outputs": ["t"]})
+    c.values["t"] = np.zeros((2, 5), np.float32)  # an executor that wrongly accepts it
+    assert fuzz.check(c)[0] == "unsound"
+
+
+def test_a_failing_graph_is_shrunk_to_the_ancestors_of_the_wrong_tensor():
+    b = fuzz.Builder(random.Random(0), symbolic=0.0)
+    x = b.new_input([2, 3])
+    (y,) = b.add("Relu", [x])
+    (z,) = b.add("Neg", [y])
+    (w,) = b.add("Sigmoid", [x])
+    g = fuzz.shrink(b, z)
+    assert [n["op"] for n in g["nodes"]] == ["Relu", "Neg"] and list(g["inputs"]) == [x]
+    assert w not in str(g["nodes"])

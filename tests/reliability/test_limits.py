@@ -1,0 +1,116 @@
+"""Limits: a time budget that stops with the phase and the largest contributors (exit 3),
+and arithmetic that gives up - reported - instead of computing forever."""
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from shape_logic.cli import main
+from shape_logic.limits import TimeLimit, budget
+from shape_logic.solver import solve
+
+MLP = "examples/mlp.json"
+# A user rule file whose grounding never ends by itself: every step makes a new number
+# (it stops only at the arithmetic's budget of distinct values, a minute later).
+ENDLESS_RELU = ('same_shape(X, Y) :- op(N, "Relu"), input(N, 0, X), output(N, 0, Y).\n'
+                'relu_n(0) :- op(N, "Relu").\n'
+                'relu_n(@add(X, 1)) :- relu_n(X).\n')
+
+
+@pytest.fixture
+def endless_rules(tmp_path):
+    (tmp_path / "Relu.lp").write_text(ENDLESS_RELU)
+    return str(tmp_path)
+
+
+def test_grounding_past_the_budget_stops_naming_phase_and_contributors(endless_rules):
+    with pytest.raises(TimeLimit) as info:
+        solve(MLP, rules=[endless_rules], timeout=1.0)
+    e = info.value
+    assert e.phase == "grounding"
+    assert any(c.startswith("relu_n/1 ") and "(Relu.lp)" in c for c in e.contributors), \
+        e.contributors
+    assert "time limit of 1 s reached while grounding; largest: " in str(e)
+
+
+def test_cli_timeout_exits_3_with_one_line(endless_rules, capsys):
+    code = main(["solve", MLP, "--rules", endless_rules, "--timeout", "1"])
+    err = capsys.readouterr().err
+    assert code == 3
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "time limit of 1 s reached while" in lines[0], err
+    assert MLP in lines[0]
+    code = main(["check", MLP, "--rules", endless_rules, "--timeout", "1"])
+    assert code == 3 and "time limit" in capsys.readouterr().err
+
+
+def test_a_solve_within_the_budget_is_unchanged():
+    assert solve(MLP, timeout=60).shape("probs") == "[batch, 10]"
+    assert main(["solve", MLP, "--timeout", "60"]) == 0
+
+
+def test_budgets_nest_to_the_tighter_one():
+    with budget(100) as outer:
+        with budget(1000) as inner:
+            assert inner is outer
+        with budget(0.5) as inner:
+            assert inner.seconds == 0.5
+        with budget(None) as inner:
+            assert inner is outer
+
+
+def _growing_product(k: int) -> dict:
+    """x0..x{k-1}: [s_i]; each step multiplies the running length by the next symbol
+    (Unsqueeze, broadcasting Mul, Reshape to [-1]): the degree grows past the cap (12)."""
+    g = {"inputs": {f"x{i}": {"dtype": "f32", "shape": f"[s{i}]"} for i in range(k)},
+         "initializers": {"flat": {"dtype": "i64", "data": [-1]},
+                          "ax": {"dtype": "i64", "data": [1]}},
+         "nodes": []}
+    t = "x0"
+    for i in range(1, k):
+        g["nodes"] += [
+            {"name": f"u{i}", "op": "Unsqueeze", "inputs": [t, "ax"], "outputs": [f"u{i}"]},
+            {"name": f"m{i}", "op": "Mul", "inputs": [f"u{i}", f"x{i}"], "outputs": [f"m{i}"]},
+            {"name": f"r{i}", "op": "Reshape", "inputs": [f"m{i}", "flat"], "outputs": [f"t{i}"]}]
+        t = f"t{i}"
+    return g
+
+
+def test_expression_blow_up_is_reported_not_computed():
+    sol = solve(_growing_product(16), timeout=60)
+    assert sol.status == "ok"
+    assert sol.shape("t11") == "[s0*s1*s10*s11*s2*s3*s4*s5*s6*s7*s8*s9]"  # degree 12: kept
+    assert sol.shape("t12").startswith("[_")  # degree 13: not computed, a fresh name
+    assert any("arithmetic gave up" in w and "degree 13" in w for w in sol.warnings)
+
+
+def test_computed_dims_beyond_2_62_are_reported():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": [2**32, 2**31]}},
+         "initializers": {"flat": {"dtype": "i64", "data": [-1]}},
+         "nodes": [{"name": "r", "op": "Reshape", "inputs": ["x", "flat"], "outputs": ["y"]}]}
+    sol = solve(g)
+    assert sol.shape("y") == f"[{2**63}]"
+    assert sol.warnings == [f"y: axis 0 is {2**63}, beyond 2^62 (no runtime can hold it)"]
+    g["inputs"]["x"]["shape"] = [2**40, 2**40]  # past the integer cap (2^64): not computed
+    sol = solve(g)
+    assert sol.shape("y") == "[_1]" and "exceeds 2^64" in sol.warnings[0]
+
+
+SLOW = sorted((Path(__file__).parent / "fuzz_regressions").glob("slow_*.json"))
+
+
+@pytest.mark.parametrize("path", SLOW, ids=[p.stem for p in SLOW])
+def test_graphs_the_equation_solver_is_slow_on_stop_at_the_limit(path):
+    """Found by bench/fuzz.py: small graphs whose grounding runs for minutes (equations
+    multiplying, eqn/2 past 20,000 atoms - an open bug of the core). The limit stops them
+    promptly, naming grounding and eqn/2; once fixed, they must solve."""
+    g = json.loads(path.read_text())
+    t0 = time.monotonic()
+    try:
+        sol = solve(g, timeout=2)
+    except TimeLimit as e:
+        assert e.phase == "grounding" and any(c.startswith("eqn/2 ") for c in e.contributors)
+    else:
+        assert sol.status == "ok" and not sol.warnings
+    assert time.monotonic() - t0 < 10
