@@ -84,6 +84,8 @@ class _GraphReader:
         if not isinstance(d, dict):
             raise InputError("not a graph: the top level must be a JSON object")
         _check_keys(d, TOP_KEYS, "top level")
+        if "nodes" not in d:
+            raise InputError("not a graph: no \"nodes\" list")
         self.given = d
         d = self.data = expand_calls(d)
         functions = d.get("functions", {})
@@ -91,8 +93,6 @@ class _GraphReader:
             d = self.data = dict(d, nodes=[dict(nd) if isinstance(nd, dict) else nd
                                            for nd in d["nodes"]])
             resolve_bodies(d["nodes"], functions)
-        if "nodes" not in d:
-            raise InputError("not a graph: no \"nodes\" list")
         opset = d.get("opset", 18)
         if isinstance(opset, bool) or not isinstance(opset, int) or not 1 <= opset <= 99:
             raise InputError(f"opset must be an integer between 1 and 99, not {opset!r}",
