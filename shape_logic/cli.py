@@ -18,11 +18,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
+    s.add_argument("--strict", action="store_true",
+                   help="an operator without a rule file is an error (exit 2), not a warning")
     add_run_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--rules", action="append", default=[], metavar="DIR")
+    c.add_argument("--strict", action="store_true",
+                   help="an operator without a rule file is an error (exit 2), not a warning")
     o = sub.add_parser("ops", help="list the operators known, with their rule files")
     o.add_argument("op", nargs="?")
     o.add_argument("--rules", action="append", default=[], metavar="DIR")
@@ -56,11 +60,12 @@ def cmd_solve(args) -> int:
     from .solver import solve
     from .write_graph import write_annotated
 
-    sol = solve(args.graph, rules=args.rules)
+    sol = solve(args.graph, rules=args.rules, strict=args.strict)
     if args.format == "json":
         print(json.dumps(sol.to_json(), indent=2))
     else:
         print(sol.to_text(color=sys.stdout.isatty()))
+        _print_warnings(sol)
     if args.output:
         write_annotated(sol, args.output)
     return 0 if sol.status == "ok" else 1
@@ -69,14 +74,21 @@ def cmd_solve(args) -> int:
 def cmd_check(args) -> int:
     from .check import check, render
 
-    sol, verdicts = check(args.graph, rules=args.rules)
+    sol, verdicts = check(args.graph, rules=args.rules, strict=args.strict)
     if args.format == "json":
         out = sol.to_json()
         out["declarations"] = [v.to_json() for v in verdicts]
         print(json.dumps(out, indent=2))
     else:
         print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
+        _print_warnings(sol)
     return 0 if sol.status == "ok" else 1
+
+
+def _print_warnings(sol) -> None:
+    """Text mode: warnings go to stderr (JSON mode lists them under "warnings")."""
+    for w in sol.warnings:
+        print(f"shape-logic: warning: {w}", file=sys.stderr)
 
 
 def cmd_ops(args) -> int:

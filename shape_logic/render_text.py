@@ -27,6 +27,4 @@ def render_solution(sol, color: bool = False) -> str:
                                             for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
-    for w in sol.warnings:
-        lines.append(f"warning: {w}")
     return "\n".join(lines)
