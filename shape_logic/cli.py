@@ -6,6 +6,7 @@ import json
 import sys
 
 from .errors import InputError
+from .import_cmd import add_import_parser, cmd_import
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,13 +15,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("solve", help="infer dtype, rank and dims of every tensor")
     s.add_argument("graph")
-    s.add_argument("-o", "--output", help="write the annotated graph (.json)")
+    s.add_argument("-o", "--output",
+                   help="write the annotated graph (.json; .onnx for an ONNX model: shapes in value_info)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     s.add_argument("--strict", action="store_true",
                    help="an operator without a rule file is an error (exit 2), not a warning")
     add_run_parser(sub)
+    add_import_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -44,6 +47,8 @@ def main(argv=None) -> int:
             return cmd_run(args)
         if args.command == "check":
             return cmd_check(args)
+        if args.command == "import":
+            return cmd_import(args)
     except InputError as e:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 2

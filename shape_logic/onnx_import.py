@@ -55,11 +55,16 @@ class _ModelReader:
 
     def read(self) -> Graph:
         m = self.model
-        g = m.graph
         opset = 18
         for imp in m.opset_import:
             if imp.domain in ("", "ai.onnx"):
                 opset = imp.version
+        graph = self.read_graph(m.graph, opset)
+        graph.source = m
+        return graph
+
+    def read_graph(self, g, opset: int) -> Graph:
+        """A GraphProto (the model's, or a subgraph attribute's) as a Graph."""
         initializers = {}
         for init in g.initializer:
             initializers[init.name] = self.initializer(init)
@@ -74,7 +79,7 @@ class _ModelReader:
         graph = Graph(name=g.name or "model", opset=opset, inputs=inputs, outputs=outputs,
                       initializers=initializers, nodes=nodes, annotations={},
                       path=self.path, symbol_class=self.symbols.cls,
-                      fresh_count=self.symbols.count, source=m)
+                      fresh_count=self.symbols.count, source=g)
         graph.symbol_map = self.symbol_map
         return graph
 
@@ -146,6 +151,12 @@ class _ModelReader:
             domain = "" if n.domain in ("", "ai.onnx") else n.domain
             out.append(Node(name, n.op_type, list(n.input), list(n.output), attrs, i, domain))
         return out
+
+
+def subgraph_from_proto(proto, opset: int = 18) -> Graph:
+    """A subgraph attribute (If/Loop/Scan body, stored as {"onnx_graph": GraphProto}) as a
+    Graph of its own; the tensors it reads from the enclosing graph stay names."""
+    return _ModelReader(None, None).read_graph(proto, opset)
 
 
 def attribute_value(a, place: str):

@@ -160,11 +160,22 @@ class Functions:
             name = f.name
             if name in ("div", "mod", "fmod"):
                 return self._division(name, x, y)
+            if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
+                return self._equal_test(x, y)
             table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
                      "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
             return expr_to_symbol(table[name]())
         except (KeyError,) + FAILURES:
             return []
+
+    @staticmethod
+    def _equal_test(x: Expr, y: Expr):
+        """x == y as 1 / 0 where the canonical forms decide it: equal forms are equal, and
+        forms differing by a nonzero constant differ; otherwise no value."""
+        diff = x - y
+        if diff.is_int:
+            return Number(1 if diff.value == 0 else 0)
+        return []
 
     @staticmethod
     def _division(name: str, x: Expr, y: Expr):
