@@ -25,6 +25,8 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.decoded.ranges:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
                                             for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
+    if g.symbol_map:
+        lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
     return "\n".join(lines)

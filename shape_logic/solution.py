@@ -77,6 +77,8 @@ class Solution:
             out["ranges"] = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
         if self.decoded.constraints:
             out["constraints"] = self.constraints
+        if self.graph.symbol_map:  # ONNX dim_params that are not NAMEs -> the NAME used
+            out["symbols"] = dict(self.graph.symbol_map)
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
