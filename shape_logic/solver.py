@@ -107,7 +107,7 @@ class Problem:
         messages: list[str] = []
         ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
                              message_limit=1000)
-        funcs = Functions(elimination_order(self.graph))
+        funcs = Functions(elimination_order(self.graph), normalize=not sourced)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():
