@@ -32,6 +32,7 @@ class Atoms:
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
+    data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
@@ -74,6 +75,10 @@ class Atoms:
                 self.unsolved.add((e1, e2))
         elif name == "conflict":
             self.conflicts.append(s)
+        elif name == "data_dependent":
+            hi = _expr(args[2])
+            if hi is not None:
+                self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
         elif name == "eqvoid":
             self.void_edges.append(((args[0].string, args[1].number),
                                     (args[2].string, args[3].number)))
@@ -154,6 +159,7 @@ class Decoded:
     constraints: list  # (Expr, Expr) that must hold
     rename: dict  # internal fresh name -> printed fresh name
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
+    data_ranges: dict = field(default_factory=dict)  # fresh name of a data-dependent dim -> (0, Expr)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -161,6 +167,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     void = _void_classes(atoms.void_edges)
     fresh = _FreshNames(graph.fresh_count)
     shapes, dtypes = {}, {}
+    data_ranges: dict = {}
     for t in graph.tensors():
         ranks = atoms.rank.get(t)
         dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
@@ -176,6 +183,9 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                 dims.append(min((resolve(v) for v in values), key=simplicity))
             else:
                 dims.append(fresh.for_class(void.find((t, i))))
+                bounds = atoms.data_bounds.get((t, i))
+                if bounds:
+                    _note_data_range(data_ranges, dims[-1], bounds, resolve)
         shapes[t] = Shape((tuple(dims),))
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
@@ -188,7 +198,18 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(graph, shapes, constraints), conflicted)
+                   _renumber(graph, shapes, constraints), conflicted, data_ranges)
+
+
+def _note_data_range(data_ranges: dict, name: Expr, bounds, resolve):
+    """A data-dependent axis's fresh name lies in 0..the simplest of its upper bounds
+    (each bound holds; an integer bound is kept as the smallest one)."""
+    his = [resolve(b) for b in bounds]
+    ints = [h.value for h in his if h.is_int]
+    hi = Expr.const(min(ints)) if ints else min(his, key=simplicity)
+    old = data_ranges.get(str(name))
+    if old is None or (hi.is_int and (not old[1].is_int or hi.value < old[1].value)):
+        data_ranges[str(name)] = (0, hi)
 
 
 def _constraints(unsolved, resolve) -> list:

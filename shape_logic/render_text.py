@@ -22,9 +22,9 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.bindings:
         lines.append("")
         lines.append("bindings: " + ", ".join(f"{s} = {v}" for s, v in sol.bindings.items()))
-    if sol.decoded.ranges:
+    if sol.ranges:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
-                                            for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
+                                            for s, (lo, hi) in sol.ranges.items()))
     if g.symbol_map:
         lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:

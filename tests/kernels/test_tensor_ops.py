@@ -265,3 +265,13 @@ def test_compress(seed, shape, data):
     n = int(np.prod(shape)) if axis is None else shape[axis]
     cond = rng.random(data.draw(st.integers(1, n))) < 0.5
     check("Compress", [rand(rng, shape), cond], None if axis is None else {"axis": axis})
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, max_size=3), data=st.data(), srt=st.booleans())
+def test_unique(seed, shape, data, srt):
+    x = rand(np.random.default_rng(seed), shape, "i64", 0, 2)  # repeats
+    attrs = {"sorted": int(srt)}
+    if shape and data.draw(st.booleans()):
+        attrs["axis"] = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("Unique", [x], attrs, n_outputs=4)
