@@ -269,3 +269,26 @@ def test_groupnorm(seed, n, g, cg, spatial, opset):
     per = g if opset == 18 else c
     check("GroupNormalization", [rand(rng, (n, c, *spatial)), rand(rng, (per,)),
                                  rand(rng, (per,))], {"num_groups": g}, opset=opset)
+
+
+# com.microsoft contrib ops: onnxruntime is the reference
+@pytest.mark.parametrize("op, shapes, attrs, n_out", [
+    ("BiasGelu", [(2, 3, 8), (8,)], {}, 1),
+    ("FastGelu", [(2, 3, 8), (8,)], {}, 1),
+    ("SkipLayerNormalization", [(2, 3, 8), (2, 3, 8), (8,), (8,), (8,)], {"epsilon": 1e-5}, 4),
+    ("Attention", [(2, 5, 16), (16, 48), (48,)], {"num_heads": 4}, 2),
+    ("Attention", [(2, 5, 16), (16, 48), (48,), None, (2, 2, 4, 3, 4)],
+     {"num_heads": 4, "unidirectional": 1}, 2),
+])
+def test_contrib_kernels_match_onnxruntime(op, shapes, attrs, n_out):
+    from shape_logic.kernels import load_kernel
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    arrays = [None if s is None else (rng.standard_normal(s) * 0.3).astype(np.float32)
+              for s in shapes]
+    want = ort_contrib(op, arrays, attrs, n_out)
+    got = load_kernel(op)(attrs, n_outputs=n_out)(*arrays)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
