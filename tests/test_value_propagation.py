@@ -79,3 +79,21 @@ def test_where_of_an_equality_test_on_dims():
     assert sol.shape("y") == "[b, 3]"   # Where(b == 1, 1, b) = b; Where(3 == 1, b, 3) = 3
     # Where(b == 1, b, 1) is 1 either way
     assert sol.shape("y2") == "[1]"
+
+
+def test_torch_expand_pattern_on_a_shape_vector():
+    # torch's expand(b, t): Where(shape == -1 * ConstantOfShape(len, 1), ones, shape)
+    one = {"dtype": "i64", "shape": [1], "data": [1]}
+    g = {"inputs": {"ids": {"dtype": "i64", "shape": "[b, t]"},
+                    "row": {"dtype": "i64", "shape": "[1, t]"}},
+         "initializers": {"minus": {"dtype": "i64", "data": -1}},
+         "nodes": [{"op": "Shape", "inputs": ["ids"], "outputs": ["shape"]},
+                   {"op": "Shape", "inputs": ["shape"], "outputs": ["len"]},
+                   {"op": "ConstantOfShape", "inputs": ["len"], "outputs": ["ones"],
+                    "attrs": {"value": one}},
+                   {"op": "Mul", "inputs": ["ones", "minus"], "outputs": ["neg"]},
+                   {"op": "Equal", "inputs": ["shape", "neg"], "outputs": ["is_neg"]},
+                   {"op": "Where", "inputs": ["is_neg", "ones", "shape"], "outputs": ["to"]},
+                   {"op": "Expand", "inputs": ["row", "to"], "outputs": ["y"]}]}
+    sol = solve(g)
+    assert sol.shape("y") == "[b, t]"

@@ -184,10 +184,13 @@ class Functions:
     @staticmethod
     def _equal_test(x: Expr, y: Expr):
         """x == y as 1 / 0 where the canonical forms decide it: equal forms are equal, and
-        forms differing by a nonzero constant differ; otherwise no value."""
+        forms whose difference is provably nonzero differ; otherwise no value."""
         diff = x - y
         if diff.is_int:
             return Number(1 if diff.value == 0 else 0)
+        lo, hi = bounds(diff)  # symbols are >= 1: s == -1 is false
+        if lo > 0 or hi < 0:
+            return Number(0)
         return []
 
     @staticmethod
