@@ -47,7 +47,10 @@ def ort_contrib(op, arrays, attrs=None, n_outputs=1):
 def check_against_ort(op, arrays, attrs=None, n_outputs=1, compare_shapes=(0,)):
     """Our inferred shapes (inputs as concrete shapes) equal onnxruntime's output shapes."""
     want = ort_contrib(op, arrays, attrs, n_outputs)
-    shapes = [None if a is None else list(np.shape(a)) for a in arrays]
+    from shape_logic.graph import dtype_of_array
+
+    shapes = [None if a is None else (dtype_of_array(np.asarray(a)), list(np.shape(a)))
+              for a in arrays]
     sol = infer_contrib(op, shapes, attrs, n_outputs)
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     for k in compare_shapes:

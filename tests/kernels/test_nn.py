@@ -279,6 +279,8 @@ def test_groupnorm(seed, n, g, cg, spatial, opset):
     ("Attention", [(2, 5, 16), (16, 48), (48,)], {"num_heads": 4}, 2),
     ("Attention", [(2, 5, 16), (16, 48), (48,), None, (2, 2, 4, 3, 4)],
      {"num_heads": 4, "unidirectional": 1}, 2),
+    ("MultiHeadAttention", [(2, 3, 16), (2, 5, 16), (2, 5, 16), (48,), None, None,
+                            (2, 4, 2, 4), (2, 4, 2, 4)], {"num_heads": 4}, 3),
 ])
 def test_contrib_kernels_match_onnxruntime(op, shapes, attrs, n_out):
     from shape_logic.kernels import load_kernel
@@ -291,4 +293,18 @@ def test_contrib_kernels_match_onnxruntime(op, shapes, attrs, n_out):
     got = load_kernel(op)(attrs, n_outputs=n_out)(*arrays)
     for g, w in zip(got, want):
         assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
+
+
+def test_embed_layer_normalization_matches_onnxruntime():
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    arrays = [rng.integers(0, 20, (2, 5)).astype(np.int32),
+              rng.integers(0, 2, (2, 5)).astype(np.int32), f(20, 8), f(16, 8), f(2, 8), f(8),
+              f(8), (rng.random((2, 5)) < 0.7).astype(np.int32)]
+    want = ort_contrib("EmbedLayerNormalization", arrays, {"epsilon": 1e-5}, 3)
+    got = load_kernel("EmbedLayerNormalization")({"epsilon": 1e-5}, n_outputs=3)(*arrays)
+    for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
