@@ -308,3 +308,19 @@ def test_embed_layer_normalization_matches_onnxruntime():
     got = load_kernel("EmbedLayerNormalization")({"epsilon": 1e-5}, n_outputs=3)(*arrays)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
+
+
+def test_rotary_embedding_matches_onnxruntime():
+    # 4-D input, a position offset, a rotary dim below the head size
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 4, 3, 16)).astype(np.float32)
+    cos, sin = (rng.standard_normal((8, 4)).astype(np.float32) for _ in range(2))
+    arrays = [x, np.array([2], np.int64), cos, sin]
+    attrs = {"rotary_embedding_dim": 8, "num_heads": 4}
+    (want,) = ort_contrib("RotaryEmbedding", arrays, attrs)
+    kernel = load_kernel("RotaryEmbedding")(attrs)
+    kernel.microsoft = True
+    (got,) = kernel(*arrays)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
