@@ -107,7 +107,10 @@ class Problem:
         messages: list[str] = []
         ctl = clingo.Control(list(args), logger=lambda code, msg: messages.append(msg),
                              message_limit=1000)
-        funcs = Functions(elimination_order(self.graph), normalize=not sourced)
+        # Computing with the bindings found so far is sound whenever the sources in force
+        # are fixed when grounding (facts): not when they are assumptions (#external,
+        # explaining), where the ground program must hold under every subset of them.
+        funcs = Functions(elimination_order(self.graph), normalize="#external" not in extra)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():

@@ -35,12 +35,16 @@ def test_errors():
     assert infer_contrib("Attention", ["[b, s, 64]", "[64, 192]"]).status == "error"
 
 
-def test_onnx_attention_is_not_this_one():
-    # ONNX's Attention (opset 23) has another signature: without the domain, no rule applies
+def test_onnx_attention_opset_23():
+    # without the domain the node is ONNX's Attention: 3-D with head counts, GQA, a past
     from shape_logic.testing import infer
 
-    sol = infer("Attention", ["[b, s, 64]", "[64, 192]"], HEADS)
-    assert sol.shape("y0").startswith("_")
+    sol = infer("Attention", ["[b, s, 64]", "[b, l, 32]", "[b, l, 48]", None,
+                              "[b, 2, p, 16]", "[b, 2, p, 24]"],
+                {"q_num_heads": 4, "kv_num_heads": 2}, n_outputs=4, opset=23)
+    assert sol.shape("y0") == "[b, s, 96]"
+    assert sol.shape("y1") == "[b, 2, l + p, 16]" and sol.shape("y2") == "[b, 2, l + p, 24]"
+    assert sol.shape("y3") == "[b, 4, s, l + p]"
 
 
 @pytest.mark.parametrize("past", [0, 3])
