@@ -37,6 +37,8 @@ def annotated_model(sol):
             continue
         vi = existing.get(t)
         if vi is None:
+            if sol.dtype(t) is None and sol.dims(t) is None:
+                continue  # nothing known: no entry
             vi = g.value_info.add()
             vi.name = t
         _write_type(vi, sol, t, original)
