@@ -30,12 +30,12 @@ class Verdict:
                 "inferred": self.inferred, "status": self.status}
 
 
-def check(source, rules=()) -> tuple:
+def check(source, rules=(), strict: bool = False) -> tuple:
     """(solution, verdicts): the solve of the whole graph and one verdict per declaration."""
-    sol = solve(source, rules)
+    sol = solve(source, rules, strict=strict)
     if sol.status != "ok":
         return sol, []
-    problem = Problem.load(sol.graph, rules)
+    problem = Problem.load(sol.graph, rules, strict)
     sources = _sources(problem)
     verdicts = []
     decls = [("output", i) for i in sol.graph.outputs.values()] + \

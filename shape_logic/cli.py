@@ -8,6 +8,7 @@ import sys
 from .errors import InputError
 from .limits import EXIT_TIMEOUT, TimeLimit
 from .timeout_option import add_timeout_argument, time_budget
+from .import_cmd import add_import_parser, cmd_import
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,13 +17,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("solve", help="infer dtype, rank and dims of every tensor")
     s.add_argument("graph")
-    s.add_argument("-o", "--output", help="write the annotated graph (.json)")
+    s.add_argument("-o", "--output",
+                   help="write the annotated graph (.json; .onnx for an ONNX model: shapes in value_info)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")
     s.add_argument("--signature", action="store_true",
                    help="print each function's general shape signature instead")
     add_timeout_argument(s)
+    s.add_argument("--strict", action="store_true",
+                   help="an operator without a rule file is an error (exit 2), not a warning")
     add_run_parser(sub)
     from .show import add_show_parser
     add_show_parser(sub)
@@ -31,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .analyses.commands import add_fold_parser, add_why_parser
     add_fold_parser(sub)
     add_why_parser(sub)
+    add_import_parser(sub)
     c = sub.add_parser("check", help="compare declared outputs and annotations with the inference")
     c.add_argument("graph")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -38,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .ops_table import add_ops_parser
     add_ops_parser(sub)
     add_timeout_argument(c)
+    c.add_argument("--strict", action="store_true",
+                   help="an operator without a rule file is an error (exit 2), not a warning")
     return p
 
 
@@ -69,6 +76,8 @@ def _dispatch(args) -> int:
         if args.command in ("fold", "why"):
             from .analyses import commands
             return getattr(commands, f"cmd_{args.command}")(args)
+        if args.command == "import":
+            return cmd_import(args)
     except TimeLimit as e:
         print(f"shape-logic: {args.graph}: {e}", file=sys.stderr)
         return EXIT_TIMEOUT
@@ -93,11 +102,12 @@ def cmd_solve(args) -> int:
 
         return cmd_signature(args)
     with time_budget(args):
-        sol = solve(args.graph, rules=args.rules)
+        sol = solve(args.graph, rules=args.rules, strict=args.strict)
     if args.format == "json":
         print(json.dumps(sol.to_json(), indent=2))
     else:
         print(sol.to_text(color=sys.stdout.isatty()))
+        _print_warnings(sol)
     if args.output:
         write_annotated(sol, args.output)
     return 0 if sol.status == "ok" else 1
@@ -107,14 +117,21 @@ def cmd_check(args) -> int:
     from .check import check, render
 
     with time_budget(args):
-        sol, verdicts = check(args.graph, rules=args.rules)
+        sol, verdicts = check(args.graph, rules=args.rules, strict=args.strict)
     if args.format == "json":
         out = sol.to_json()
         out["declarations"] = [v.to_json() for v in verdicts]
         print(json.dumps(out, indent=2))
     else:
         print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
+        _print_warnings(sol)
     return 0 if sol.status == "ok" else 1
+
+
+def _print_warnings(sol) -> None:
+    """Text mode: warnings go to stderr (JSON mode lists them under "warnings")."""
+    for w in sol.warnings:
+        print(f"shape-logic: warning: {w}", file=sys.stderr)
 
 
 # ----- run: execute the graph on .npy inputs (shape_logic/executor.py)

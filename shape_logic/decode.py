@@ -36,6 +36,7 @@ class Atoms:
     min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
+    data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
@@ -86,6 +87,10 @@ class Atoms:
                                    _tensor_key(args[2]), args[3].number))
         elif name == "label":
             self.labels.setdefault((args[0].string, args[1].number), set()).add(args[2].string)
+        elif name == "data_dependent":
+            hi = _expr(args[2])
+            if hi is not None:
+                self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
         elif name == "eqvoid":
             self.void_edges.append(((args[0].string, args[1].number),
                                     (args[2].string, args[3].number)))
@@ -173,6 +178,7 @@ class Decoded:
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
     rows: dict = field(default_factory=dict)  # tensor of unknown rank -> Row (decode_rows)
     labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
+    data_ranges: dict = field(default_factory=dict)  # fresh name of a data-dependent dim -> (0, Expr)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -180,6 +186,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     void = _void_classes(atoms.void_edges)
     fresh = _FreshNames(graph.fresh_count)
     shapes, dtypes, poly = {}, {}, []
+    data_ranges: dict = {}
     for t in graph.tensors():
         ranks = atoms.rank.get(t)
         dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
@@ -197,6 +204,9 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                 dims.append(min((resolve(v) for v in values), key=simplicity))
             else:
                 dims.append(fresh.for_class(void.find((t, i))))
+                bounds = atoms.data_bounds.get((t, i))
+                if bounds:
+                    _note_data_range(data_ranges, dims[-1], bounds, resolve)
         shapes[t] = Shape((tuple(dims),))
     rows = decode_rows(graph, atoms, poly, resolve, void, fresh) if poly else {}
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
@@ -211,7 +221,18 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(graph, shapes, constraints, rows), conflicted, rows,
-                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1})
+                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges)
+
+
+def _note_data_range(data_ranges: dict, name: Expr, bounds, resolve):
+    """A data-dependent axis's fresh name lies in 0..the simplest of its upper bounds
+    (each bound holds; an integer bound is kept as the smallest one)."""
+    his = [resolve(b) for b in bounds]
+    ints = [h.value for h in his if h.is_int]
+    hi = Expr.const(min(ints)) if ints else min(his, key=simplicity)
+    old = data_ranges.get(str(name))
+    if old is None or (hi.is_int and (not old[1].is_int or hi.value < old[1].value)):
+        data_ranges[str(name)] = (0, hi)
 
 
 def _constraints(unsolved, resolve) -> list:

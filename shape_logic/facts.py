@@ -187,6 +187,8 @@ def node_facts(node: Node, sourced: bool = True) -> list[str]:
     in_force = f"source(src(node,{n},all))." if sourced else f"op({n},{quote(node.op)})."
     out = [f"node({n},{quote(node.op)}). {in_force}",
            f"ninputs({n},{len(node.inputs)}). noutputs({n},{len(node.outputs)})."]
+    if node.domain not in ("", "ai.onnx"):  # a contrib op (com.microsoft) shares names with ONNX
+        out.append(f"domain({n},{quote(node.domain)}).")
     for k, t in enumerate(node.inputs):
         if t:
             out.append(f"input({n},{k},{quote(t)}).")

@@ -78,7 +78,7 @@ def local_problem(problem, atoms, decoded, dist: dict, radius: int):
         initializers=keep(graph.initializers), annotations=keep(graph.annotations),
         fresh_count=graph.fresh_count + FRESH_OFFSET)
     plain, sourced = context_facts(sorted(boundary), atoms, decoded)
-    return Problem(sub, select_rules(sub, problem.rules), graph_facts(sub) + plain,
+    return Problem(sub, select_rules(sub, problem.rules)[0], graph_facts(sub) + plain,
                    problem.rules, {}, context=sourced)
 
 

@@ -59,11 +59,16 @@ class _ModelReader:
 
     def read(self) -> Graph:
         m = self.model
-        g = m.graph
         opset = 18
         for imp in m.opset_import:
             if imp.domain in ("", "ai.onnx"):
                 opset = imp.version
+        graph = self.read_graph(m.graph, opset)
+        graph.source = m
+        return graph
+
+    def read_graph(self, g, opset: int) -> Graph:
+        """A GraphProto (the model's, or a subgraph attribute's) as a Graph."""
         initializers = {}
         for init in g.initializer:
             initializers[init.name] = self.initializer(init)
@@ -75,7 +80,8 @@ class _ModelReader:
         outputs = {vi.name: self.value_info(vi, f"graph.output[{vi.name}]", cls=1)
                    for vi in g.output}
         body_nodes, annotations = [], {}
-        if needs_expansion(m):  # model-local functions, Scan/Loop/If bodies (onnx_bodies.py)
+        m = self.model  # the model's graph expands its functions and bodies (onnx_bodies.py)
+        if m is not None and g is m.graph and needs_expansion(m):
             from .load_json import _GraphReader
 
             nodes, body_nodes, extra, annotations = expand_model(self, m, _GraphReader)
@@ -85,7 +91,7 @@ class _ModelReader:
         graph = Graph(name=g.name or "model", opset=opset, inputs=inputs, outputs=outputs,
                       initializers=initializers, nodes=nodes, annotations=annotations,
                       path=self.path, symbol_class=self.symbols.cls,
-                      fresh_count=self.symbols.count, source=m, body_nodes=body_nodes)
+                      fresh_count=self.symbols.count, source=g, body_nodes=body_nodes)
         graph.symbol_map = self.symbol_map
         return graph
 
@@ -157,6 +163,12 @@ class _ModelReader:
             domain = "" if n.domain in ("", "ai.onnx") else n.domain
             out.append(Node(name, n.op_type, list(n.input), list(n.output), attrs, i, domain))
         return out
+
+
+def subgraph_from_proto(proto, opset: int = 18) -> Graph:
+    """A subgraph attribute (If/Loop/Scan body, stored as {"onnx_graph": GraphProto}) as a
+    Graph of its own; the tensors it reads from the enclosing graph stay names."""
+    return _ModelReader(None, None).read_graph(proto, opset)
 
 
 def attribute_value(a, place: str):

@@ -22,9 +22,11 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.bindings:
         lines.append("")
         lines.append("bindings: " + ", ".join(f"{s} = {v}" for s, v in sol.bindings.items()))
-    if sol.decoded.ranges:
+    if sol.ranges:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
-                                            for s, (lo, hi) in sorted(sol.decoded.ranges.items())))
+                                            for s, (lo, hi) in sol.ranges.items()))
+    if g.symbol_map:
+        lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
     if any(sol.cases):
@@ -34,6 +36,4 @@ def render_solution(sol, color: bool = False) -> str:
         lines.append(f"alternatives: {t}: {' | '.join(shapes)}")
     if sol.alternatives_capped:
         lines.append("alternatives: capped (more cases than listed, or a graph too large)")
-    for w in sol.warnings:
-        lines.append(f"warning: {w}")
     return "\n".join(lines)

@@ -81,6 +81,16 @@ class Solution:
         return {s: _json_dim(e.subs(self._rename)) for s, e in sorted(self.decoded.bindings.items())}
 
     @property
+    def ranges(self) -> dict:
+        """symbol -> [lo, hi]: symbols an equation confines, and the fresh names of
+        data-dependent dims (NonZero's count in 0..numel), whose bound may be an expression."""
+        out = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
+        for name, (lo, hi) in self.decoded.data_ranges.items():
+            shown = str(self._rename.get(name, Expr.sym(name)))
+            out[shown] = [lo, _json_dim(hi.subs(self._rename))]
+        return dict(sorted(out.items()))
+
+    @property
     def constraints(self) -> list[str]:
         return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
                 for a, b in self.decoded.constraints]
@@ -96,8 +106,9 @@ class Solution:
             "bindings": self.bindings,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
-        if self.decoded.ranges:
-            out["ranges"] = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
+        ranges = self.ranges
+        if ranges:
+            out["ranges"] = ranges
         if self.decoded.constraints:
             out["constraints"] = self.constraints
         if self.alternatives:
@@ -106,6 +117,8 @@ class Solution:
                 out["cases"] = list(self.cases)
         if self.alternatives_capped:
             out["alternatives_capped"] = True
+        if self.graph.symbol_map:  # ONNX dim_params that are not NAMEs -> the NAME used
+            out["symbols"] = dict(self.graph.symbol_map)
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out

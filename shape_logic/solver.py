@@ -38,16 +38,40 @@ def elimination_order(graph: Graph):
     return key
 
 
-def select_rules(graph: Graph, rule_dirs=()) -> list:
+def select_rules(graph: Graph, rule_dirs=(), strict: bool = False) -> tuple[list, list]:
+    """(the rule files of the graph's operators, the nodes whose operator has none).
+
+    A node without a rule file says nothing about its outputs, so they get the safety
+    net (unknown dtype and rank, fresh names) and the rest of the graph is still solved
+    (Relax's "safety net"); with `strict` it is an input error instead."""
     known = available_ops(rule_dirs)
     files = {}
+    unknown = []
     for node in graph.nodes + graph.body_nodes:
         if node.op not in known:
-            raise InputError(f"unknown operator {node.op!r} (no rule file rules/{node.op}.lp; "
-                             "see `shape-logic ops`)", graph.path, f"{node.place}.op")
-        if node.op not in files:
+            if strict:
+                raise InputError(f"unknown operator {node.op!r} (no rule file "
+                                 f"rules/{node.op}.lp; see `shape-logic ops`)", graph.path,
+                                 f"{node.place}.op")
+            unknown.append(node)
+        elif node.op not in files:
             files[node.op] = load_rule_file(node.op, known[node.op])
-    return list(files.values())
+    return list(files.values()), unknown
+
+
+def unknown_op_warnings(unknown: list) -> list[str]:
+    """One warning per unknown operator, naming its first node and how many there are."""
+    by_op: dict[str, list] = {}
+    for node in unknown:
+        by_op.setdefault(node.op, []).append(node)
+    out = []
+    for op, nodes in by_op.items():
+        more = f" and {len(nodes) - 1} more" if len(nodes) > 1 else ""
+        outs = ", ".join(t for t in nodes[0].outputs if t)
+        out.append(f"unknown operator {op!r} at {nodes[0].place}{more}: no rule file, so its "
+                   f"outputs ({outs}{', ...' if more else ''}) get no shape (use --strict to "
+                   "make this an error)")
+    return out
 
 
 @dataclass
@@ -60,6 +84,7 @@ class Problem:
     rules: tuple = ()
     timings: dict = field(default_factory=dict)
     context: str = ""  # sourced facts beyond the graph's (neighbourhood.py)
+    unknown: list = field(default_factory=list)  # nodes whose operator has no rule file
     _sourced: str | None = None
 
     @property
@@ -70,20 +95,20 @@ class Problem:
         return self._sourced
 
     @staticmethod
-    def load(source: Any, rules=()) -> "Problem":
+    def load(source: Any, rules=(), strict: bool = False) -> "Problem":
         t0 = time.perf_counter()
         current().phase = "reading the graph"
         with phase("load"):
             graph = load_graph(source)
             validate(graph)
-            rule_files = select_rules(graph, rules)
+            rule_files, unknown = select_rules(graph, rules, strict)
         t1 = time.perf_counter()
         stop_if_expired("writing the facts")
         with phase("facts"):
             facts = graph_facts(graph)
         t2 = time.perf_counter()
         return Problem(graph, rule_files, facts, tuple(rules),
-                       {"load": t1 - t0, "facts": t2 - t1})
+                       {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown)
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None) -> tuple[clingo.Control, Functions]:
@@ -100,7 +125,11 @@ class Problem:
             ctl.register_observer(observer)
         deadline = current()
         deadline.phase = "parsing the program (rule files and facts)"
-        funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None)
+        # Computing with the bindings found so far is sound whenever the sources in force
+        # are fixed when grounding (facts): not when they are assumptions (#external,
+        # explaining), where the ground program must hold under every subset of them.
+        funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
+                          normalize="#external" not in extra)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():
@@ -186,24 +215,25 @@ def _solve_once(ctl: clingo.Control, deadline) -> list | None:
     return found[-1] if found else None
 
 
-def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None
-          ) -> Solution:
+def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None,
+          strict: bool = False) -> Solution:
     """Infer every tensor's dtype, rank and dims; on a shape error, explain it.
-    With `timeout` (seconds), raise `limits.TimeLimit` past it."""
+    With `timeout` (seconds), raise `limits.TimeLimit` past it. An operator without a
+    rule file is a warning (its outputs stay unknown), or with `strict` an InputError."""
     # Python's cyclic GC rescans the millions of small objects a large graph makes (facts,
     # terms, expressions) again and again; nothing here creates cycles worth collecting.
     collecting = gc.isenabled()
     gc.disable()
     try:
         with budget(timeout):
-            return _solve(source, rules, explain)
+            return _solve(source, rules, explain, strict)
     finally:
         if collecting:
             gc.enable()
 
 
-def _solve(source: Any, rules, explain: bool) -> Solution:
-    problem = Problem.load(source, rules)
+def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
+    problem = Problem.load(source, rules, strict)
     atoms, funcs = problem.atoms()
     t0 = time.perf_counter()
     with phase("decode"):
@@ -223,7 +253,8 @@ def _solve(source: Any, rules, explain: bool) -> Solution:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
-    warnings = [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
+    warnings = unknown_op_warnings(problem.unknown)
+    warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     open_mm = open_matmuls(problem.graph, atoms)

@@ -27,6 +27,11 @@ MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new va
 AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
 
 
+def _bare(e: Expr) -> bool:
+    return len(e.terms) == 1 and e.terms[0][1] == 1 and len(e.symbols()) == 1 and \
+        e == Expr.sym(next(iter(e.symbols())))
+
+
 def _dims(*args: clingo.Symbol) -> list[Expr]:
     return [symbol_to_expr(a) for a in args]
 
@@ -42,7 +47,7 @@ def arithmetic(f: Callable[..., Expr]):
         if self.exhausted(args):
             return []
         try:
-            out = expr_to_symbol(f(*_dims(*args)))
+            out = expr_to_symbol(f(*self._known_all(_dims(*args))))
         except FAILURES as e:
             self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
             out = []
@@ -61,9 +66,17 @@ def _formula(text: str):
 class Functions:
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
-    def __init__(self, order: Callable[[str], object], deadline=None):
+    def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False):
         self.order = order
         self.deadline = deadline  # limits.Deadline, checked at every computation
+        # Fast mode (every source in force): arithmetic and equations work on their
+        # arguments with the bindings found so far substituted (ASP-NOTES §1). Without it a
+        # product of several symbols (an element count) equated with others yields bindings
+        # z = 4*w, z = 2*w*w ... one per combination of values, and Slice's min/max formulas
+        # combine every value an annotation's symbol had before it was bound, without end.
+        # Every binding holds when all sources do, so this is sound there; explaining
+        # (sources switched on and off) keeps the arguments as they are.
+        self.known: dict[str, Expr] | None = {} if normalize else None
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
@@ -115,7 +128,7 @@ class Functions:
         try:
             f = _formula(formula.string)
             names = [chr(ord("a") + i) for i in range(len(args))]
-            return expr_to_symbol(f(dict(zip(names, _dims(*args)))))
+            return expr_to_symbol(f(dict(zip(names, self._known_all(_dims(*args))))))
         except (KeyError, ValueError) + FAILURES as e:
             self.failures.append(f"calc({formula}): {e}")
             return []
@@ -168,11 +181,25 @@ class Functions:
             name = f.name
             if name in ("div", "mod", "fmod"):
                 return self._division(name, x, y)
+            if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
+                return self._equal_test(x, y)
             table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
                      "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
             return expr_to_symbol(table[name]())
         except (KeyError,) + FAILURES:
             return []
+
+    @staticmethod
+    def _equal_test(x: Expr, y: Expr):
+        """x == y as 1 / 0 where the canonical forms decide it: equal forms are equal, and
+        forms whose difference is provably nonzero differ; otherwise no value."""
+        diff = x - y
+        if diff.is_int:
+            return Number(1 if diff.value == 0 else 0)
+        lo, hi = bounds(diff)  # symbols are >= 1: s == -1 is false
+        if lo > 0 or hi < 0:
+            return Number(0)
+        return []
 
     @staticmethod
     def _division(name: str, x: Expr, y: Expr):
@@ -251,15 +278,36 @@ class Functions:
         except NotADim:
             return Function("same" if _real(a) == _real(b) else "conflict")
         try:
+            if self.known and not (_bare(x) or _bare(y)):
+                # (a bare symbol against a value still gives its own binding: an
+                # inconsistent graph then shows each value the symbol got)
+                x, y = self._known(x), self._known(y)
             r = relate(x, y, self.order)
         except FAILURES:
             return Function("unsolved")
         if r.kind == "bind":
+            if self.known is not None:
+                # oriented: the value only mentions symbols eliminated later, so
+                # substituting the known bindings repeatedly terminates
+                self.known.setdefault(r.symbol, r.value)
             return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
         if r.kind == "range":
             return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
                                       expr_to_symbol(Expr.const(r.hi))])
         return Function(r.kind)
+
+    def _known(self, e: Expr) -> Expr:
+        """e with the bindings known so far substituted (fast mode only)."""
+        for _ in range(16):
+            if not (e.symbols() & self.known.keys()):
+                break
+            e = e.subs(self.known)
+        return e
+
+    def _known_all(self, dims: list) -> list:
+        if not self.known:
+            return dims
+        return [self._known(d) if isinstance(d, Expr) else d for d in dims]
 
     def subst(self, e: clingo.Symbol, s: clingo.Symbol, v: clingo.Symbol):
         if self.exhausted((e, v)):

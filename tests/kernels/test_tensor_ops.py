@@ -265,3 +265,34 @@ def test_compress(seed, shape, data):
     n = int(np.prod(shape)) if axis is None else shape[axis]
     cond = rng.random(data.draw(st.integers(1, n))) < 0.5
     check("Compress", [rand(rng, shape), cond], None if axis is None else {"axis": axis})
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, max_size=3), data=st.data(), srt=st.booleans())
+def test_unique(seed, shape, data, srt):
+    x = rand(np.random.default_rng(seed), shape, "i64", 0, 2)  # repeats
+    attrs = {"sorted": int(srt)}
+    if shape and data.draw(st.booleans()):
+        attrs["axis"] = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("Unique", [x], attrs, n_outputs=4)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=2, max_size=3), data=st.data())
+def test_gather_scatter_nd(seed, shape, data):
+    rng = np.random.default_rng(seed)
+    k = data.draw(st.integers(1, len(shape)))
+    idx = np.stack([rng.integers(0, shape[j], size=(2,)) for j in range(k)], -1)
+    check("GatherND", [rand(rng, shape), idx.astype(np.int64)])
+    flat = rng.permutation(int(np.prod(shape[:k])))[:2]
+    idx = np.stack(np.unravel_index(flat, shape[:k]), axis=-1).astype(np.int64)
+    check("ScatterND", [rand(rng, shape), idx, rand(rng, [len(flat)] + shape[k:])],
+          {"reduction": data.draw(st.sampled_from(["none", "add", "max"]))})
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=3, max_size=4), data=st.data())
+def test_resize(seed, shape, data):
+    scales = np.array([data.draw(st.sampled_from([1.0, 0.5, 2.0])) for _ in shape], np.float32)
+    check("Resize", [rand(np.random.default_rng(seed), shape), None, scales],
+          {"mode": data.draw(st.sampled_from(["nearest", "linear"]))})

@@ -21,6 +21,12 @@ CASES = {
     "flatten everything": ({"inputs": ["[b, s, 768]", i64(-1)]}, {"y0": "[768*b*s]"}),
     "merge heads back": ({"inputs": ["[b, s, 12, 64]", i64(0, 0, -1)]}, {"y0": "[b, s, 768]"}),
     "known sizes": ({"inputs": ["[2, 3, 4]", i64(4, -1)]}, {"y0": "[4, 6]"}),
+    "opset 1: the shape attribute": ({"inputs": ["[b, s, 768]"], "opset": 1,
+                                      "attrs": {"shape": [0, 0, 12, -1]}},
+                                     {"y0": "[b, s, 12, 64]"}),
+    "opset 4: no shape attribute": ({"inputs": ["[b, 6]"], "opset": 4}, "error"),
+    "opset 5: a shape input, not the attribute": ({"inputs": ["[b, 6]"], "attrs":
+                                                   {"shape": [6, -1]}}, "error"),
     "zero-size tensor": ({"inputs": ["[0, 3]", i64(3, 0)], "attrs": {"allowzero": 1}},
                          {"y0": "[3, 0]"}),
     "allowzero keeps a literal 0": ({"inputs": ["[0, 3]", i64(0, 3)], "attrs": {"allowzero": 1}},

@@ -1,0 +1,231 @@
+"""Shape inference on real exported models: shape-logic vs onnx's infer_shapes(data_prop=True)
+vs onnxruntime's SymbolicShapeInference, all in one run.
+
+Models: small PyTorch exports built on the fly (bench/torch_models.py: GPT-2 / LLaMA-like
+blocks with a KV cache, a BERT layer, ViT, ResNet, LSTM, NonZero/TopK; random weights,
+dynamic batch and sequence) and onnx's shipped light models. For every intermediate
+tensor (node output) onnxruntime gives the true shape at two input sizes (one for the
+light models, whose inputs are fixed). Per model and tool:
+
+  known    tensors whose shape the tool fully determines (every dim an integer or an
+           expression of the inputs' dims) and that is right at every size;
+  wrong    dims the tool states that differ from the runtime at some size;
+  time     wall time of one inference.
+
+    python bench/compare_peers.py [--only NAME ...] [--no-light]
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import sys
+import time
+import warnings
+
+import numpy as np
+import onnx
+from onnx import helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+
+# ----- the truth: onnxruntime with every node output made a graph output
+
+def runtime_shapes(model, feeds: dict) -> dict:
+    import onnxruntime as ort
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    have = {o.name for o in m.graph.output}
+    for node in m.graph.node:
+        for t in node.output:
+            if t and t not in have:
+                m.graph.output.append(helper.make_empty_tensor_value_info(t))
+                have.add(t)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs()]
+    return {n: tuple(np.shape(v)) for n, v in zip(names, sess.run(names, feeds))}
+
+
+def input_bindings(model, feeds: dict) -> dict:
+    """Input dim_param -> its value at these feeds."""
+    out = {}
+    for vi in model.graph.input:
+        if vi.name not in feeds:
+            continue
+        for d, n in zip(vi.type.tensor_type.shape.dim, feeds[vi.name].shape):
+            if d.HasField("dim_param"):
+                out[d.dim_param] = int(n)
+    return out
+
+
+# ----- each tool's answer: tensor -> list of dims (int, str expression, or None)
+
+def ours(model):
+    from shape_logic import solve
+
+    sol = solve(model)
+    shapes = {}
+    for t in sol.graph.tensors():
+        dims = sol.dims(t)
+        if dims is None:
+            shapes[t] = None
+            continue
+        shapes[t] = [d.value if d.is_int else
+                     (None if any(s.startswith("_") for s in d.symbols()) else d)
+                     for d in dims]
+    return shapes
+
+
+def onnx_data_prop(model):
+    inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    return _value_info_shapes(inferred)
+
+
+def ort_symbolic(model):
+    from onnxruntime.tools.symbolic_shape_infer import SymbolicShapeInference
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        inferred = SymbolicShapeInference.infer_shapes(model, auto_merge=True,
+                                                       guess_output_rank=False)
+    return _value_info_shapes(inferred)
+
+
+def _value_info_shapes(model) -> dict:
+    out = {}
+    for vi in list(model.graph.value_info) + list(model.graph.output):
+        tt = vi.type.tensor_type
+        if not tt.HasField("shape"):
+            out[vi.name] = None
+            continue
+        out[vi.name] = [d.dim_value if d.HasField("dim_value") else
+                        (d.dim_param or None) for d in tt.shape.dim]
+    return out
+
+
+def evaluate(dim, bindings: dict):
+    """An int, or None when the dim is unknown (unnamed, or a symbol no input binds)."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return dim
+    if not isinstance(dim, str):  # our Expr
+        from shape_logic.symbolic.expr import Expr
+
+        if not dim.symbols() <= bindings.keys():
+            return None
+        e = dim.subs({k: Expr.const(v) for k, v in bindings.items() if k in dim.symbols()})
+        return e.value if e.is_int else None
+    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", dim))
+    funcs = {"floor": math.floor, "ceiling": math.ceil, "Max": max, "Min": min, "max": max,
+             "min": min, "Floor": math.floor, "CeilToInt": math.ceil, "ceil": math.ceil,
+             "Mod": lambda a, b: a % b}
+    if not names <= bindings.keys() | funcs.keys():
+        return None
+    try:
+        v = eval(dim.replace("//", "__FLOORDIV__").replace("/", "/")
+                 .replace("__FLOORDIV__", "//"), {"__builtins__": {}}, {**funcs, **bindings})
+        return int(v) if float(v).is_integer() else None
+    except Exception:  # noqa: BLE001 - a string we cannot read is an unknown dim
+        return None
+
+
+TOOLS = {"shape-logic": ours, "onnx data_prop": onnx_data_prop, "ort symbolic": ort_symbolic}
+
+
+def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> tuple:
+    """(tensors fully known and right at every size, wrong dims)."""
+    if shapes is None:
+        return 0, 0
+    known = wrong = 0
+    for t in tensors:
+        dims = shapes.get(t)
+        if dims is None:
+            continue
+        ok = True
+        for truth, b in zip(truths, bindings):
+            want = truth[t]
+            if len(dims) != len(want):
+                wrong += 1
+                ok = False
+                continue
+            for d, w in zip(dims, want):
+                v = evaluate(d, b)
+                if v is None:
+                    ok = False
+                elif v != w:
+                    wrong += 1
+                    ok = False
+        known += ok
+    return known, wrong
+
+
+def models(only, light: bool):
+    import torch_models
+
+    for name, make in torch_models.MODELS.items():
+        if only and name not in only:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model, feeds = make()
+        yield name, model, feeds
+    if not light:
+        return
+    from executor import light_models, load_case
+
+    for path in light_models():
+        name = os.path.basename(path)[:-5]
+        if only and name not in only:
+            continue
+        model, feeds, _ = load_case(path)
+        yield name, model, [feeds]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--no-light", action="store_true")
+    args = ap.parse_args(argv)
+    totals = {t: [0, 0, 0, 0.0] for t in TOOLS}  # known, tensors, wrong, time
+    head = f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>30}" for t in TOOLS)
+    print(head)
+    print(f"{'':22} {'':>7}  " + "  ".join(f"{'known  wrong   time':>30}" for _ in TOOLS))
+    for name, model, feeds in models(set(args.only), not args.no_light):
+        truths = [runtime_shapes(model, f) for f in feeds]
+        bindings = [input_bindings(model, f) for f in feeds]
+        produced = {t for n in model.graph.node for t in n.output if t}
+        tensors = sorted(produced & set(truths[0]))
+        cells = []
+        for tool, fn in TOOLS.items():
+            t0 = time.perf_counter()
+            try:
+                shapes, err = fn(model), ""
+            except Exception as e:  # noqa: BLE001 - a peer crashing is a result
+                shapes, err = None, type(e).__name__
+            dt = time.perf_counter() - t0
+            known, wrong = score(shapes, truths, bindings, tensors)
+            tot = totals[tool]
+            tot[0] += known
+            tot[1] += len(tensors)
+            tot[2] += wrong
+            tot[3] += dt
+            share = f"{100 * known / max(len(tensors), 1):5.1f}%"
+            cells.append(f"{share + (' ' + err if err else ''):>14} {wrong:6d} {dt:7.2f}s")
+        print(f"{name:22} {len(tensors):7d}  " + "  ".join(f"{c:>30}" for c in cells),
+              flush=True)
+    print(f"{'total':22} {totals['shape-logic'][1]:7d}  " + "  ".join(
+        f"{f'{100 * k / max(n, 1):5.1f}%':>14} {w:6d} {dt:7.2f}s".rjust(30)
+        for k, n, w, dt in totals.values()))
+
+
+if __name__ == "__main__":
+    main()

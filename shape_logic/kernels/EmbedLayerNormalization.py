@@ -1,0 +1,25 @@
+"""EmbedLayerNormalization (com.microsoft): word + position (+ segment) embeddings,
+layer-normalized over the hidden axis; the mask index is each row's count of ones."""
+import numpy as np
+
+from .base import Kernel
+
+
+class EmbedLayerNormalization(Kernel):
+    attrs = {"epsilon": 1e-12, "mask_index_type": 1}
+    n_inputs = (7, 9)
+
+    def run(self, ids, segment_ids, word, position, segment, gamma, beta, mask=None,
+            position_ids=None, epsilon=1e-12, mask_index_type=1):
+        b, s = ids.shape
+        pos = np.broadcast_to(np.arange(s), (b, s)) if position_ids is None \
+            else np.broadcast_to(position_ids, (b, s))
+        x = word[ids] + position[pos]
+        if segment is not None and segment_ids is not None:
+            x = x + segment[segment_ids]
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        y = (x - mean) / np.sqrt(var + epsilon) * gamma + beta
+        index = (np.zeros(b, np.int32) if mask is None
+                 else mask.astype(bool).sum(-1).astype(np.int32))
+        return y.astype(word.dtype), index, x.astype(word.dtype)

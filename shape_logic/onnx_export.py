@@ -1,0 +1,100 @@
+"""`solve model.onnx -o annotated.onnx`: the model with every inferred shape in value_info.
+
+Everything else of the model is kept as it was.  A dim is written as dim_value when it
+is an integer and as a dim_param string otherwise: the expression in the shape language
+(`past_seq + seq`), a mapped dim_param under its original text, and a dim nothing
+determines under its fresh name (`_3`, shared by equal dims) - in value_info only: a
+graph output keeps its own unnamed dims rather than gaining names.  Tensors whose rank
+is unknown get only their elem_type (or nothing).
+"""
+from __future__ import annotations
+
+from .errors import InputError
+from .onnx_import import DTYPE_TO_ONNX
+from .symbolic.expr import Expr
+
+
+def annotated_model(sol):
+    """A copy of the solved ONNX model with the inferred dtypes and shapes written in."""
+    import onnx
+
+    source = sol.graph.source
+    if type(source).__name__ != "ModelProto":
+        raise InputError("writing ONNX is only supported for graphs read from ONNX models; "
+                         "use a .json output")
+    model = onnx.ModelProto()
+    model.CopyFrom(source)
+    g = model.graph
+    original = {v: k for k, v in sol.graph.symbol_map.items()}
+    skip = {vi.name for vi in g.input} | {init.name for init in g.initializer}
+    outputs = {vi.name: vi for vi in g.output}
+    existing = {vi.name: vi for vi in g.value_info}
+    for t in sol.graph.tensors():
+        if t in skip:
+            continue
+        if t in outputs:
+            _fill_output(outputs[t], sol, t, original)
+            continue
+        vi = existing.get(t)
+        if vi is None:
+            if sol.dtype(t) is None and sol.dims(t) is None:
+                continue  # nothing known: no entry
+            vi = g.value_info.add()
+            vi.name = t
+        _write_type(vi, sol, t, original)
+    return model
+
+
+def write_annotated_onnx(sol, path: str):
+    import onnx
+
+    model = annotated_model(sol)
+    try:
+        onnx.save(model, path)
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot write: {e}", path)
+
+
+def _write_type(vi, sol, t: str, original: dict):
+    """Our dtype and dims replace what the entry said (kept where we know nothing)."""
+    dtype, dims = sol.dtype(t), sol.dims(t)
+    tt = vi.type.tensor_type
+    if dtype in DTYPE_TO_ONNX:
+        tt.elem_type = DTYPE_TO_ONNX[dtype]
+    if dims is None:
+        return
+    tt.shape.Clear()
+    for d in dims:
+        _set_dim(tt.shape.dim.add(), d, original, fresh_ok=True)
+
+
+def _fill_output(vi, sol, t: str, original: dict):
+    """A declared graph output: fill in its elem_type, rank and dims where it gives none."""
+    dtype, dims = sol.dtype(t), sol.dims(t)
+    tt = vi.type.tensor_type
+    if not tt.elem_type and dtype in DTYPE_TO_ONNX:
+        tt.elem_type = DTYPE_TO_ONNX[dtype]
+    if dims is None:
+        return
+    if not tt.HasField("shape"):
+        tt.shape.SetInParent()
+        for _ in dims:
+            tt.shape.dim.add()
+    if len(tt.shape.dim) != len(dims):
+        return  # a rank clash is a shape error, reported by the solve
+    for proto, d in zip(tt.shape.dim, dims):
+        if proto.WhichOneof("value") is None:
+            _set_dim(proto, d, original, fresh_ok=False)
+
+
+def _set_dim(proto, d: Expr, original: dict, fresh_ok: bool):
+    if d.is_int:
+        proto.dim_value = d.value
+        return
+    if not fresh_ok and any(s.startswith("_") for s in d.symbols()):
+        return
+    syms = d.symbols()
+    if len(syms) == 1 and d == Expr.sym(next(iter(syms))) and str(d) in original:
+        proto.dim_param = original[str(d)]
+    else:
+        proto.dim_param = str(d)

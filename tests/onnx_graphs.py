@@ -1,0 +1,134 @@
+"""ONNX models built with onnx.helper the way exporters write them (no torch needed).
+
+`kv_attention()`: one attention block with a KV cache, dynamic batch / seq / past_seq,
+whose shapes all flow through exporter-style shape sub-graphs (Shape -> Gather ->
+Unsqueeze -> Concat -> Reshape, a causal mask from Range / Where / Expand /
+ConstantOfShape / Slice, with Add / Sub / Mul / Div / Cast / Equal / Min / Max on small
+int64 tensors).
+"""
+from __future__ import annotations
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+D, H = 16, 2  # model width, heads
+
+
+class _Builder:
+    def __init__(self):
+        self.nodes, self.inits = [], []
+        self.count = 0
+
+    def const(self, value, dtype=np.int64) -> str:
+        self.count += 1
+        name = f"c{self.count}"
+        self.inits.append(numpy_helper.from_array(np.asarray(value, dtype=dtype), name))
+        return name
+
+    def op(self, op, *inputs, n_out=1, **attrs):
+        self.count += 1
+        outs = [f"{op.lower()}{self.count}_{k}" for k in range(n_out)]
+        self.nodes.append(helper.make_node(op, list(inputs), outs, name=f"{op}_{self.count}",
+                                           **attrs))
+        return outs[0] if n_out == 1 else outs
+
+    def dim(self, x, axis) -> str:
+        """Shape -> Gather(axis): a 0-D int64 holding one dim."""
+        return self.op("Gather", self.op("Shape", x), self.const(axis), axis=0)
+
+    def vec(self, *scalars) -> str:
+        """Unsqueeze each 0-D value and Concat them into a 1-D shape vector."""
+        parts = [self.op("Unsqueeze", s, self.const([0])) for s in scalars]
+        return self.op("Concat", *parts, axis=0)
+
+
+def kv_attention(opset: int = 17):
+    b = _Builder()
+    rng = np.random.default_rng(0)
+    w = {k: b.const(rng.standard_normal((D, D)) * 0.1, np.float32) for k in "qkvo"}
+    batch, seq = b.dim("x", 0), b.dim("x", 1)
+    head_dim = b.op("Div", b.const(D), b.const(H))            # 16 / 2 = 8 (int64 Div)
+    heads = b.op("Cast", b.const(H), to=TensorProto.INT64)
+
+    def split_heads(t):
+        shape = b.vec(batch, seq, heads, head_dim)
+        return b.op("Transpose", b.op("Reshape", t, shape), perm=[0, 2, 1, 3])
+
+    q = split_heads(b.op("MatMul", "x", w["q"]))
+    k = b.op("Concat", "past_k", split_heads(b.op("MatMul", "x", w["k"])), axis=2)
+    v = b.op("Concat", "past_v", split_heads(b.op("MatMul", "x", w["v"])), axis=2)
+    scores = b.op("MatMul", q, b.op("Transpose", k, perm=[0, 1, 3, 2]))
+
+    # causal mask over (seq, total): key j is visible to query i iff j <= past + i
+    total = b.dim(k, 2)
+    past = b.op("Sub", total, seq)
+    rows = b.op("Add", b.op("Range", b.const(0), seq, b.const(1)), past)
+    cols = b.op("Range", b.const(0), total, b.const(1))
+    rows2 = b.op("Unsqueeze", rows, b.const([1]))
+    cols2 = b.op("Unsqueeze", cols, b.const([0]))
+    hidden = b.op("Greater", cols2, rows2)                      # [seq, total]
+    neg = b.op("ConstantOfShape", b.vec(seq, total),
+               value=numpy_helper.from_array(np.array([-1e4], np.float32)))
+    zeros = b.op("Mul", neg, b.const(0.0, np.float32))
+    mask = b.op("Where", hidden, neg, zeros)
+    # Expand to [batch, 1, seq, total] with a shape from Max/Min/Equal/Where on int64s
+    one = b.op("Max", b.const(1), b.op("Min", b.const(1), batch))  # = 1
+    is_one = b.op("Equal", batch, b.const(1))
+    bsz = b.op("Where", is_one, b.const(1), batch)               # = batch
+    mask4 = b.op("Expand", mask, b.vec(bsz, one, seq, total))
+    # the mask sliced to the last `seq` rows with ends from the shape (a no-op slice)
+    start = b.op("Unsqueeze", b.op("Sub", b.dim(mask4, 2), seq), b.const([0]))
+    end = b.op("Unsqueeze", b.dim(mask4, 2), b.const([0]))
+    mask4 = b.op("Slice", mask4, start, end, b.const([2]))
+    probs = b.op("Softmax", b.op("Add", scores, mask4), axis=-1)
+    ctx = b.op("Transpose", b.op("MatMul", probs, v), perm=[0, 2, 1, 3])
+    merged = b.op("Reshape", ctx, b.vec(batch, seq, b.op("Mul", heads, head_dim)))
+    y = b.op("MatMul", merged, w["o"])
+    # a Tile by a shape vector: [batch, seq, D] -> [batch, seq, 2*D]
+    tiled = b.op("Tile", y, b.op("Concat", b.const([1]), b.const([1]), b.const([2]), axis=0))
+    b.nodes.append(helper.make_node("Identity", [tiled], ["y"], name="out_y"))
+    b.nodes.append(helper.make_node("Identity", [k], ["present_k"], name="out_k"))
+
+    f32 = TensorProto.FLOAT
+    inputs = [helper.make_tensor_value_info("x", f32, ["batch", "seq", D]),
+              helper.make_tensor_value_info("past_k", f32, ["batch", H, "past_seq", D // H]),
+              helper.make_tensor_value_info("past_v", f32, ["batch", H, "past_seq", D // H])]
+    # onnx's checker wants a shape on outputs; present_k's is an expression dim_param
+    outputs = [helper.make_tensor_value_info("y", f32, ["batch", "seq", None]),
+               helper.make_tensor_value_info("present_k", f32,
+                                             ["batch", H, "past_seq + seq", D // H])]
+    graph = helper.make_graph(b.nodes, "kv_attention", inputs, outputs, initializer=b.inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    return model
+
+
+def feeds(batch: int, seq: int, past: int) -> dict:
+    rng = np.random.default_rng(1)
+    return {"x": rng.standard_normal((batch, seq, D)).astype(np.float32),
+            "past_k": rng.standard_normal((batch, H, past, D // H)).astype(np.float32),
+            "past_v": rng.standard_normal((batch, H, past, D // H)).astype(np.float32)}
+
+
+def runtime_shapes(model, feeds: dict) -> dict:
+    """Every tensor's shape when onnxruntime runs the model (all values made outputs)."""
+    import onnx
+    import onnxruntime as ort
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    have = {o.name for o in m.graph.output}
+    for node in m.graph.node:
+        for t in node.output:
+            if t and t not in have:
+                m.graph.output.append(helper.make_empty_tensor_value_info(t))
+                have.add(t)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs()]
+    values = sess.run(names, feeds)
+    out = {n: tuple(np.shape(v)) for n, v in zip(names, values)}
+    out.update({k: v.shape for k, v in feeds.items()})
+    return out

@@ -1,0 +1,36 @@
+"""GatherND: rules/GatherND.lp on data cases, and against onnx's reference."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+CASES = {
+    "full coordinates: elements": ({"inputs": ["[a, b]", ("i64", "[n, 2]")]}, {"y0": "[n]"}),
+    "one coordinate: rows": ({"inputs": ["[a, b, c]", ("i64", "[n, m, 1]")]},
+                             {"y0": "[n, m, b, c]"}),
+    "batch_dims": ({"inputs": ["[b, s, d]", ("i64", "[b, k, 1]")], "attrs": {"batch_dims": 1}},
+                   {"y0": "[b, k, d]"}),
+    "batch axes are shared": ({"inputs": ["[b, s, d]", ("i64", "[q, k, 1]")],
+                               "attrs": {"batch_dims": 1}}, {"x1": "[b, k, 1]"}),
+    "too many coordinates": ({"inputs": ["[a, b]", ("i64", "[n, 3]")]}, "error"),
+    "scalar indices": ({"inputs": ["[a, b]", ("i64", "[]")]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    check_case("GatherND", *CASES[name])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data())
+def test_matches_reference(shape, data):
+    b = data.draw(st.integers(0, len(shape) - 1))
+    k = data.draw(st.integers(1, len(shape) - b))
+    extra = data.draw(st.lists(st.integers(1, 3), max_size=2))
+    rng = np.random.default_rng(len(shape))
+    idx_shape = shape[:b] + extra + [k]
+    idx = np.stack([rng.integers(0, shape[b + j], size=idx_shape[:-1]) for j in range(k)],
+                   axis=-1).astype(np.int64)
+    check_against_reference("GatherND", [random_array(shape), idx], {"batch_dims": b})

@@ -1,0 +1,116 @@
+"""ONNX import (INTERFACE §6): external data, subgraph attributes, dim_param expressions and
+names that are not NAMEs, opset versions."""
+import json
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from shape_logic import solve
+from shape_logic.load import load_graph
+
+from .core.test_cli import cli
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, inits=(), opset=18):
+    g = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def test_external_data_is_read(tmp_path):
+    w = numpy_helper.from_array(np.arange(32 * 8, dtype=np.float32).reshape(32, 8), "w")
+    shape = numpy_helper.from_array(np.array([0, 2, 4], np.int64), "shape")
+    m = model([helper.make_node("MatMul", ["x", "w"], ["h"]),
+               helper.make_node("Reshape", ["h", "shape"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["n", 32])],
+              [helper.make_tensor_value_info("y", F, ["n", 2, 4])], [w, shape])
+    path = tmp_path / "ext.onnx"
+    onnx.save(m, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+              location="ext.data", size_threshold=0)
+    assert (tmp_path / "ext.data").exists()
+    graph = load_graph(str(path))
+    assert (graph.initializers["w"].data == numpy_helper.to_array(w)).all()
+    sol = solve(str(path))
+    assert sol.shape("y") == "[n, 2, 4]"  # the Reshape target came from the external file
+
+
+def test_missing_external_data_is_an_input_error(tmp_path):
+    w = numpy_helper.from_array(np.zeros((32, 8), np.float32), "w")
+    m = model([helper.make_node("MatMul", ["x", "w"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["n", 32])],
+              [helper.make_tensor_value_info("y", F, None)], [w])
+    path = tmp_path / "ext.onnx"
+    onnx.save(m, str(path), save_as_external_data=True, location="gone.data",
+              size_threshold=0)
+    (tmp_path / "gone.data").unlink()
+    r = cli("solve", path)
+    assert r.returncode == 2 and str(path) in r.stderr and "Traceback" not in r.stderr
+
+
+def _if_model():
+    then = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [],
+                             [helper.make_tensor_value_info("t", F, ["n", 4])])
+    other = helper.make_graph([helper.make_node("Neg", ["x"], ["e"])], "else", [],
+                              [helper.make_tensor_value_info("e", F, ["n", 4])])
+    nodes = [helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+             helper.make_node("Greater", ["s", "zero"], ["c"]),
+             helper.make_node("If", ["c"], ["branch"], then_branch=then, else_branch=other),
+             helper.make_node("Exp", ["x"], ["y"])]
+    zero = numpy_helper.from_array(np.array(0, np.float32), "zero")
+    return model(nodes, [helper.make_tensor_value_info("x", F, ["n", 4])],
+                 [helper.make_tensor_value_info("branch", F, None),
+                  helper.make_tensor_value_info("y", F, ["n", 4])], [zero])
+
+
+def test_subgraph_attributes_are_kept(tmp_path):
+    m = _if_model()
+    graph = load_graph(m)
+    (node,) = [n for n in graph.nodes if n.op == "If"]
+    assert node.attrs["then_branch"]["onnx_graph"].node[0].op_type == "Relu"
+    assert node.attrs["else_branch"]["onnx_graph"].node[0].op_type == "Neg"
+    sol = solve(m)  # the rest of the graph is solved, whatever If's rules are
+    assert sol.status == "ok" and sol.shape("y") == "[n, 4]" and sol.shape("c") == "[]"
+    path = tmp_path / "if.onnx"
+    onnx.save(m, str(path))
+    out = tmp_path / "if.json"
+    assert cli("import", path, "-o", out).returncode == 0
+    g = json.loads(out.read_text())
+    (node,) = [n for n in g["nodes"] if n["op"] == "If"]
+    assert node["attrs"]["then_branch"]["nodes"][0]["op"] == "Relu"
+    assert node["attrs"]["else_branch"]["outputs"] == {"e": {"dtype": "f32", "shape": "[n, 4]"}}
+    assert solve(str(out)).shape("y") == "[n, 4]"
+
+
+def test_dim_param_expressions_and_other_names(tmp_path):
+    nodes = [helper.make_node("Concat", ["past", "x"], ["k"], axis=1),
+             helper.make_node("Add", ["k", "mask"], ["y"])]
+    m = model(nodes, [helper.make_tensor_value_info("past", F, ["batch size", "past_seq", 8]),
+                      helper.make_tensor_value_info("x", F, ["batch size", "seq", 8]),
+                      helper.make_tensor_value_info("mask", F, [1, "past_seq + seq", 1])],
+              [helper.make_tensor_value_info("y", F, None)])
+    sol = solve(m)
+    # 'past_seq + seq' is read as the expression, so the broadcast is exact
+    assert sol.shape("mask") == "[1, past_seq + seq, 1]"
+    assert sol.shape("y") == "[batch_size, past_seq + seq, 8]"
+    assert sol.to_json()["symbols"] == {"batch size": "batch_size"}
+    path = tmp_path / "m.onnx"
+    onnx.save(m, str(path))
+    r = cli("solve", path)
+    assert "symbols: 'batch size' -> batch_size" in r.stdout
+    # the export writes a mapped dim_param back under its own text
+    out = tmp_path / "a.onnx"
+    assert cli("solve", path, "-o", out).returncode == 0
+    vi = {v.name: v for v in onnx.load(str(out)).graph.value_info}
+    assert [d.dim_param or d.dim_value for d in vi["k"].type.tensor_type.shape.dim] == \
+        ["batch size", "past_seq + seq", 8]
+
+
+def test_unnamed_dims_get_fresh_names_and_a_model_object_solves():
+    m = model([helper.make_node("Relu", ["x"], ["y"])],
+              [helper.make_tensor_value_info("x", F, [None, 3])],
+              [helper.make_tensor_value_info("y", F, None)])
+    assert solve(m).shape("y") == "[_1, 3]"

@@ -1,0 +1,45 @@
+"""A GPT-2-like block with a KV cache exported by torch (legacy exporter): every
+intermediate shape exact and symbolic, and right at two concrete sizes (onnxruntime).
+Skipped where torch is not installed (it is an optional, heavy dependency)."""
+import os
+import sys
+
+import pytest
+
+from shape_logic import solve
+from shape_logic.symbolic.expr import Expr
+
+from .onnx_graphs import runtime_shapes
+
+torch = pytest.importorskip("torch")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
+from torch_models import gpt_block  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def exported():
+    model, feeds = gpt_block()
+    return model, feeds, solve(model)
+
+
+def test_every_intermediate_is_exact(exported):
+    model, _, sol = exported
+    assert sol.status == "ok" and not sol.warnings
+    for t in sol.graph.tensors():
+        dims = sol.dims(t)
+        assert dims is not None, f"{t}: rank unknown"
+        assert not any(s.startswith("_") for d in dims for s in d.symbols()), \
+            f"{t}: {sol.shape(t)}"
+    assert sol.shape("present_k") == "[batch, 4, past_seq + seq, 8]"
+    # the exporter's names for the outputs' dims are bound to what the graph computes
+    assert sol.bindings["Concatpresent_k_dim_2"] == "past_seq + seq"
+
+
+@pytest.mark.parametrize("batch, seq, past", [(2, 3, 4), (1, 1, 6)])
+def test_shapes_match_onnxruntime(exported, batch, seq, past):
+    model, feeds, sol = exported
+    subs = {"batch": Expr.const(batch), "seq": Expr.const(seq), "past_seq": Expr.const(past)}
+    got = runtime_shapes(model, feeds(batch, seq, past))
+    for t, shape in got.items():
+        ours = tuple(d.subs(subs) for d in sol.dims(t))
+        assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"

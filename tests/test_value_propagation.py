@@ -1,0 +1,99 @@
+"""Value propagation on exporter shape sub-graphs: every intermediate shape of a KV-cache
+attention block is exact and symbolic, and right at two concrete sizes (onnxruntime)."""
+import pytest
+
+from shape_logic import solve
+from shape_logic.symbolic.expr import Expr
+
+from .onnx_graphs import feeds, kv_attention, runtime_shapes
+
+SIZES = [dict(batch=2, seq=3, past_seq=4), dict(batch=1, seq=5, past_seq=1)]
+
+
+@pytest.fixture(scope="module")
+def solved():
+    model = kv_attention()
+    return model, solve(model)
+
+
+def evaluated(sol, tensor, sizes):
+    subs = {k: Expr.const(v) for k, v in sizes.items()}
+    dims = sol.dims(tensor)
+    return tuple(d.subs(subs) for d in dims)
+
+
+def test_every_shape_is_exact_and_symbolic(solved):
+    _, sol = solved
+    assert sol.status == "ok" and not sol.warnings
+    for t in sol.graph.tensors():
+        dims = sol.dims(t)
+        assert dims is not None, f"{t}: rank unknown"
+        assert not any(s.startswith("_") for d in dims for s in d.symbols()), \
+            f"{t}: {sol.shape(t)} has an undetermined dim"
+        assert sol.dtype(t) is not None, t
+    # the shapes the shape sub-graphs feed
+    assert sol.shape("present_k") == "[batch, 2, past_seq + seq, 8]"
+    assert sol.shape("y") == "[batch, seq, 32]"
+    consumers = {n.op: n.outputs[0] for n in sol.graph.nodes
+                 if n.op in ("Expand", "ConstantOfShape", "Range", "Slice", "Tile")}
+    assert sol.shape(consumers["Expand"]) == "[batch, 1, seq, past_seq + seq]"
+    assert sol.shape(consumers["ConstantOfShape"]) == "[seq, past_seq + seq]"
+    assert sol.shape(consumers["Slice"]) == "[batch, 1, seq, past_seq + seq]"
+
+
+@pytest.mark.parametrize("sizes", SIZES, ids=lambda s: "-".join(map(str, s.values())))
+def test_shapes_match_onnxruntime(solved, sizes):
+    model, sol = solved
+    got = runtime_shapes(model, feeds(sizes["batch"], sizes["seq"], sizes["past_seq"]))
+    checked = 0
+    for t, shape in got.items():
+        ours = evaluated(sol, t, sizes)
+        assert all(d.is_int for d in ours), (t, ours)
+        assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
+        checked += 1
+    assert checked > 60
+
+
+def test_where_of_an_equality_test_on_dims():
+    # torch's expand: Where(b == 1, 1, b) is b whatever b is; a decided test picks a branch
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 3]"}},
+         "initializers": {"zero": {"dtype": "i64", "data": 0},
+                          "one": {"dtype": "i64", "data": 1}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["s"]},
+                   {"op": "Gather", "inputs": ["s", "zero"], "outputs": ["b"]},
+                   {"op": "Gather", "inputs": ["s", "one"], "outputs": ["three"]},
+                   {"op": "Equal", "inputs": ["b", "one"], "outputs": ["t"]},
+                   {"op": "Where", "inputs": ["t", "one", "b"], "outputs": ["w"]},
+                   {"op": "Where", "inputs": ["t", "b", "one"], "outputs": ["w2"]},
+                   {"op": "Equal", "inputs": ["three", "one"], "outputs": ["f"]},
+                   {"op": "Where", "inputs": ["f", "b", "three"], "outputs": ["w3"]},
+                   {"op": "Unsqueeze", "inputs": ["w", "zero1"], "outputs": ["wv"]},
+                   {"op": "Unsqueeze", "inputs": ["w3", "zero1"], "outputs": ["w3v"]},
+                   {"op": "Concat", "inputs": ["wv", "w3v"], "outputs": ["shape"],
+                    "attrs": {"axis": 0}},
+                   {"op": "ConstantOfShape", "inputs": ["shape"], "outputs": ["y"]},
+                   {"op": "Unsqueeze", "inputs": ["w2", "zero1"], "outputs": ["w2v"]},
+                   {"op": "ConstantOfShape", "inputs": ["w2v"], "outputs": ["y2"]}]}
+    g["initializers"]["zero1"] = {"dtype": "i64", "data": [0]}
+    sol = solve(g)
+    assert sol.shape("y") == "[b, 3]"   # Where(b == 1, 1, b) = b; Where(3 == 1, b, 3) = 3
+    # Where(b == 1, b, 1) is 1 either way
+    assert sol.shape("y2") == "[1]"
+
+
+def test_torch_expand_pattern_on_a_shape_vector():
+    # torch's expand(b, t): Where(shape == -1 * ConstantOfShape(len, 1), ones, shape)
+    one = {"dtype": "i64", "shape": [1], "data": [1]}
+    g = {"inputs": {"ids": {"dtype": "i64", "shape": "[b, t]"},
+                    "row": {"dtype": "i64", "shape": "[1, t]"}},
+         "initializers": {"minus": {"dtype": "i64", "data": -1}},
+         "nodes": [{"op": "Shape", "inputs": ["ids"], "outputs": ["shape"]},
+                   {"op": "Shape", "inputs": ["shape"], "outputs": ["len"]},
+                   {"op": "ConstantOfShape", "inputs": ["len"], "outputs": ["ones"],
+                    "attrs": {"value": one}},
+                   {"op": "Mul", "inputs": ["ones", "minus"], "outputs": ["neg"]},
+                   {"op": "Equal", "inputs": ["shape", "neg"], "outputs": ["is_neg"]},
+                   {"op": "Where", "inputs": ["is_neg", "ones", "shape"], "outputs": ["to"]},
+                   {"op": "Expand", "inputs": ["row", "to"], "outputs": ["y"]}]}
+    sol = solve(g)
+    assert sol.shape("y") == "[b, t]"
