@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .graph import Graph, Node
+from .graph import Graph
 
 INT64 = (-(2**63), 2**63 - 1)
 
@@ -36,6 +36,7 @@ def _schemas() -> dict[str, list]:
     return out
 
 
+@lru_cache(maxsize=None)
 def _attribute_types(op: str, opset: int) -> tuple[dict, set] | None:
     """(name -> AttrType at this opset, names known in any version), or None: no schema."""
     versions = _schemas().get(op)
