@@ -78,6 +78,7 @@ def decide(graph: Graph, comp: Component, sizes: dict, small: int) -> Decision:
 def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
     """Solve the graph, find its constant components, decide and evaluate each one."""
     from ..executor import ExecutionError, Step, _kernel_failure
+    from ..progress import phase, steps
     from ..solver import solve
 
     sol = solve(source, rules=rules)
@@ -91,10 +92,11 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
         if dims is not None and all(d.is_int for d in dims):
             sizes[t] = int(np.prod([d.value for d in dims], dtype=np.int64))
     known = {t for t in sizes}
-    cg = constant_graph(graph, order, known_shape=known.__contains__)
+    with phase("constant subgraph"):
+        cg = constant_graph(graph, order, known_shape=known.__contains__)
     decisions = [decide(graph, c, sizes, small) for c in cg.components]
     out = Folding(graph, decisions)
-    for d in decisions:
+    for d in steps(decisions, "folding components"):
         if not d.fold:
             continue
         constants = {t: graph.initializers[t].data for t in d.component.inputs
