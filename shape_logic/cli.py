@@ -156,10 +156,6 @@ def cmd_run(args) -> int:
     """Exit 0 ran; 1 a shape mismatch or kernel failure (the graph cannot run on these
     inputs); 2 the graph or an input cannot be read (bad .npy, missing/extra input,
     wrong dtype or rank)."""
-    from pathlib import Path
-
-    import numpy as np
-
     from .executor import ExecutionError, Program
 
     feeds = {}
@@ -186,16 +182,25 @@ def cmd_run(args) -> int:
         vals = ", ".join(f"{k}={v}" for k, v in result.data_dependent.items())
         print(f"data-dependent symbols: {vals}")
     if args.output:
-        out = Path(args.output)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            for name, arr in result.items():
-                np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise InputError(f"cannot write the outputs: {e}", str(out))
+        write_outputs(result, args.output)
     if args.profile and result.profile is not None:
         print(result.profile.report())
     return 0
+
+
+def write_outputs(result, outdir: str) -> None:
+    """OUTDIR/<output name>.npy for every output (run -o, run --stream -o)."""
+    from pathlib import Path
+
+    import numpy as np
+
+    out = Path(outdir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, arr in result.items():
+            np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot write the outputs: {e}", str(out))
 
 
 def _read_npy(file: str):

@@ -59,14 +59,7 @@ def cmd_run_stream(args, feeds: dict) -> int:
     print(f"multiply-adds per chunk: {', '.join(map(str, result.macs[:8]))}"
           f"{' ...' if len(result.macs) > 8 else ''} (total {sum(result.macs)})")
     if args.output:
-        from .cli import _file_name
-        from pathlib import Path
+        from .cli import write_outputs
 
-        out = Path(args.output)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            for t, arr in result.items():
-                np.save(out / (_file_name(t) + ".npy"), arr, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise InputError(f"cannot write the outputs: {e}", str(out))
+        write_outputs(result, args.output)
     return 0

@@ -274,7 +274,9 @@ def test_unique(seed, shape, data, srt):
     attrs = {"sorted": int(srt)}
     if shape and data.draw(st.booleans()):
         attrs["axis"] = data.draw(st.integers(-len(shape), len(shape) - 1))
-    check("Unique", [x], attrs, n_outputs=4)
+    # onnx's reference evaluator drops slices along an axis when sorted = 0 ([[0], [1]] on
+    # axis 1 gives [[0]]); onnxruntime keeps them, as the spec says: compare with it there
+    check("Unique", [x], attrs, n_outputs=4, ort="axis" in attrs and not srt)
 
 
 @FAST
