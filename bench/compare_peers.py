@@ -24,9 +24,7 @@ import sys
 import time
 import warnings
 
-import numpy as np
 import onnx
-from onnx import helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -35,23 +33,8 @@ sys.path.insert(0, HERE)
 
 # ----- the truth: onnxruntime with every node output made a graph output
 
-def runtime_shapes(model, feeds: dict) -> dict:
-    import onnxruntime as ort
-
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    have = {o.name for o in m.graph.output}
-    for node in m.graph.node:
-        for t in node.output:
-            if t and t not in have:
-                m.graph.output.append(helper.make_empty_tensor_value_info(t))
-                have.add(t)
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.log_severity_level = 3
-    sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
-    names = [o.name for o in sess.get_outputs()]
-    return {n: tuple(np.shape(v)) for n, v in zip(names, sess.run(names, feeds))}
+# (tests/onnx_graphs.py runs the model in onnxruntime with every value made an output)
+from tests.onnx_graphs import runtime_shapes  # noqa: E402
 
 
 def input_bindings(model, feeds: dict) -> dict:
