@@ -132,3 +132,12 @@ def runtime_shapes(model, feeds: dict) -> dict:
     out = {n: tuple(np.shape(v)) for n, v in zip(names, values)}
     out.update({k: v.shape for k, v in feeds.items()})
     return out
+
+
+def assert_every_dim_determined(sol) -> None:
+    """Every tensor has a known rank and no dim left to a fresh name (`_N`)."""
+    for t in sol.graph.tensors():
+        dims = sol.dims(t)
+        assert dims is not None, f"{t}: rank unknown"
+        assert not any(s.startswith("_") for d in dims for s in d.symbols()), \
+            f"{t}: {sol.shape(t)} has an undetermined dim"
