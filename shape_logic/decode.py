@@ -18,6 +18,7 @@ from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
+from .asp.texts import symbol_texts
 from .decode_rows import decode_rows
 
 
@@ -40,27 +41,23 @@ class Atoms:
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
-        """Read the shown atoms from their text: one call into clingo per atom instead of
-        one per argument, which dominates decoding on large graphs."""
+        """Read the shown atoms from their text, all at once: one call into clingo per atom
+        instead of one per argument, and one regular-expression scan per predicate over
+        the whole text instead of one match per atom (this dominates large graphs)."""
         a = Atoms()
-        for s in symbols:
-            text = str(s)
-            head = text[:text.find("(")]
-            if head == "dim":
-                m = _DIM.match(text)
-                e = _dim_text(m.group(3)) if m else None
-                if e is not None:
-                    a.dims.setdefault((_unquote(m.group(1)), int(m.group(2))), set()).add(e)
-            elif head == "rank":
-                m = _RANK.match(text)
-                if m:
-                    a.rank.setdefault(_unquote(m.group(1)), set()).add(int(m.group(2)))
-            elif head == "dtype":
-                m = _DTYPE.match(text)
-                if m:
-                    a.dtype.setdefault(_unquote(m.group(1)), set()).add(m.group(2))
-            else:
-                a._read_rare(head, s)
+        text = "\n".join(symbol_texts(symbols))
+        dims, ranks, dtypes = a.dims, a.rank, a.dtype
+        for name, axis, value in _DIM.findall(text):
+            e = _dim_text(value)
+            if e is not None:
+                dims.setdefault((_unquote(name), int(axis)), set()).add(e)
+        for name, rank in _RANK.findall(text):
+            ranks.setdefault(_unquote(name), set()).add(int(rank))
+        for name, dtype in _DTYPE.findall(text):
+            dtypes.setdefault(_unquote(name), set()).add(dtype)
+        for line in _RARE.findall(text):  # a few: read through clingo's own parser
+            sym = clingo.parse_term(line)
+            a._read_rare(sym.name, sym)
         return a
 
     def _read_rare(self, name: str, s: clingo.Symbol):
@@ -97,9 +94,11 @@ class Atoms:
 
 
 _STR = r'"((?:[^"\\]|\\.)*)"'
-_DIM = re.compile(rf'dim\({_STR},(-?\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$')
-_RANK = re.compile(rf'rank\({_STR},(\d+)\)$')
-_DTYPE = re.compile(rf'dtype\({_STR},(\w+)\)$')
+_DIM = re.compile(rf'^dim\({_STR},(-?\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$', re.M)
+_RANK = re.compile(rf'^rank\({_STR},(\d+)\)$', re.M)
+_DTYPE = re.compile(rf'^dtype\({_STR},(\w+)\)$', re.M)
+# every other atom (a line that is not one of the three above)
+_RARE = re.compile(r'^(?!dim\("|rank\("|dtype\(").+$', re.M)
 
 
 def _tensor_key(sym: clingo.Symbol):
