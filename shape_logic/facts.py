@@ -17,7 +17,7 @@ from .asp.terms import expr_fact_text, int_text, quote
 from .errors import InputError
 
 MAX_VALUE_ELEMENTS = 1024  # integer constants up to this size are known element by element
-MAX_REAL_ELEMENTS = 64  # float constants (Resize scales) up to this size
+MAX_REAL_ELEMENTS = 8  # float constants up to this size (Resize scales, Range bounds: shape work)
 MAX_ATTR_CHARS = 256  # string attributes up to this length are also given character by character
 
 
