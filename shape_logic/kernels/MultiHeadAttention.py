@@ -7,6 +7,7 @@ from .base import Kernel
 
 
 class MultiHeadAttention(Kernel):
+    domains = ("com.microsoft",)
     attrs = {"num_heads": None, "scale": 0.0, "mask_filter_value": -10000.0,
              "unidirectional": 0}
     n_inputs = (3, 10)
