@@ -31,8 +31,9 @@ class GroupQueryAttention(Kernel):
     n_inputs = (1, 17)  # key, value and the past are optional before the required 5 and 6
 
     def run(self, query, key=None, value=None, past_key=None, past_value=None, seqlens_k=None,
-            total_len=None, cos=None, sin=None, *rest, num_heads=None, kv_num_heads=None, scale=0.0, softcap=0.0,
-            local_window_size=-1, do_rotary=0, rotary_interleaved=0, **other):
+            total_len=None, cos=None, sin=None, *rest, num_heads=None, kv_num_heads=None,
+            scale=0.0, softcap=0.0, local_window_size=-1, do_rotary=0, rotary_interleaved=0,
+            **other):
         self._refuse(rest, other)
         if seqlens_k is None or total_len is None:
             raise self.fail("inputs 5 (seqlens_k) and 6 (total_sequence_length) are required")

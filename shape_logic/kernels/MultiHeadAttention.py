@@ -3,9 +3,9 @@
 N, 3, H]. Optional bias over [q | k | v] (3-D keys), a key padding mask ([B] lengths,
 [B, total] or [B, S, total] 0/1), an attention bias, past key/value [B, N, P, H]
 prepended, unidirectional = 1 masking the future (self-attention only: with other key
-lengths onnxruntime's alignment is not onnx's nor documented, so it is refused). Returns Y [B, S, N * H_v] and the
-present key and value. The buffer-sharing input past_sequence_length and beam search's
-cache_indirection are refused."""
+lengths onnxruntime's alignment is neither onnx's nor documented, so it is refused).
+Returns Y [B, S, N * H_v] and the present key and value. The buffer-sharing input
+past_sequence_length and beam search's cache_indirection are refused."""
 import numpy as np
 
 from .base import Kernel
