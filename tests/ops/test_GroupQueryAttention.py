@@ -109,3 +109,14 @@ def test_kernel_and_shapes_match_onnxruntime(name):
     for k, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape, (k, g.shape, w.shape)
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"output {k}")
+
+
+def test_output_qk_shape_matches_onnxruntime():
+    # onnxruntime gives output_qk [B, num_heads, S, total] (the total, not the present's
+    # longer buffer); our kernel refuses qk_output, so only the shapes are compared
+    arrays = _arrays(np.random.default_rng(1), b=2, s=1, past=8, tot=5, heads=4, kv=2, h=16,
+                     starts=[4, 2])
+    attrs = {"num_heads": 4, "kv_num_heads": 2, "qk_output": 1}
+    want = check_against_ort("GroupQueryAttention", arrays, attrs, n_outputs=4,
+                             compare_shapes=range(4), const=(6,))
+    assert want[3].shape == (2, 4, 1, 5) and want[1].shape == (2, 2, 8, 16)
