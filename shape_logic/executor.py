@@ -31,7 +31,7 @@ from .exec_rewrite import (
     fuse_conv_batchnorm,
 )
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
-from .kernels import KernelError, load_kernel
+from .kernels import KernelError, node_kernel
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -134,12 +134,9 @@ class Program:
         return None if dims is None else len(dims)
 
     def _kernel(self, node):
-        if node.domain not in ("", "ai.onnx"):
-            raise InputError(f"{node.op} of domain {node.domain!r}: no kernel (only the "
-                             "default ONNX domain runs)", self.graph.path, node.place)
         try:
-            cls = load_kernel(node.op)
-            return cls(node.attrs, opset=self.graph.opset, n_outputs=len(node.outputs))
+            return node_kernel(node.op, node.domain, node.attrs, self.graph.opset,
+                               len(node.outputs))
         except KernelError as e:
             raise InputError(str(e), self.graph.path, node.place) from None
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from .analyses.streaming import WINDOWED, StreamError, stream_plan
 from .errors import InputError
-from .kernels import load_kernel
+from .kernels import load_kernel, node_kernel
 from .stream_steps import Pointwise, SliceSteps, Window
 
 __all__ = ["Stream", "StreamError", "StreamResult", "run_stream"]
@@ -100,8 +100,8 @@ class Stream:
         from .kernels import KernelError
 
         try:
-            return load_kernel(node.op)(node.attrs, opset=self.graph.opset,
-                                        n_outputs=len(node.outputs))
+            return node_kernel(node.op, node.domain, node.attrs, self.graph.opset,
+                               len(node.outputs))
         except KernelError as e:
             raise InputError(str(e), self.graph.path, node.place) from None
 

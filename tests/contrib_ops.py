@@ -44,13 +44,14 @@ def ort_contrib(op, arrays, attrs=None, n_outputs=1):
     return sess.run(None, feeds)
 
 
-def check_against_ort(op, arrays, attrs=None, n_outputs=1, compare_shapes=(0,)):
-    """Our inferred shapes (inputs as concrete shapes) equal onnxruntime's output shapes."""
+def check_against_ort(op, arrays, attrs=None, n_outputs=1, compare_shapes=(0,), const=()):
+    """Our inferred shapes (inputs as concrete shapes; the inputs numbered in `const` as
+    constants whose values the rules see) equal onnxruntime's output shapes."""
     want = ort_contrib(op, arrays, attrs, n_outputs)
     from shape_logic.graph import dtype_of_array
 
-    shapes = [None if a is None else (dtype_of_array(np.asarray(a)), list(np.shape(a)))
-              for a in arrays]
+    shapes = [None if a is None else np.asarray(a) if k in const else
+              (dtype_of_array(np.asarray(a)), list(np.shape(a))) for k, a in enumerate(arrays)]
     sol = infer_contrib(op, shapes, attrs, n_outputs)
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     for k in compare_shapes:

@@ -23,11 +23,6 @@ KNOWN_FAILURES = {
     "test_unique_sorted_with_axis_3d": "data-dependent (constant input)",
     "test_unique_sorted_with_negative_axis": "data-dependent (constant input)",
     "test_unique_sorted_without_axis": "data-dependent (constant input)",
-    # Resize's keep_aspect_ratio_policy not_larger / not_smaller: only the rank is given
-    "test_resize_upsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy",
-    "test_resize_upsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy",
-    "test_resize_downsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy",
-    "test_resize_downsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy",
     # the window length goes through Cast int -> float -> int on values
     "test_blackmanwindow_expanded": "values through Cast to float",
     "test_blackmanwindow_symmetric_expanded": "values through Cast to float",

@@ -117,9 +117,9 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
 
 def _make_kernel(graph: Graph, node):
     from ..errors import InputError
-    from ..kernels import KernelError, load_kernel
+    from ..kernels import KernelError, node_kernel
 
     try:
-        return load_kernel(node.op)(node.attrs, opset=graph.opset, n_outputs=len(node.outputs))
+        return node_kernel(node.op, node.domain, node.attrs, graph.opset, len(node.outputs))
     except KernelError as e:
         raise InputError(str(e), graph.path, node.place) from None

@@ -9,6 +9,7 @@ from .base import Kernel
 
 
 class Attention(Kernel):
+    domains = ("", "com.microsoft")
     attrs = {"num_heads": None, "qkv_hidden_sizes": None, "unidirectional": 0, "scale": None,
              "mask_filter_value": -10000.0, "do_rotary": 0, "past_present_share_buffer": 0,
              "rotary_embedding_dim": 0,
@@ -41,8 +42,9 @@ class Attention(Kernel):
         scores = (q @ k.transpose(0, 1, 3, 2)) * factor
         if attention_bias is not None:
             scores = scores + attention_bias
-        if mask is not None and mask.ndim == 2:
-            scores = scores + np.where(mask[:, None, None, :] == 0, mask_filter_value, 0)
+        if mask is not None:
+            keep = self._key_mask(mask, b, s, total)
+            scores = scores + np.where(keep == 0, mask_filter_value, 0)
         if unidirectional:
             future = np.triu(np.ones((s, total), bool), k=total - s + 1)
             scores = np.where(future, mask_filter_value, scores)
@@ -51,6 +53,22 @@ class Attention(Kernel):
         p = p / p.sum(axis=-1, keepdims=True)
         y = (p @ v).transpose(0, 2, 1, 3).reshape(b, s, -1).astype(x.dtype)
         return y, np.stack([k, v]).astype(x.dtype)
+
+    def _key_mask(self, mask, b, s, total):
+        """The mask_index as 0/1 over the keys, broadcastable to [B, N, S, T]: a raw mask
+        [B, T] or [B, S, T], the lengths [B] (right padding) or the ends and starts [2B]
+        (left padding)."""
+        keys = np.arange(total)
+        if mask.ndim == 2:
+            return mask[:, None, None, :]
+        if mask.ndim == 3:
+            return mask[:, None, :, :]
+        if mask.shape == (b,):
+            return (keys[None, :] < mask[:, None])[:, None, None, :]
+        if mask.shape == (2 * b,):
+            end, start = mask[:b, None], mask[b:, None]
+            return ((keys[None, :] < end) & (keys[None, :] >= start))[:, None, None, :]
+        raise self.fail(f"a mask_index of shape {list(mask.shape)} is not supported")
 
     def _onnx(self, q, k, v, mask, past_key, past_value, nonpad, scale, attrs):
         from onnx.reference.ops.op_attention import _compute_attention

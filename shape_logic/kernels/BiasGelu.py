@@ -6,6 +6,7 @@ from .Erf import erf
 
 
 class BiasGelu(Kernel):
+    domains = ("com.microsoft",)
     n_inputs = (2, 2)
 
     def run(self, a, b):

@@ -6,6 +6,7 @@ from .base import Kernel
 
 
 class EmbedLayerNormalization(Kernel):
+    domains = ("com.microsoft",)
     attrs = {"epsilon": 1e-12, "mask_index_type": 1}
     n_inputs = (7, 9)
 

@@ -5,6 +5,7 @@ from .base import Kernel
 
 
 class FastGelu(Kernel):
+    domains = ("com.microsoft",)
     n_inputs = (1, 2)
 
     def run(self, x, bias=None):

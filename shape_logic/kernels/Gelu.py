@@ -6,6 +6,7 @@ from .families import UnaryFloat
 
 
 class Gelu(UnaryFloat):
+    domains = ("", "com.microsoft")
     attrs = {"approximate": "none"}
 
     def run(self, x, approximate):

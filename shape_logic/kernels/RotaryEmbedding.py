@@ -11,7 +11,10 @@ class RotaryEmbedding(Kernel):
     attrs = {"interleaved": 0, "num_heads": 0, "rotary_embedding_dim": 0, "scale": 1.0,
              "is_packed_batching": 0}
     n_inputs = (3, 4)
-    microsoft = False  # the input order; set for com.microsoft nodes
+    domains = ("", "com.microsoft")
+
+    def setup(self, **_):
+        self.microsoft = self.domain == "com.microsoft"  # the input order
 
     def run(self, x, a, b, c=None, interleaved=0, num_heads=0, rotary_embedding_dim=0,
             **_):

@@ -7,6 +7,7 @@ from .base import Kernel
 
 
 class SkipLayerNormalization(Kernel):
+    domains = ("com.microsoft",)
     attrs = {"epsilon": 1e-12}
     n_inputs = (3, 5)
 

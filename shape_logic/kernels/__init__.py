@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .base import Kernel, KernelError
 
-__all__ = ["Kernel", "KernelError", "available_kernels", "load_kernel"]
+__all__ = ["Kernel", "KernelError", "available_kernels", "load_kernel", "node_kernel"]
 
 _OP_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
@@ -36,6 +36,30 @@ def load_kernel(op: str) -> type[Kernel]:
     if not (isinstance(cls, type) and issubclass(cls, Kernel)):
         raise KernelError(f"{op}: shape_logic/kernels/{op}.py defines no Kernel class {op!r}")
     return cls
+
+
+def node_kernel(op: str, domain: str, attrs: dict, opset: int, n_outputs: int) -> Kernel:
+    """The kernel of a node of `op` in `domain` ("" or "ai.onnx" for ONNX's); KernelError
+    when there is none for that domain (a contrib op of onnxruntime's runs when its kernel
+    lists "com.microsoft" in `domains`)."""
+    domain = "" if domain == "ai.onnx" else domain
+    try:
+        cls = load_kernel(op)
+    except KernelError:
+        if not domain:
+            raise
+        cls = None
+    if cls is None or domain not in cls.domains:
+        raise KernelError(f"{op} of domain {domain or 'ai.onnx'!r}: no kernel (kernels run "
+                          f"{_domains_note(cls)})")
+    return cls(attrs, opset=opset, n_outputs=n_outputs, domain=domain)
+
+
+def _domains_note(cls) -> str:
+    if cls is None:
+        return "ONNX's operators and onnxruntime's com.microsoft ones we have files for"
+    names = ", ".join(repr(d or "ai.onnx") for d in cls.domains)
+    return f"{cls.__name__} for domain {names}"
 
 
 def available_kernels() -> list[str]:

@@ -33,12 +33,17 @@ class Kernel:
     # which input's small float type the float32 results take back (None: any input's;
     # Pow says 0: its result has the base's type, whatever the exponent's)
     small_float_from: int | None = None
+    # the operator domains a node may name to run this kernel ("" is ONNX's; contrib
+    # kernels say "com.microsoft", and both where the two domains share the name)
+    domains: tuple[str, ...] = ("",)
 
-    def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1):
+    def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1,
+                 domain: str = ""):
         attrs = dict(attrs or {})
         self.op = type(self).__name__
         self.opset = opset
         self.n_outputs = n_outputs
+        self.domain = "" if domain == "ai.onnx" else domain
         unknown = sorted(set(attrs) - set(self.attrs) - set(self.legacy))
         if unknown:
             raise KernelError(f"{self.op}: unknown attribute(s) {', '.join(unknown)} "

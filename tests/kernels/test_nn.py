@@ -456,6 +456,21 @@ def test_contrib_kernels_match_onnxruntime(op, shapes, attrs, n_out):
         np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
 
 
+def test_group_query_attention_matches_onnxruntime():
+    # decoding one token per batch entry over a past of 3, kv heads serving 2 query heads
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    f = lambda *s: (rng.standard_normal(s) * 0.5).astype(np.float32)  # noqa: E731
+    arrays = [f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 3, 16), f(2, 2, 3, 16),
+              np.array([3, 3], np.int32), np.array(4, np.int32)]
+    attrs = {"num_heads": 4, "kv_num_heads": 2}
+    want = ort_contrib("GroupQueryAttention", arrays, attrs, 3)
+    got = load_kernel("GroupQueryAttention")(attrs, n_outputs=3)(*arrays)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
 def test_embed_layer_normalization_matches_onnxruntime():
     from tests.contrib_ops import ort_contrib
 
