@@ -86,13 +86,16 @@ class Functions:
         # conflict does not touch) and stops: what is grounded stays, nothing false is added.
         self.halt_at: int | None = None
         self.calls = 0
+        self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
 
 
     @property
     def halted(self) -> bool:
-        """Arithmetic stopped early (values collided): some conflicts may not have shown."""
-        return self.halt_at is not None
+        """Arithmetic refused some computation (values collided, or the budget was spent):
+        some conflicts may not have shown. When nothing was refused, the answer set holds
+        every consequence, so every conflict there is."""
+        return self.refused > 0
 
     def exhausted(self, args=()) -> bool:
         """No new value from these arguments: one of them collided with another value
@@ -101,12 +104,15 @@ class Functions:
         if self.deadline is not None:
             self.deadline.check()
         if self.tainted and any(a in self.tainted for a in args):
+            self.refused += 1
             return True
         if self.halt_at is not None and self.calls > self.halt_at:
+            self.refused += 1
             return True
         if len(self.memo) > MAX_VALUES:
             if not self.failures or not self.failures[-1].startswith("budget"):
                 self.failures.append(f"budget: more than {MAX_VALUES} distinct computations")
+            self.refused += 1
             return True
         return False
 

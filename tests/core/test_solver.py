@@ -135,3 +135,20 @@ def test_examples_solve(example):
         shape = sol.shape(t)
         assert not re.fullmatch(r"_\d+", shape), f"{example}: nothing known about {t}"
         assert polymorphic or not shape.startswith("_"), f"{example}: rank of {t} unknown"
+
+
+def test_arithmetic_reports_halted_only_when_it_refused_a_computation():
+    """After values collide, arithmetic on them is refused (ASP-NOTES §2); only then may a
+    conflict be hidden, so only then is the whole graph solved again to look for more."""
+    import clingo
+
+    from shape_logic.asp.functions import Functions
+
+    funcs = Functions(lambda name: name)
+    x = clingo.String("h - 7")
+    assert funcs.relate(clingo.Number(3), clingo.Number(4)).name == "conflict"
+    assert not funcs.halted  # a conflict alone hides nothing
+    assert funcs.add(x, clingo.Number(2)) == clingo.String("h - 5")
+    assert not funcs.halted
+    assert funcs.add(clingo.Number(4), clingo.Number(1)) == []  # 4 collided: refused
+    assert funcs.halted
