@@ -7,16 +7,19 @@ case (n = m, n = 1 or m = 1 per pair; a MatMul operand of unknown rank a vector
 or a matrix); each answer set is decoded, and the
 tensors whose shape differs between them list their alternatives; the bindings of
 each case are listed with them ("cases"). At most
-MAX_MODELS answer sets are read (the solution then says it was capped), and
-graphs above MAX_NODES are not enumerated.
+MAX_MODELS answer sets are read (the solution then says it was capped), graphs
+above MAX_NODES are not enumerated, and the grounding of all cases at once (where
+cases that contradict each other meet) gets a bounded allowance of computations.
 """
 from __future__ import annotations
 
 from .asp.program import ENCODINGS_DIR
 from .decode import Atoms, decode
+from .limits import Abandoned
 
 MAX_MODELS = 16
 MAX_NODES = 2000
+ALLOWANCE_FACTOR = 10  # computations for all cases, per computation of the graph's solve
 
 
 def may_be_ambiguous(shapes: dict, constraints: list) -> bool:
@@ -30,9 +33,11 @@ def open_matmuls(graph, atoms) -> list[tuple[str, str]]:
             for t in n.inputs[:2] if t and t not in atoms.rank and atoms.min_rank.get(t, 2) < 2]
 
 
-def enumerate_alternatives(problem, open_mm=()) -> tuple[dict, list, bool]:
+def enumerate_alternatives(problem, open_mm=(), spent: int = 0) -> tuple[dict, list, bool]:
     """({tensor: [shape, ...]} for tensors with more than one, [the bindings of each case],
-    capped?)."""
+    capped?). `spent`: the computations the graph's own solve took; the cases together
+    get a bounded multiple of that (their grounding holds every case at once, and cases
+    that contradict each other can make arithmetic run without end, ASP-NOTES §2)."""
     from .solution import Solution
 
     graph = problem.graph
@@ -42,7 +47,11 @@ def enumerate_alternatives(problem, open_mm=()) -> tuple[dict, list, bool]:
 
     text = (ENCODINGS_DIR / "alternatives.lp").read_text() + "".join(
         f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
-    ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False)
+    try:
+        ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False,
+                                 choices=True, allowance=ALLOWANCE_FACTOR * spent + 2000)
+    except Abandoned:
+        return {}, [], True
     seen: dict[str, list] = {t: [] for t in graph.tensors()}
     count, cases = 0, []
     with ctl.solve(yield_=True) as handle:

@@ -38,6 +38,11 @@ class Expired(Exception):
     """Raised inside an @-call to make clingo abandon the grounding."""
 
 
+class Abandoned(Exception):
+    """Raised inside an @-call when an optional grounding (alternatives) spent its
+    allowance of computations: the caller does without it."""
+
+
 class Deadline:
     """A budget of seconds from creation; `phase` says what the solver is doing."""
 

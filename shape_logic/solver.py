@@ -21,7 +21,7 @@ from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
-from .limits import Expired, TimeLimit, budget, current, largest_contributors, stop_if_expired
+from .limits import Abandoned, Expired, TimeLimit, budget, current, largest_contributors, stop_if_expired
 from .load import load_graph
 from .progress import phase
 from .solution import Solution
@@ -111,9 +111,12 @@ class Problem:
                        {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown)
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
-                observer=None) -> tuple[clingo.Control, Functions]:
+                observer=None, choices: bool = False,
+                allowance: int | None = None) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources);
-        `observer` (clingo's Observer) sees the ground rules (lineage)."""
+        `observer` (clingo's Observer) sees the ground rules (lineage). With `choices`,
+        `extra` holds choice rules (alternatives.lp): answer sets differ. Past `allowance`
+        computations, the grounding is abandoned (limits.Abandoned)."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -127,9 +130,11 @@ class Problem:
         deadline.phase = "parsing the program (rule files and facts)"
         # Computing with the bindings found so far is sound whenever the sources in force
         # are fixed when grounding (facts): not when they are assumptions (#external,
-        # explaining), where the ground program must hold under every subset of them.
+        # explaining), where the ground program must hold under every subset of them, nor
+        # with choices (alternatives), where a binding of one case does not hold in another.
         funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
-                          normalize="#external" not in extra)
+                          normalize="#external" not in extra and not choices,
+                          allowance=allowance)
         t0 = time.perf_counter()
         try:
             for path in core_encodings():
@@ -146,6 +151,8 @@ class Problem:
         try:
             with phase("ground"):
                 ctl.ground([("base", [])], context=funcs)
+        except Abandoned:
+            raise
         except (RuntimeError, Expired):  # clingo re-raises a callback's exception, or wraps it
             if deadline.expired_in:
                 raise TimeLimit(deadline.seconds, deadline.phase,
@@ -262,7 +269,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
                                                                         sol.constraints)):
         t2 = time.perf_counter()
         sol.alternatives, sol.cases, sol.alternatives_capped = \
-            enumerate_alternatives(problem, open_mm)
+            enumerate_alternatives(problem, open_mm, spent=funcs.calls)
         problem.timings["alternatives"] = time.perf_counter() - t2
     sol.timings = dict(problem.timings)
     return sol

@@ -14,6 +14,7 @@ from typing import Callable
 
 import clingo
 
+from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
@@ -66,8 +67,11 @@ def _formula(text: str):
 class Functions:
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
-    def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False):
+    def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
+                 allowance: int | None = None):
         self.order = order
+        # an optional grounding (alternatives) gives up past this many computations
+        self.allowance = allowance
         self.deadline = deadline  # limits.Deadline, checked at every computation
         # Fast mode (every source in force): arithmetic and equations work on their
         # arguments with the bindings found so far substituted (ASP-NOTES §1). Without it a
@@ -103,6 +107,8 @@ class Functions:
         self.calls += 1  # every computation that may make a new value passes here
         if self.deadline is not None:
             self.deadline.check()
+        if self.allowance is not None and self.calls > self.allowance:
+            raise Abandoned()
         if self.tainted and any(a in self.tainted for a in args):
             self.refused += 1
             return True

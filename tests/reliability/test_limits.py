@@ -101,16 +101,13 @@ SLOW = sorted((Path(__file__).parent / "fuzz_regressions").glob("slow_*.json"))
 
 
 @pytest.mark.parametrize("path", SLOW, ids=[p.stem for p in SLOW])
-def test_graphs_the_equation_solver_is_slow_on_stop_at_the_limit(path):
-    """Found by bench/fuzz.py: small graphs whose grounding runs for minutes (equations
-    multiplying, eqn/2 past 20,000 atoms - an open bug of the core). The limit stops them
-    promptly, naming grounding and eqn/2; once fixed, they must solve."""
+def test_graphs_the_equation_solver_was_slow_on_now_solve(path):
+    """Found by bench/fuzz.py: small graphs whose grounding ran for minutes (equations
+    multiplying, eqn/2 past 20,000 atoms). The fast mode's use of known bindings and the
+    alternatives' bounded allowance (alternatives.py) ended that: they must solve, and
+    promptly."""
     g = json.loads(path.read_text())
     t0 = time.monotonic()
-    try:
-        sol = solve(g, timeout=2)
-    except TimeLimit as e:
-        assert e.phase == "grounding" and any(c.startswith("eqn/2 ") for c in e.contributors)
-    else:
-        assert sol.status == "ok" and not sol.warnings
+    sol = solve(g, timeout=20)
+    assert sol.status == "ok" and not sol.warnings
     assert time.monotonic() - t0 < 10
