@@ -50,5 +50,6 @@ def int_text(v: int) -> str:
     return str(v) if abs(v) < SMALL else quote(str(v))
 
 
+@lru_cache(maxsize=1 << 20)  # a tensor's name is quoted in every fact about it
 def quote(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
