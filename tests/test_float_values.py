@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import shape_logic
 from shape_logic import solve
@@ -109,3 +110,25 @@ def test_known_integers_beyond_a_float_types_exact_range():
     assert through(2**24, FLOAT) == "[16777216]"
     assert re.fullmatch(r"\[_\d+\]", through(2**24 + 1, FLOAT))
     assert through(2**24 + 1, DOUBLE) == "[16777217]"
+
+
+NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+CODE = {"f16": FLOAT16, "f32": FLOAT, "f64": DOUBLE}
+UFUNC = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(NUMPY)), st.sampled_from(sorted(UFUNC)),
+       st.integers(0, 2**25 + 3), st.integers(1, 2**13))
+def test_known_integers_match_numpy(dtype, name, a, b):
+    # integers cast to a float type, combined, cast back: whatever the solver states is
+    # what numpy computes in that type (near the types' exact ranges: 2^11, 2^24)
+    t = NUMPY[dtype]
+    with np.errstate(all="ignore"):
+        want = UFUNC[name](np.array(a).astype(t), np.array(b).astype(t))
+    g = graph([cast("a", CODE[dtype], "fa"), cast("bb", CODE[dtype], "fb"),
+               op(name, "fa", "fb", out="g"), cast("g", INT64, "r")], "r",
+              {"a": ("i64", a), "bb": ("i64", b)})
+    dims = solve(g).dims("y")
+    if dims[0].is_int:
+        assert np.isfinite(want) and dims[0].value == int(want), (dims[0], want)
