@@ -15,11 +15,11 @@ from typing import Callable
 import clingo
 
 from ..symbolic import ops
-from . import float_ints
 from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr, ExprOverflow
 from ..symbolic.parse import compile_formula
+from . import float_ints
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
