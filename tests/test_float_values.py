@@ -54,6 +54,11 @@ CASES = {
     "doubled, then halved exactly": ([cast("s", FLOAT, "f"), op("Mul", "f", "two", out="g"),
                                       op("Div", "g", "two", out="h"), cast("h", INT64, "r")],
                                      "[s]"),
+    "doubled, floored": ([cast("s", FLOAT, "f"), op("Mul", "f", "two", out="g"),
+                          op("Floor", "g", out="h"), cast("h", INT64, "r")], "[2*s]"),
+    "plus the ceiling of 0.5": ([cast("s", FLOAT, "f"), op("Ceil", "half", out="c"),
+                                 op("Add", "f", "c", out="g"), cast("g", INT64, "r")],
+                                "[s + 1]"),
     "halved: not an integer in general, unknown": (
         [cast("s", FLOAT, "f"), op("Div", "f", "two", out="g"), cast("g", INT64, "r")], None),
     "times 0.5: unknown": ([cast("s", FLOAT, "f"), op("Mul", "f", "half", out="g"),
