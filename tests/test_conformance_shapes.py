@@ -28,13 +28,6 @@ KNOWN_FAILURES = {
     "test_resize_upsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy",
     "test_resize_downsample_sizes_nearest_not_larger": "keep_aspect_ratio_policy",
     "test_resize_downsample_sizes_nearest_not_smaller": "keep_aspect_ratio_policy",
-    # the window length goes through Cast int -> float -> int on values
-    "test_blackmanwindow_expanded": "values through Cast to float",
-    "test_blackmanwindow_symmetric_expanded": "values through Cast to float",
-    "test_hammingwindow_expanded": "values through Cast to float",
-    "test_hammingwindow_symmetric_expanded": "values through Cast to float",
-    "test_hannwindow_expanded": "values through Cast to float",
-    "test_hannwindow_symmetric_expanded": "values through Cast to float",
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     "test_scan_sum": "Scan before opset 9 (batch axis, sequence_lens) is not implemented",
     "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "
