@@ -23,13 +23,6 @@ KNOWN_FAILURES = {
     "test_unique_sorted_with_axis_3d": "data-dependent (constant input)",
     "test_unique_sorted_with_negative_axis": "data-dependent (constant input)",
     "test_unique_sorted_without_axis": "data-dependent (constant input)",
-    # the window length goes through Cast int -> float -> int on values
-    "test_blackmanwindow_expanded": "values through Cast to float",
-    "test_blackmanwindow_symmetric_expanded": "values through Cast to float",
-    "test_hammingwindow_expanded": "values through Cast to float",
-    "test_hammingwindow_symmetric_expanded": "values through Cast to float",
-    "test_hannwindow_expanded": "values through Cast to float",
-    "test_hannwindow_symmetric_expanded": "values through Cast to float",
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     "test_scan_sum": "Scan before opset 9 (batch axis, sequence_lens) is not implemented",
     "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "

@@ -1,4 +1,4 @@
-"""A GPT-2-like block with a KV cache exported by torch (legacy exporter): every
+"""GPT-2-like and LLaMA-like blocks with a KV cache exported by torch (legacy exporter): every
 intermediate shape exact and symbolic, and right at two concrete sizes (onnxruntime).
 Skipped where torch is not installed (it is an optional, heavy dependency)."""
 import os
@@ -39,3 +39,33 @@ def test_shapes_match_onnxruntime(exported, batch, seq, past):
     for t, shape in got.items():
         ours = tuple(d.subs(subs) for d in sol.dims(t))
         assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
+
+
+@pytest.fixture(scope="module")
+def llama():
+    from torch_models import llama_block
+
+    model, feeds = llama_block()
+    return model, feeds, solve(model)
+
+
+def test_llama_rotary_positions_are_exact(llama):
+    # the rotary angles come from torch.arange(past, past + t, dtype=float32): Range over
+    # dims cast to float, which must give the positions' count, seq
+    model, _, sol = llama
+    assert sol.status == "ok" and not sol.warnings
+    assert_every_dim_determined(sol)
+    (rng,) = [n.outputs[0] for n in sol.graph.nodes if n.op == "Range"]
+    assert sol.shape(rng) == "[seq]"
+    assert sol.shape("present_k") == "[batch, 2, past_seq + seq, 8]"
+
+
+def test_llama_shapes_match_onnxruntime(llama):
+    model, feeds, sol = llama
+    for f in feeds:  # two sizes
+        subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
+                for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
+                if d.dim_param}
+        for t, shape in runtime_shapes(model, f).items():
+            ours = tuple(d.subs(subs) for d in sol.dims(t))
+            assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"

@@ -20,6 +20,7 @@ from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr, ExprOverflow
 from ..symbolic.parse import compile_formula
+from . import float_ints
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
@@ -49,6 +50,10 @@ def arithmetic(f: Callable[..., Expr]):
             return []
         try:
             out = expr_to_symbol(f(*self._known_all(_dims(*args))))
+        except NotADim:
+            # not a dim (a real): the rule does not apply. clingo may evaluate a head's
+            # function before the rest of the body, so this is no arithmetic giving up.
+            out = []
         except FAILURES as e:
             self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
             out = []
@@ -185,12 +190,16 @@ class Functions:
 
     def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
         """Integer element arithmetic with ONNX semantics: `div` truncates toward zero (C),
-        `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated."""
+        `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated.
+        `float(F, D)`: F on float elements of dtype D that hold integers (float_ints.py)."""
         if self.exhausted((a, b)):
             return []
         try:
             x, y = _dims(a, b)
             name = f.name
+            if name == "float":
+                out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)
+                return [] if out is None else expr_to_symbol(out)
             if name in ("div", "mod", "fmod"):
                 return self._division(name, x, y)
             if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
@@ -234,6 +243,19 @@ class Functions:
         except FAILURES:
             return []
         return Function("real", [String(repr(float(e.value)))]) if e.is_int else []
+
+    def float_int(self, a: clingo.Symbol, d: clingo.Symbol):
+        """@float_int(V, D): the integer a float element of dtype D holds, where it holds it
+        exactly (float_ints.py): V an integer dim, or real(..) of an integer-valued float."""
+        try:
+            if a.type == clingo.SymbolType.Function and a.name == "real":
+                e = float_ints.integer_of_real(_real(a), d.name)
+            else:
+                e = symbol_to_expr(a)
+                e = e if float_ints.held(e, d.name) else None
+        except FAILURES + (ValueError, OverflowError):
+            return []
+        return [] if e is None else expr_to_symbol(e)
 
     # ----- tests (1 true, 0 false)
     def not_one(self, a: clingo.Symbol):
@@ -286,7 +308,7 @@ class Functions:
 
     def _relate(self, a, b):
         try:
-            x, y = _dims(a, b)
+            x, y = _integer(a), _integer(b)
         except NotADim:
             return Function("same" if _real(a) == _real(b) else "conflict")
         try:
@@ -358,6 +380,16 @@ def _not_one(e: Expr) -> bool:
         return e.value != 1
     lo, hi = bounds(e)
     return lo >= 2 or hi <= 0
+
+
+def _integer(sym: clingo.Symbol) -> Expr:
+    """A dim, or the integer a real(..) is (an integer-valued float element); else NotADim."""
+    if sym.type == clingo.SymbolType.Function and sym.name == "real":
+        r = _real(sym)
+        if not (r == r and abs(r) != float("inf") and r == floor(r)):
+            raise NotADim(str(sym))
+        return Expr.const(int(r))
+    return symbol_to_expr(sym)
 
 
 def _real(sym: clingo.Symbol) -> float:

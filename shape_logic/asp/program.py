@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 ENCODINGS_DIR = ROOT / "encodings"
 RULES_DIR = ROOT / "rules"
 CORE_FILES = ("schema.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
-              "families.lp", "counts.lp", "rows.lp", "labels.lp",
+              "families.lp", "floats.lp", "counts.lp", "rows.lp", "labels.lp",
               "axes.lp", "violations.lp", "show.lp")
 
 @dataclass(frozen=True)

@@ -89,7 +89,8 @@ VALUE_CASES = {
     "float to int64 truncates": ([np.array([2.7, 3.0], np.float32)], 7, (), "[2, 3]"),
     "negative floats truncate toward zero": ([np.array([-2.7])], 7, ("Neg",), "[2]"),
     "float to uint8 out of range: unknown": ([np.array([300.5])], 2, (), None),
-    "int64 to float: unknown": ([i64(2)], 1, (), None),
+    "int64 to float16 beyond its integers: unknown": ([i64(4097)], 10, (), None),
+    # (integers cast to floats and back: tests/test_float_values.py)
 }
 
 

@@ -1,0 +1,66 @@
+"""Integers held exactly by float elements: positions and lengths that an exporter casts to
+float (`torch.arange(past, past + t, dtype=float32)`), and integer-valued float constants.
+
+A float element we follow as an integer E must equal E at run time, so every function here
+answers "no value" unless the float type holds the integer exactly:
+
+- a known integer: exactly when it is representable (at most `bits` significant bits, below
+  the type's largest finite value), checked here, with no assumption;
+- a symbolic integer: we cannot bound it, so we ASSUME what holds for dims in practice:
+  every dim is below 2^24. Then a linear expression of dims (a position, a length:
+  `past_seq + seq`) is within f32's exact range (all integers up to 2^24), and a product of
+  two dims (an element count of a matrix) within f64's (2^53). Higher products, and any
+  symbolic value in f16 or bf16 (exact only up to 2^11 and 2^8), are not followed.
+
+IEEE arithmetic rounds the exact result, so add, sub and mul of exactly held integers give
+the exact integer whenever that integer is held exactly itself; a quotient is an integer
+only when the division is exact (then it is held as well: it is smaller than the dividend).
+"""
+from __future__ import annotations
+
+import math
+
+from ..symbolic import ops
+from ..symbolic.bounds import bounds
+from ..symbolic.expr import Expr
+
+# dtype -> (significant bits, exponent of the smallest power of 2 above the largest finite)
+FLOAT_TYPES = {"f16": (11, 16), "bf16": (8, 128), "f32": (24, 128), "f64": (53, 1024)}
+# dtype -> highest degree (in dims) of a symbolic integer assumed held exactly (see above)
+SYMBOLIC_DEGREE = {"f32": 1, "f64": 2}
+
+
+def held(e: Expr, dtype: str) -> bool:
+    """Whether a float of `dtype` holds the integer e exactly (symbolic: by the assumption)."""
+    if dtype not in FLOAT_TYPES:
+        return False
+    if e.is_int:
+        bits, emax = FLOAT_TYPES[dtype]
+        m = abs(e.value)
+        if m == 0:
+            return True
+        odd = m >> ((m & -m).bit_length() - 1)  # m without its trailing zero bits
+        return odd.bit_length() <= bits and m < 2**emax
+    return e.degree() <= SYMBOLIC_DEGREE.get(dtype, 0)
+
+
+def integer_of_real(r: float, dtype: str) -> Expr | None:
+    """The integer a float element r is, when it is one (an integer-valued constant)."""
+    if not math.isfinite(r) or r != math.floor(r):
+        return None
+    e = Expr.const(int(r))
+    return e if held(e, dtype) else None
+
+
+def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
+    """The float operation `name` (add | sub | mul | div) on exactly held integers x and y,
+    when its result is an integer held exactly; None otherwise."""
+    if name == "div":
+        if not (y.is_int and y.value != 0):
+            lo, hi = bounds(y)
+            if lo < 1 and hi > -1:  # y may be 0: x / 0 is no integer
+                return None
+        out = ops.exact_div(x, y)
+    else:
+        out = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y}[name]()
+    return out if out is not None and held(out, dtype) else None
