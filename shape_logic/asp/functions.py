@@ -34,6 +34,11 @@ def _bare(e: Expr) -> bool:
         e == Expr.sym(next(iter(e.symbols())))
 
 
+def _plain_pair(x: Expr, y: Expr) -> bool:
+    """A bare symbol against an integer or a bare symbol."""
+    return (_bare(x) and (y.is_int or _bare(y))) or (_bare(y) and (x.is_int or _bare(x)))
+
+
 def _dims(*args: clingo.Symbol) -> list[Expr]:
     return [symbol_to_expr(a) for a in args]
 
@@ -312,9 +317,12 @@ class Functions:
         except NotADim:
             return Function("same" if _real(a) == _real(b) else "conflict")
         try:
-            if self.known and not (_bare(x) or _bare(y)):
-                # (a bare symbol against a value still gives its own binding: an
-                # inconsistent graph then shows each value the symbol got)
+            if self.known and not _plain_pair(x, y):
+                # (a bare symbol against an integer or another symbol still gives its own
+                # binding: an inconsistent graph then shows each value the symbol got;
+                # against a compound expression it is substituted too, or a bound symbol
+                # would get a second binding, s1 = max(4, s0) beside s1 = 4, to be
+                # substituted everywhere again, without end)
                 x, y = self._known(x), self._known(y)
             r = relate(x, y, self.order)
         except FAILURES:
