@@ -1,6 +1,8 @@
 """Testing com.microsoft contrib ops: one node solved by us, run by onnxruntime."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from onnx import helper, numpy_helper
 
@@ -63,3 +65,19 @@ def check_against_ort(op, arrays, attrs=None, n_outputs=1, compare_shapes=(0,), 
 def numpy_from(arrays):
     return [None if a is None else numpy_helper.to_array(numpy_helper.from_array(a))
             for a in arrays]
+
+
+def check_contrib_case(op, inputs, attrs, n_outputs, want):
+    """A shape case as data: `want` is "error", or {tensor: shape} where a shape is a text
+    (`_` in it stands for any fresh name) or the name of another tensor of the same shape."""
+    sol = infer_contrib(op, inputs, attrs, n_outputs=n_outputs)
+    if want == "error":
+        assert sol.status == "error"
+        return
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    for t, shape in want.items():
+        if shape in want:  # the same shape as another tensor's (fresh names and all)
+            assert sol.shape(t) == sol.shape(shape), (t, shape)
+        else:
+            assert re.fullmatch(re.escape(shape).replace("_", "_[0-9]+"), sol.shape(t)), \
+                (t, sol.shape(t), shape)

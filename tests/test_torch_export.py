@@ -16,10 +16,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
 from torch_models import gpt_block  # noqa: E402
 
 
+def _solved(build):
+    model, feeds = build()
+    return model, feeds, solve(model)
+
+
 @pytest.fixture(scope="module")
 def exported():
-    model, feeds = gpt_block()
-    return model, feeds, solve(model)
+    return _solved(gpt_block)
 
 
 def test_every_intermediate_is_exact(exported):
@@ -35,8 +39,12 @@ def test_every_intermediate_is_exact(exported):
 def test_shapes_match_onnxruntime(exported, batch, seq, past):
     model, feeds, sol = exported
     subs = {"batch": Expr.const(batch), "seq": Expr.const(seq), "past_seq": Expr.const(past)}
-    got = runtime_shapes(model, feeds(batch, seq, past))
-    for t, shape in got.items():
+    _assert_runtime_shapes(model, feeds(batch, seq, past), sol, subs)
+
+
+def _assert_runtime_shapes(model, feed, sol, subs):
+    """Every tensor's inferred shape, at these symbol values, is onnxruntime's at `feed`."""
+    for t, shape in runtime_shapes(model, feed).items():
         ours = tuple(d.subs(subs) for d in sol.dims(t))
         assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
 
@@ -45,8 +53,7 @@ def test_shapes_match_onnxruntime(exported, batch, seq, past):
 def llama():
     from torch_models import llama_block
 
-    model, feeds = llama_block()
-    return model, feeds, solve(model)
+    return _solved(llama_block)
 
 
 def test_llama_rotary_positions_are_exact(llama):
@@ -66,6 +73,4 @@ def test_llama_shapes_match_onnxruntime(llama):
         subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
                 for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
                 if d.dim_param}
-        for t, shape in runtime_shapes(model, f).items():
-            ours = tuple(d.subs(subs) for d in sol.dims(t))
-            assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
+        _assert_runtime_shapes(model, f, sol, subs)
