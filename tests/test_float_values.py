@@ -137,3 +137,19 @@ def test_known_integers_match_numpy(dtype, name, a, b):
     dims = solve(g).dims("y")
     if dims[0].is_int:
         assert np.isfinite(want) and dims[0].value == int(want), (dims[0], want)
+
+
+def test_symbolic_values_narrowed_to_32_bits():
+    """A length cast to int32 (onnxruntime's contrib ops take them so) keeps its value when,
+    with every dim below 2^24, it is surely below 2^31: linear, coefficients adding up to
+    at most 64; unsigned also needs it >= 0."""
+    from shape_logic.asp.float_ints import int_held
+    from shape_logic.symbolic.parse import parse_dim
+
+    assert int_held(parse_dim("past + seq"), "i32")
+    assert int_held(parse_dim("64*s - 1"), "i32")
+    assert not int_held(parse_dim("65*s"), "i32")  # may reach 65 * 2^24 > 2^31
+    assert not int_held(parse_dim("b*s"), "i32")  # a product of dims may exceed 2^31
+    assert not int_held(parse_dim("s + 1073741824"), "i32")
+    assert int_held(parse_dim("s - 1"), "u32") and not int_held(parse_dim("1 - s"), "u32")
+    assert not int_held(parse_dim("s"), "i16") and not int_held(parse_dim("s"), "i64")

@@ -64,3 +64,21 @@ def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
     else:
         out = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y}[name]()
     return out if out is not None and held(out, dtype) else None
+
+
+# dtype -> (signed?, bits) of the integer types a symbolic integer may be narrowed to
+NARROW_INT_TYPES = {"i32": (True, 32), "u32": (False, 32)}
+
+
+def int_held(e: Expr, dtype: str) -> bool:
+    """Whether a 32-bit integer type holds the symbolic integer e (a length, a position cast
+    to int32, as onnxruntime's contrib ops take them). By the same assumption, dims below
+    2^24: a linear expression whose coefficients add up to at most 64 in magnitude, with a
+    constant term below 2^30, is below 2^31 in magnitude; unsigned types also need e >= 0."""
+    if dtype not in NARROW_INT_TYPES or e.is_int or e.degree() > 1:
+        return False
+    signed, _ = NARROW_INT_TYPES[dtype]
+    weight = sum(abs(c) for mono, c in e.terms if mono)
+    if weight > 64 or abs(e.constant_term()) >= 2**30:
+        return False
+    return signed or bounds(e)[0] >= 0

@@ -262,6 +262,14 @@ class Functions:
             return []
         return [] if e is None else expr_to_symbol(e)
 
+    def int_held(self, a: clingo.Symbol, d: clingo.Symbol):
+        """@int_held(V, D): 1 when the 32-bit integer type D holds the symbolic value V
+        (float_ints.int_held: under the assumption that dims are below 2^24), else 0."""
+        try:
+            return Number(int(float_ints.int_held(symbol_to_expr(a), d.name)))
+        except FAILURES:
+            return Number(0)
+
     # ----- tests (1 true, 0 false)
     def not_one(self, a: clingo.Symbol):
         try:
