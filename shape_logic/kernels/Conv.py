@@ -37,12 +37,11 @@ class Conv(Kernel):
         n, m = x.shape[0], w.shape[0]
         flat = plan.split(x, 0)
         k = len(plan.taps)
-        if k == 1 and not getattr(plan, "masks", [[]])[0]:
+        if k == 1 and not plan.masks:
             cols = plan.tap(flat, 0)  # a 1x1 kernel: the (strided) input is the columns
         else:
             cols = np.empty((n, x.shape[1], k, plan.length), dtype=x.dtype)
-            for t in range(k):
-                plan.copy_tap(flat, t, cols[:, :, t], 0)
+            plan.copy_taps(flat, cols, 0)
         cols = cols.reshape(n, group, -1, plan.length)  # [N, G, C/G*K, L]
         wg = w.reshape(group, m // group, -1)
         y = plan.empty((n, group, m // group), np.result_type(x, w))

@@ -63,6 +63,7 @@ class TapPlan:
                        for i, p in enumerate(phases)]
         self.copies = [c for c in self.copies if c[1] is not None]
         self.compact = self.grid == self.out  # no columns to throw away
+        self.masks = []  # (see RowPlan): every tap reads padding where the input has none
 
     def split(self, x: np.ndarray, value) -> np.ndarray:
         """The phases of x [N, C, *sizes]: [N, C, phases, grid size]."""
@@ -79,9 +80,10 @@ class TapPlan:
         phase, offset = self.taps[i]
         return flat[:, :, phase, offset:offset + self.length]
 
-    def copy_tap(self, flat: np.ndarray, i: int, dst: np.ndarray, value) -> None:
-        """dst [N, C, L] = tap i's input (padding included)."""
-        np.copyto(dst, self.tap(flat, i))
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
+        """cols [N, C, taps, L] = every tap's input (padding included)."""
+        for i in range(len(self.taps)):
+            np.copyto(cols[:, :, i], self.tap(flat, i))
 
     def empty(self, lead, dtype) -> np.ndarray:
         """A result buffer [*lead, grid size]; fill its first L columns (`head`)."""
@@ -143,13 +145,17 @@ class RowPlan:
         margin = begin[-1]  # room to read left of the first column
         offsets = [[a * d * t for a in range(k)]
                    for k, d, t in zip(kernel[:lead], dilations[:lead], step)]
-        self.taps = []
-        self.masks = []  # per tap: the output columns it reads outside the row
-        for tap in product(*offsets, range(kernel[-1])):
-            shift = tap[-1] * dilations[-1] - begin[-1]
-            self.taps.append((0, margin + sum(tap[:-1]) + shift))
-            bad = [slice(0, min(out[-1], -shift)), slice(max(0, pitch - shift), out[-1])]
-            self.masks.append([b for b in bad if b.start < b.stop])
+        self.taps = [(0, margin + sum(tap[:-1]) + tap[-1] * dilations[-1] - begin[-1])
+                     for tap in product(*offsets, range(kernel[-1]))]
+        # per offset b on the last axis (taps b, b + k, b + 2k, ...): the output columns
+        # whose tap reads outside the row, left of it or right of it
+        self.masks = []
+        for b in range(kernel[-1]):
+            shift = b * dilations[-1] - begin[-1]
+            for cols in (slice(0, min(out[-1], -shift)),
+                         slice(max(0, pitch - shift), out[-1])):
+                if cols.start < cols.stop:
+                    self.masks.append((b, kernel[-1], cols))
         # the output's rows: the first leading axis as the output, the others as the grid
         out_rows = out[0] * int(np.prod(self.rows[1:])) if lead else 1
         self.length = out_rows * pitch
@@ -163,26 +169,42 @@ class RowPlan:
                          for b, n, r in zip(begin[:lead], sizes[:lead], self.rows))
         self.src = tuple(slice(0, d.stop - d.start) for d in self.dst)
         self.compact = self.buffer == self.out
-        self.n_phases = 1
+        self.dst_index = (Ellipsis,) + self.dst + (slice(None),)
+        self.src_index = (Ellipsis,) + self.src + (slice(None),)
+        # the flat positions [lo, hi) of the input when its rows are one block (one
+        # leading axis, every input row used), else None
+        self.data = None
+        if lead <= 1 and all(s.stop - s.start == n for s, n in zip(self.src, sizes[:lead])):
+            first = self.start + (self.dst[0].start * pitch if lead else 0)
+            self.data = (first, first + int(np.prod(sizes)))
 
     def split(self, x: np.ndarray, value) -> np.ndarray:
         n, c = x.shape[:2]
-        flat = np.full((n, c, 1, self.size), value, dtype=x.dtype)
-        body = flat[:, :, 0, self.start:self.start + int(np.prod(self.rows)) * self.pitch]
-        body.reshape((n, c) + self.rows + (self.pitch,))[(Ellipsis,) + self.dst + (
-            slice(None),)] = x[(Ellipsis,) + self.src + (slice(None),)]
+        if self.data is None:
+            flat = np.full((n, c, 1, self.size), value, dtype=x.dtype)
+            body = flat[:, :, 0, self.start:self.start + int(np.prod(self.rows)) * self.pitch]
+            body.reshape((n, c) + self.rows + (self.pitch,))[self.dst_index] = \
+                x[self.src_index]
+            return flat
+        lo, hi = self.data  # the input is one block per channel: pad around it only
+        flat = np.empty((n, c, 1, self.size), dtype=x.dtype)
+        flat[..., :lo] = value
+        flat[..., hi:] = value
+        flat[:, :, 0, lo:hi] = x.reshape(n, c, hi - lo)
         return flat
 
     def tap(self, flat: np.ndarray, i: int) -> np.ndarray:
         _, offset = self.taps[i]
         return flat[:, :, 0, offset:offset + self.length]
 
-    def copy_tap(self, flat: np.ndarray, i: int, dst: np.ndarray, value) -> None:
-        np.copyto(dst, self.tap(flat, i))
-        if self.masks[i]:
-            rows = dst.reshape(dst.shape[:2] + (-1, self.pitch))
-            for cols in self.masks[i]:
-                rows[..., cols] = value
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
+        """cols [N, C, taps, L] = every tap's input (padding included)."""
+        for i in range(len(self.taps)):
+            np.copyto(cols[:, :, i], self.tap(flat, i))
+        n, c = cols.shape[:2]
+        for b, k, columns in self.masks:
+            taps = cols[:, :, b::k]
+            taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
 
     def empty(self, lead, dtype) -> np.ndarray:
         return np.empty(tuple(lead) + (self.length,), dtype=dtype)
