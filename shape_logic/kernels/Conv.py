@@ -9,15 +9,21 @@ The weights [G, M/G, C/G*K] multiply it group by group in one batched matmul per
 """
 import numpy as np
 
+from .Relu import zeros
 from .base import Kernel
+from .scratch import scratch
 from .spatial import geometry
 from .taps import tap_plan
+
+
+CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
 
 
 class Conv(Kernel):
     attrs = {"auto_pad": "NOTSET", "dilations": None, "group": 1, "kernel_shape": None,
              "pads": None, "strides": None}
     n_inputs = (2, 3)
+    relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
@@ -34,19 +40,28 @@ class Conv(Kernel):
         out, plan = self._plans[key]
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
-        n, m = x.shape[0], w.shape[0]
+        n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
         flat = plan.split(x, 0)
         k = len(plan.taps)
-        if k == 1 and not plan.masks:
-            cols = plan.tap(flat, 0)  # a 1x1 kernel: the (strided) input is the columns
-        else:
-            cols = np.empty((n, x.shape[1], k, plan.length), dtype=x.dtype)
-            plan.copy_taps(flat, cols, 0)
-        cols = cols.reshape(n, group, -1, plan.length)  # [N, G, C/G*K, L]
         wg = w.reshape(group, m // group, -1)
         y = plan.empty((n, group, m // group), np.result_type(x, w))
-        for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-            np.matmul(wg, cols[i], out=plan.head(y[i]))
+        if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
+            cols = plan.tap(flat, 0).reshape(n, group, -1, plan.length)
+            for i in range(n):  # one batched product per image (no broadcasting: BLAS)
+                np.matmul(wg, cols[i], out=plan.head(y[i]))
+        else:
+            # the columns of a few groups at a time, so that they stay in the cache
+            per_group = c // group * k * plan.length * x.itemsize
+            step = max(1, min(group, CHUNK_BYTES // max(per_group, 1)))
+            cg = c // group
+            cols = scratch("columns", (n, step * cg, k, plan.length), x.dtype)
+            for g0 in range(0, group, step):
+                g1 = min(group, g0 + step)
+                part = cols[:, :(g1 - g0) * cg]
+                plan.copy_taps(flat[:, g0 * cg:g1 * cg], part, 0)
+                part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
+                for i in range(n):
+                    np.matmul(wg[g0:g1], part[i], out=plan.head(y[i, g0:g1]))
         y = plan.unflatten(y.reshape(n, m, -1), None if b is None else
                            b.astype(y.dtype, copy=False))
         for dst, src in self.duplicates(w, b, group):
@@ -56,7 +71,10 @@ class Conv(Kernel):
             # copied from it (a softmax over large tied logits, as in onnx's constant-
             # weight light models, turns one ulp into a different answer)
             y[:, dst] = y[:, src]
-        return y.astype(x.dtype, copy=False)
+        y = y.astype(x.dtype, copy=False)
+        if self.relu:  # y is new: in place
+            np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
+        return y
 
     def plan(self, x, w, auto_pad, dilations, group, kernel_shape, pads, strides):
         if x.ndim < 3 or w.ndim != x.ndim or x.shape[1] != w.shape[1] * group \

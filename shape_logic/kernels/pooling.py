@@ -13,10 +13,25 @@ class Pool(Kernel):
     attrs = {"auto_pad": "NOTSET", "ceil_mode": 0, "dilations": None,
              "kernel_shape": REQUIRED, "pads": None, "strides": None}
 
+    def setup(self, **attrs):
+        self._geometry = {}  # input shape -> geometry (the attributes are the node's)
+
     def run(self, x, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape=None,
             pads=None, strides=None, **extra):
-        geo = geometry(self, x, kernel_shape, strides, dilations, pads, auto_pad, ceil_mode)
+        geo = self._geometry.get(x.shape)
+        if geo is None:
+            geo = geometry(self, x, kernel_shape, strides, dilations, pads, auto_pad,
+                           ceil_mode)
+            if len(self._geometry) > 64:  # shapes that keep changing: keep it small
+                self._geometry.clear()
+            self._geometry[x.shape] = geo
         return self.pool(x, *geo, **extra)
+
+    @staticmethod
+    def whole(x, kernel, dilations, begin, end, out) -> bool:
+        """Whether the one window is the whole input (a global pool)."""
+        return all(o == 1 for o in out) and not any(begin) and not any(end) \
+            and list(kernel) == list(x.shape[2:]) and all(d == 1 for d in dilations)
 
     def pool(self, x, kernel, strides, dilations, begin, end, out, **extra):
         raise NotImplementedError

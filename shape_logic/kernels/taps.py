@@ -22,6 +22,8 @@ from itertools import product
 
 import numpy as np
 
+from .scratch import scratch
+
 
 @lru_cache(maxsize=512)
 def tap_plan(sizes: tuple, kernel: tuple, strides: tuple, dilations: tuple, begin: tuple,
@@ -66,11 +68,13 @@ class TapPlan:
         self.masks = []  # (see RowPlan): every tap reads padding where the input has none
 
     def split(self, x: np.ndarray, value) -> np.ndarray:
-        """The phases of x [N, C, *sizes]: [N, C, phases, grid size]."""
+        """The phases of x [N, C, *sizes]: [N, C, phases, grid size] (a scratch array, or
+        x itself)."""
         n, c = x.shape[:2]
         if self.identity:
             return np.ascontiguousarray(x).reshape(n, c, 1, self.size)
-        flat = np.full((n, c, self.n_phases, self.size), value, dtype=x.dtype)
+        flat = scratch("phases", (n, c, self.n_phases, self.size), x.dtype)
+        flat[...] = value
         for i, dst, src in self.copies:
             flat[:, :, i].reshape((n, c) + self.grid)[dst] = x[src]
         return flat
@@ -86,8 +90,10 @@ class TapPlan:
             np.copyto(cols[:, :, i], self.tap(flat, i))
 
     def empty(self, lead, dtype) -> np.ndarray:
-        """A result buffer [*lead, grid size]; fill its first L columns (`head`)."""
-        return np.empty(tuple(lead) + (self.size,), dtype=dtype)
+        """A result buffer [*lead, grid size]; fill its first L columns (`head`). A
+        scratch array unless it is the result itself (`compact`)."""
+        shape = tuple(lead) + (self.size,)
+        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
 
     def head(self, buf: np.ndarray) -> np.ndarray:
         return buf[..., :self.length]
@@ -180,14 +186,14 @@ class RowPlan:
 
     def split(self, x: np.ndarray, value) -> np.ndarray:
         n, c = x.shape[:2]
+        flat = scratch("phases", (n, c, 1, self.size), x.dtype)
         if self.data is None:
-            flat = np.full((n, c, 1, self.size), value, dtype=x.dtype)
+            flat[...] = value
             body = flat[:, :, 0, self.start:self.start + int(np.prod(self.rows)) * self.pitch]
             body.reshape((n, c) + self.rows + (self.pitch,))[self.dst_index] = \
                 x[self.src_index]
             return flat
         lo, hi = self.data  # the input is one block per channel: pad around it only
-        flat = np.empty((n, c, 1, self.size), dtype=x.dtype)
         flat[..., :lo] = value
         flat[..., hi:] = value
         flat[:, :, 0, lo:hi] = x.reshape(n, c, hi - lo)
@@ -207,7 +213,8 @@ class RowPlan:
             taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
 
     def empty(self, lead, dtype) -> np.ndarray:
-        return np.empty(tuple(lead) + (self.length,), dtype=dtype)
+        shape = tuple(lead) + (self.length,)
+        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
 
     def head(self, buf: np.ndarray) -> np.ndarray:
         return buf
