@@ -10,6 +10,7 @@ never return one from a kernel.
 """
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
@@ -21,7 +22,7 @@ _local = threading.local()
 def scratch(name: str, shape: tuple, dtype) -> np.ndarray:
     """An uninitialized array of `shape` and `dtype`, reusing the buffer `name`."""
     dtype = np.dtype(dtype)
-    need = int(np.prod(shape)) * dtype.itemsize
+    need = math.prod(shape) * dtype.itemsize
     if need > LIMIT:
         return np.empty(shape, dtype=dtype)
     buffers = getattr(_local, "buffers", None)

@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import product
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .scratch import scratch
 
@@ -153,6 +154,10 @@ class RowPlan:
                    for k, d, t in zip(kernel[:lead], dilations[:lead], step)]
         self.taps = [(0, margin + sum(tap[:-1]) + tap[-1] * dilations[-1] - begin[-1])
                      for tap in product(*offsets, range(kernel[-1]))]
+        # the taps as one strided view [*kernel, L] of a channel's flat grid (tap 0 at
+        # offset 0): copying them is one NumPy call
+        self.kernel = tuple(kernel)
+        self.tap_strides = tuple(d * t for d, t in zip(dilations, step))
         # per offset b on the last axis (taps b, b + k, b + 2k, ...): the output columns
         # whose tap reads outside the row, left of it or right of it
         self.masks = []
@@ -166,7 +171,7 @@ class RowPlan:
         out_rows = out[0] * int(np.prod(self.rows[1:])) if lead else 1
         self.length = out_rows * pitch
         self.buffer = (out[:1] + self.rows[1:] + (pitch,)) if lead else (pitch,)
-        body = int(np.prod(self.rows)) * pitch
+        self.body = body = int(np.prod(self.rows)) * pitch
         self.size = max(margin + body, max(o for _, o in self.taps) + self.length)
         self.start = margin
         self.pitch = pitch
@@ -189,7 +194,7 @@ class RowPlan:
         flat = scratch("phases", (n, c, 1, self.size), x.dtype)
         if self.data is None:
             flat[...] = value
-            body = flat[:, :, 0, self.start:self.start + int(np.prod(self.rows)) * self.pitch]
+            body = flat[:, :, 0, self.start:self.start + self.body]
             body.reshape((n, c) + self.rows + (self.pitch,))[self.dst_index] = \
                 x[self.src_index]
             return flat
@@ -205,9 +210,13 @@ class RowPlan:
 
     def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
         """cols [N, C, taps, L] = every tap's input (padding included)."""
-        for i in range(len(self.taps)):
-            np.copyto(cols[:, :, i], self.tap(flat, i))
         n, c = cols.shape[:2]
+        grid = flat[:, :, 0]
+        item = grid.itemsize
+        taps = as_strided(grid, (n, c) + self.kernel + (self.length,),
+                          grid.strides[:2] + tuple(t * item for t in self.tap_strides)
+                          + (item,), writeable=False)
+        np.copyto(cols.reshape((n, c) + self.kernel + (self.length,)), taps)
         for b, k, columns in self.masks:
             taps = cols[:, :, b::k]
             taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
