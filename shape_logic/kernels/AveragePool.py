@@ -3,7 +3,6 @@ count_include_pad = 1, and then only the explicit pads, not the ceil_mode overha
 import numpy as np
 
 from .pooling import Pool, separable, window_counts
-from .spatial import pad_spatial
 
 
 class AveragePool(Pool):
@@ -20,8 +19,7 @@ class AveragePool(Pool):
         if self.whole(x, kernel, dilations, begin, end, out):  # one window: the mean
             return np.mean(x.reshape(n, c, -1), axis=2).astype(x.dtype, copy=False).reshape(
                 (n, c) + (1,) * len(out))
-        xp = pad_spatial(x, begin, end, out, strides, kernel, dilations, 0)
-        acc = separable(xp, kernel, strides, dilations, out, np.add)
+        acc = separable(x, kernel, strides, dilations, begin, out, np.add, 0)
         key = (x.shape, count_include_pad)
         counts = self._counts.get(key)
         if counts is None:

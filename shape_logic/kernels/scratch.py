@@ -4,7 +4,8 @@ padded input and column matrices), kept from call to call instead of allocated a
 A large new NumPy array is fresh memory from the system (glibc maps blocks over its
 threshold and unmaps them when freed), so every call paid a page fault per 4 KiB
 touched: measured ~1500 faults per ShuffleNet run, about 1.5 ms of its ~20. One buffer
-per name and thread, grown to the largest request, up to LIMIT (beyond it: a new array).
+per name and thread, grown to the largest request, up to LIMIT (beyond it: a new array,
+so a thread keeps at most LIMIT bytes per name after a run).
 A scratch array is only valid until the next request for the same name in the thread:
 never return one from a kernel.
 """
@@ -15,7 +16,7 @@ import threading
 
 import numpy as np
 
-LIMIT = 64 << 20  # bytes: larger temporaries are allocated and freed as before
+LIMIT = 16 << 20  # bytes: larger temporaries are allocated and freed as before
 _local = threading.local()
 
 
