@@ -1,11 +1,12 @@
 """Conv: N-D convolution (cross-correlation) with groups, strides, dilations and pads.
 
 im2col over the taps of taps.py: the column matrix of an image is [C*K, L] (rows
-channel-major, like the weights; L the flat output positions), one contiguous copy
-per kernel tap; a 1x1 convolution with stride 1 and no padding uses the input itself.
-The weights [G, M/G, C/G*K] multiply it group by group in one batched matmul per image
-(NumPy calls BLAS for each group's matrix; a depthwise convolution is G batched
-[1, K] @ [K, L] products). The geometry of an input shape is worked out once.
+channel-major, like the weights; L the flat output positions), the taps copied as whole
+planes; a 1x1 convolution with stride 1 and no padding uses the input itself. The
+weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls BLAS
+for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
+the columns of a few groups at a time so that they stay in the cache. The geometry of an
+input shape is worked out once; temporaries are scratch buffers (scratch.py).
 """
 import numpy as np
 
