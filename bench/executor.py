@@ -15,9 +15,13 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import sys
 import time
 
 import numpy as np
+
+# this checkout's package, not an installed one (python puts bench/ first on the path)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
 def light_models() -> list[str]:

@@ -9,6 +9,8 @@ optimizations, kept checkable):
   with constant weights and statistics, is folded into the Conv's weights and bias.
   The Conv's own output is no longer made, but its inferred shape is checked against
   the fused result (BatchNormalization keeps the shape);
+- Conv + Relu fusion (ONNX Runtime's FusedConv): a Relu that alone reads a Conv's output
+  runs in place on the Conv's new result; checked the same way (Relu keeps the shape);
 - freeing: each intermediate is dropped after its last use.
 """
 from __future__ import annotations
@@ -102,6 +104,37 @@ def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
                                     aliases=[[(x, conv_origin)] + carried])
         steps[steps.index(conv)] = fused
         drop.add(id(bn))
+    return [s for s in steps if id(s) not in drop]
+
+
+def fuse_conv_relu(steps, outputs: set) -> list:
+    """Run each Relu that alone reads a Conv's output inside the Conv (kernels/Conv.py
+    `relu`: in place on its result, which no other tensor shares)."""
+    readers: dict[str, list] = {}
+    for step in steps:
+        for t in uses(step):
+            if t:
+                readers.setdefault(t, []).append(step)
+    producer = {t: step for step in steps for t in step.node.outputs if t}
+    drop = set()
+    for relu in steps:
+        node = relu.node
+        if node.op != "Relu" or len(node.inputs) != 1 or not node.outputs[0]:
+            continue
+        x = node.inputs[0]
+        conv = producer.get(x)
+        if conv is None or conv.node.op != "Conv" or getattr(conv.kernel, "relu", True) \
+                or x in outputs or len(readers[x]) != 1:
+            continue
+        conv.kernel.relu = True
+        fused_node = dataclasses.replace(conv.node, outputs=list(node.outputs[:1]))
+        origin = f'output 0 of Relu node "{node.name}" (fused into Conv node ' \
+                 f'"{conv.node.name}")'
+        carried = conv.aliases[0] if conv.aliases else []
+        fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
+                                    aliases=[carried + [(x, conv.origins[0])]])
+        steps[steps.index(conv)] = fused
+        drop.add(id(relu))
     return [s for s in steps if id(s) not in drop]
 
 

@@ -29,6 +29,7 @@ from .exec_rewrite import (
     give_outer,
     fuse_batchnorm_affine,
     fuse_conv_batchnorm,
+    fuse_conv_relu,
 )
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, node_kernel
@@ -126,6 +127,7 @@ class Program:
                                         _kernel_failure(node, args, e)))
         self.steps = fuse_batchnorm_affine(self.steps, self.constants, outputs, self._rank)
         self.steps = fuse_conv_batchnorm(self.steps, self.constants, outputs)
+        self.steps = fuse_conv_relu(self.steps, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
 

@@ -226,6 +226,30 @@ def test_conv_batchnorm_fusion_gives_the_same_values_and_keeps_the_check():
     np.testing.assert_allclose(unfused["y"], want, rtol=1e-5, atol=1e-5)
 
 
+def test_conv_relu_fusion_runs_relu_in_place_and_keeps_the_check():
+    rng = np.random.default_rng(2)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 3, 6, 6]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": [4, 3, 3, 3],
+                                "data": rng.uniform(-1, 1, (4, 3, 3, 3)).astype(F32).tolist()}},
+         "nodes": [{"name": "c", "op": "Conv", "inputs": ["x", "w"], "outputs": ["h"],
+                    "attrs": {"pads": [1, 1, 1, 1]}},
+                   {"name": "r", "op": "Relu", "inputs": ["h"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    x = {"x": rng.standard_normal((1, 3, 6, 6)).astype(F32)}
+    program = Program(g)
+    assert [s.node.op for s in program.steps] == ["Conv"]
+    assert program.steps[0].aliases == [[("h", 'output 0 of Conv node "c"')]]
+    from shape_logic.kernels import load_kernel
+
+    (h,) = load_kernel("Conv")({"pads": [1, 1, 1, 1]})(x["x"], np.asarray(
+        g["initializers"]["w"]["data"], F32))
+    np.testing.assert_array_equal(program.run(x)["y"], np.maximum(h, 0))
+    # a Conv output read by more than the Relu is made, and the Relu is not fused
+    g["nodes"].append({"name": "n", "op": "Neg", "inputs": ["h"], "outputs": ["z"]})
+    g["outputs"]["z"] = {}
+    assert [s.node.op for s in Program(g).steps] == ["Conv", "Relu", "Neg"]
+
+
 @pytest.mark.parametrize("mul_shape,fused", [((4, 1, 1), True), ((1, 4, 1, 1), True),
                                              ((1,), True), ((5,), False), ((4, 1), False)])
 def test_batchnorm_mul_add_fusion_only_per_channel(mul_shape, fused):

@@ -1,24 +1,83 @@
 """Conv: N-D convolution (cross-correlation) with groups, strides, dilations and pads.
 
-im2col: the column matrix [C*K, P] is one copy of a strided window view of the input
-(sliding_window_view), multiplied by the weights [M, C*K] with a 2-D BLAS matmul per
-image and group (NumPy's batched matmul does not reach BLAS when it broadcasts). A
-depthwise convolution (one input channel per group) is a batched [1, K] @ [K, P].
+im2col over the taps of taps.py: the column matrix of an image is [C*K, L] (rows
+channel-major, like the weights; L the flat output positions), the taps copied as whole
+planes; a 1x1 convolution with stride 1 and no padding uses the input itself. The
+weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls BLAS
+for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
+the columns of a few groups at a time so that they stay in the cache. The geometry of an
+input shape is worked out once; temporaries are scratch buffers (scratch.py).
 """
 import numpy as np
 
+from .Relu import zeros
 from .base import Kernel
-from .spatial import geometry, offset_slices, pad_spatial, windows
+from .scratch import scratch
+from .spatial import geometry
+from .taps import tap_plan
+
+
+CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
 
 
 class Conv(Kernel):
     attrs = {"auto_pad": "NOTSET", "dilations": None, "group": 1, "kernel_shape": None,
              "pads": None, "strides": None}
     n_inputs = (2, 3)
-    _filters = (None, None, False)  # (w, b, every filter and bias the same) of the last call
+    relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
+
+    def setup(self, **attrs):
+        self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
+        self._filters = (None, None, None)  # (w, b, their duplicate filters) of the last call
 
     def run(self, x, w, b=None, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
+        key = (x.shape, w.shape)
+        if key not in self._plans:
+            if len(self._plans) > 64:  # shapes that keep changing: keep the cache small
+                self._plans.clear()
+            self._plans[key] = self.plan(x, w, auto_pad, dilations, group, kernel_shape,
+                                         pads, strides)
+        out, plan = self._plans[key]
+        if plan is None:  # the kernel is wider than the padded input, or no image
+            return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
+        n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
+        flat = plan.split(x, 0)
+        k = len(plan.taps)
+        wg = w.reshape(group, m // group, -1)
+        y = plan.empty((n, group, m // group), np.result_type(x, w))
+        if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
+            cols = plan.tap(flat, 0).reshape(n, group, -1, plan.length)
+            for i in range(n):  # one batched product per image (no broadcasting: BLAS)
+                np.matmul(wg, cols[i], out=plan.head(y[i]))
+        else:
+            # the columns of a few groups at a time, so that they stay in the cache
+            per_group = c // group * k * plan.length * x.itemsize
+            step = max(1, min(group, CHUNK_BYTES // max(per_group, 1)))
+            cg = c // group
+            cols = scratch("columns", (n, step * cg, k, plan.length), x.dtype)
+            for g0 in range(0, group, step):
+                g1 = min(group, g0 + step)
+                part = cols[:, :(g1 - g0) * cg]
+                plan.copy_taps(flat[:, g0 * cg:g1 * cg], part, 0)
+                part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
+                for i in range(n):
+                    np.matmul(wg[g0:g1], part[i], out=plan.head(y[i, g0:g1]))
+        y = plan.unflatten(y.reshape(n, m, -1), None if b is None else
+                           b.astype(y.dtype, copy=False))
+        for dst, src in self.duplicates(w, b, group):
+            # equal filters (and biases) of a group see the same input, so their channels
+            # are equal, but BLAS computes the rows of a tile in different orders and
+            # they can differ in the last bit; a channel that only repeats another is
+            # copied from it (a softmax over large tied logits, as in onnx's constant-
+            # weight light models, turns one ulp into a different answer)
+            y[:, dst] = y[:, src]
+        y = y.astype(x.dtype, copy=False)
+        if self.relu:  # y is new: in place
+            np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
+        return y
+
+    def plan(self, x, w, auto_pad, dilations, group, kernel_shape, pads, strides):
         if x.ndim < 3 or w.ndim != x.ndim or x.shape[1] != w.shape[1] * group \
                 or w.shape[0] % group:
             raise self.fail(f"input {list(x.shape)}, weights {list(w.shape)} and group {group} "
@@ -26,68 +85,44 @@ class Conv(Kernel):
         kernel = list(kernel_shape or w.shape[2:])
         kernel, strides, dilations, begin, end, out = geometry(
             self, x, kernel, strides, dilations, pads, auto_pad)
-        if 0 in out or x.shape[0] == 0:  # the kernel is wider than the padded input
-            return np.zeros(x.shape[:1] + w.shape[:1] + tuple(out), dtype=x.dtype)
-        xp = pad_spatial(x, begin, end, out, strides, kernel, dilations, 0)
-        if w.shape[1] == 1 and group == w.shape[0]:
-            y = depthwise(xp, w, kernel, strides, dilations, out)
-        else:
-            y = im2col_matmul(xp, w, group, kernel, strides, dilations, out)
-        if b is not None:
-            y += b.reshape((1, -1) + (1,) * len(out)).astype(y.dtype, copy=False)
-        if group == 1 and w.shape[0] > 1 and self.same_filters(w, b):
-            # BLAS computes the rows of a tile in different orders, so equal filters can
-            # give channels that differ in the last bit; a softmax over large logits turns
-            # that into a different answer (onnx's light models have constant weights)
-            y[:, 1:] = y[:, :1]
-        return y.astype(x.dtype, copy=False)
+        if 0 in out or x.shape[0] == 0:
+            return tuple(out), None
+        return tuple(out), tap_plan(tuple(x.shape[2:]), tuple(kernel), tuple(strides),
+                                    tuple(dilations), tuple(begin), tuple(out))
 
-    def same_filters(self, w, b) -> bool:
-        """Whether every filter (and bias) equals the first; decided once per weight array
-        (a graph's weights are the same arrays on every run)."""
-        last_w, last_b, same = self._filters
+    def duplicates(self, w, b, group):
+        """(channels, channel) pairs: slices of filters that repeat an earlier filter of
+        their group bit for bit, bias included; decided once per weight array (a graph's
+        weights are the same arrays on every run)."""
+        last_w, last_b, found = self._filters
         if w is not last_w or b is not last_b:
-            same = bool(np.array_equal(w, np.broadcast_to(w[:1], w.shape)) and
-                        (b is None or np.all(b == b.reshape(-1)[:1])))
-            self._filters = (w, b, same)
-        return same
+            found = duplicate_filters(w, b, group)
+            self._filters = (w, b, found)
+        return found
 
 
-def columns(xp, kernel, strides, dilations, out) -> np.ndarray:
-    """The im2col matrix of every image: [N, C*K, P] (rows channel-major, like w)."""
-    n, c = xp.shape[:2]
-    if all(k == 1 for k in kernel):  # 1x1: the (strided) input is the column matrix
-        return np.ascontiguousarray(xp[offset_slices([0] * len(kernel), strides, dilations,
-                                                     out)]).reshape(n, c, -1)
-    nd = len(kernel)
-    win = windows(xp, kernel, strides, dilations, out)  # [N, C, *out, *k], a view
-    order = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
-    # one copy, in NumPy's own loop: faster than a strided copy per kernel offset
-    return win.transpose(order).reshape(n, c * int(np.prod(kernel)), -1)
-
-
-def im2col_matmul(xp, w, group, kernel, strides, dilations, out) -> np.ndarray:
-    n = xp.shape[0]
+def duplicate_filters(w, b, group) -> list:
     m = w.shape[0]
-    cols = columns(xp, kernel, strides, dilations, out)  # [N, C*K, P]
-    rows = cols.shape[1] // group  # Cg*K rows per group (channel-major, like w)
-    wg = w.reshape(group, m // group, -1)
-    y = np.empty((n, m, cols.shape[2]), dtype=np.result_type(xp, w))
     mg = m // group
-    for i in range(n):  # images and groups: a handful of 2-D BLAS calls
-        for g in range(group):
-            np.matmul(wg[g], cols[i, g * rows:(g + 1) * rows], out=y[i, g * mg:(g + 1) * mg])
-    return y.reshape((n, m) + tuple(out))
-
-
-def depthwise(xp, w, kernel, strides, dilations, out) -> np.ndarray:
-    """One filter per channel: per image, a batched [1, K] @ [K, P] product over channels
-    (no broadcasting, so NumPy runs it as one tight loop)."""
-    n, c = xp.shape[:2]
-    cols = columns(xp, kernel, strides, dilations, out)  # [N, C*K, P]
-    k = int(np.prod(kernel))
-    wk = w.reshape(c, 1, k)
-    y = np.empty((n, c, 1, cols.shape[2]), dtype=np.result_type(xp, w))
-    for i in range(n):
-        np.matmul(wk, cols[i].reshape(c, k, -1), out=y[i])
-    return y.reshape((n, c) + tuple(out))
+    if mg == 1:  # one filter per group (depthwise): nothing to repeat
+        return []
+    rows = w.reshape(m, -1)
+    if b is not None:
+        rows = np.concatenate([rows, b.reshape(m, 1).astype(rows.dtype)], axis=1)
+    rows = np.ascontiguousarray(rows)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(m)
+    found = []
+    for g in range(group):  # equal filters give equal channels only within a group
+        lo = g * mg
+        _, first, inverse = np.unique(keys[lo:lo + mg], return_index=True,
+                                      return_inverse=True)
+        earliest = [int(e) + lo for e in first[inverse.reshape(-1)]]
+        ch = lo
+        while ch < lo + mg:  # runs of channels repeating one: one broadcast copy each
+            src, end = earliest[ch - lo], ch + 1
+            if src != ch:
+                while end < lo + mg and earliest[end - lo] == src:
+                    end += 1
+                found.append((slice(ch, end), slice(src, src + 1)))
+            ch = end
+    return found

@@ -13,10 +13,25 @@ class Pool(Kernel):
     attrs = {"auto_pad": "NOTSET", "ceil_mode": 0, "dilations": None,
              "kernel_shape": REQUIRED, "pads": None, "strides": None}
 
+    def setup(self, **attrs):
+        self._geometry = {}  # input shape -> geometry (the attributes are the node's)
+
     def run(self, x, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape=None,
             pads=None, strides=None, **extra):
-        geo = geometry(self, x, kernel_shape, strides, dilations, pads, auto_pad, ceil_mode)
+        geo = self._geometry.get(x.shape)
+        if geo is None:
+            geo = geometry(self, x, kernel_shape, strides, dilations, pads, auto_pad,
+                           ceil_mode)
+            if len(self._geometry) > 64:  # shapes that keep changing: keep it small
+                self._geometry.clear()
+            self._geometry[x.shape] = geo
         return self.pool(x, *geo, **extra)
+
+    @staticmethod
+    def whole(x, kernel, dilations, begin, end, out) -> bool:
+        """Whether the one window is the whole input (a global pool)."""
+        return all(o == 1 for o in out) and not any(begin) and not any(end) \
+            and list(kernel) == list(x.shape[2:]) and all(d == 1 for d in dilations)
 
     def pool(self, x, kernel, strides, dilations, begin, end, out, **extra):
         raise NotImplementedError
@@ -49,17 +64,31 @@ def flat_positions(sizes, strides, dilations, begin, out, offset, column_major=F
     return idx
 
 
-def separable(xp, kernel, strides, dilations, out, fn) -> np.ndarray:
-    """Reduce every window of the padded input with the ufunc fn (np.maximum, np.add),
-    one spatial axis after the other: each pass keeps only the strided window starts."""
-    y = xp
-    for i, (k, s, d, o) in enumerate(zip(kernel, strides, dilations, out)):
-        index = [slice(None)] * y.ndim
-        acc = None
-        for j in range(k):  # the offsets of the window along this axis
-            index[2 + i] = slice(j * d, j * d + (o - 1) * s + 1, s)
-            part = y[tuple(index)]
-            acc = part.copy() if acc is None else fn(acc, part, out=acc)
+def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray:
+    """Reduce every window of x with the ufunc fn (np.maximum, np.add), one spatial axis
+    after the other. Padding is not made: each kernel offset reduces into the outputs
+    whose window position falls in the input (a range of them), and an output no offset
+    reaches is `fill` (the padding value, neutral for fn)."""
+    y = x
+    for i, (k, s, d, b, o) in enumerate(zip(kernel, strides, dilations, begin, out)):
+        n = y.shape[2 + i]
+        parts = []  # (output range, input slice) per offset
+        for j in range(k):
+            lo = max(0, -(-(b - j * d) // s))  # the first t with t * s - b + j * d >= 0
+            hi = min(o, (n - 1 + b - j * d) // s + 1)  # one past the last with ... < n
+            if lo < hi:
+                start = lo * s - b + j * d
+                parts.append((slice(lo, hi), slice(start, start + (hi - lo - 1) * s + 1, s)))
+        lead = (slice(None),) * (2 + i)
+        whole = next((p for p in parts if p[0] == slice(0, o)), None)
+        if whole is not None:  # an offset every output sees: start from it
+            acc = y[lead + (whole[1],)].copy()
+            parts.remove(whole)
+        else:
+            acc = np.full(y.shape[:2 + i] + (o,) + y.shape[3 + i:], fill, dtype=y.dtype)
+        for dst, src in parts:
+            view = acc[lead + (dst,)]
+            fn(view, y[lead + (src,)], out=view)
         y = acc
     return y
 
@@ -67,12 +96,13 @@ def separable(xp, kernel, strides, dilations, out, fn) -> np.ndarray:
 def max_pool(x, kernel, strides, dilations, begin, end, out, with_indices, storage_order):
     from .families import lowest
 
-    xp = pad_spatial(x, begin, end, out, strides, kernel, dilations, lowest(x.dtype))
     if 0 in out:
         empty = np.zeros(x.shape[:2] + tuple(out), dtype=x.dtype)
         return (empty, empty.astype(np.int64)) if with_indices else empty
     if not with_indices:
-        return separable(xp, kernel, strides, dilations, out, np.maximum)
+        return separable(x, kernel, strides, dilations, begin, out, np.maximum,
+                         lowest(x.dtype))
+    xp = pad_spatial(x, begin, end, out, strides, kernel, dilations, lowest(x.dtype))
     acc = np.full(x.shape[:2] + tuple(out), lowest(x.dtype), dtype=x.dtype)
     where = np.zeros(acc.shape, dtype=np.int64)
     for off in kernel_offsets(kernel):  # the argmax needs every offset in turn

@@ -1,11 +1,10 @@
 """Geometry shared by Conv, ConvTranspose and the pooling kernels: pads, output sizes,
-windows as strided views (no copies until a BLAS call or a reduction needs one)."""
+padded copies and the input slice a kernel offset sees (Conv's windows: taps.py)."""
 from __future__ import annotations
 
 from itertools import product
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .base import Kernel
 
@@ -74,14 +73,3 @@ def offset_slices(offset, strides, dilations, out):
 
 def kernel_offsets(kernel):
     return product(*(range(kk) for kk in kernel))
-
-
-def windows(xp: np.ndarray, kernel, strides, dilations, out) -> np.ndarray:
-    """The view [N, C, *out, *kernel] of the padded input xp (no copy)."""
-    nd = len(kernel)
-    ext = [(kk - 1) * d + 1 for kk, d in zip(kernel, dilations)]
-    v = sliding_window_view(xp, ext, axis=tuple(range(2, 2 + nd)))
-    index = (slice(None), slice(None))
-    index += tuple(slice(0, (n - 1) * s + 1, s) for n, s in zip(out, strides))
-    index += tuple(slice(None, None, d) for d in dilations)
-    return v[index]

@@ -1,0 +1,238 @@
+"""Kernel taps as contiguous slices: the padded input split by stride phase and flattened.
+
+A window's tap (kernel offset a) at output position i reads the padded input at
+i * s + a * d on every spatial axis. Split the padded input into its stride phases
+(the positions p, p + s, p + 2s, ... for each p < s) and the tap reads phase
+(a * d) % s at grid position i + (a * d) // s: a stride-1 shift. Flatten each phase's
+grid row-major and the shift is a constant flat offset, so for every image and channel
+a tap is one contiguous slice of length L over the flat grid (L = the flat index of the
+last output + 1). The flat positions between output rows (grid columns beyond the
+output's width) are computed and thrown away; in exchange every copy and elementwise
+pass runs over long contiguous rows instead of one short row per output line, which is
+what makes NumPy slow on small images (depthwise convolutions, pooling).
+
+The split costs one copy of the input (the padding is made in the same copy); with
+stride 1 and nothing to pad, the input itself is the one phase (no copy). A plan depends
+only on the geometry, so it is made once per input shape (cached).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .scratch import scratch
+
+
+@lru_cache(maxsize=512)
+def tap_plan(sizes: tuple, kernel: tuple, strides: tuple, dilations: tuple, begin: tuple,
+             out: tuple):
+    """The plan for one geometry: RowPlan (no copy of short rows) when it applies and
+    the input is not its own phase already, else TapPlan."""
+    plan = TapPlan(sizes, kernel, strides, dilations, begin, out)
+    if not plan.identity and all(s == 1 for s in strides) and out[-1] <= sizes[-1]:
+        return RowPlan(sizes, kernel, dilations, begin, out)
+    return plan
+
+
+class TapPlan:
+    """Where each tap of one window geometry lies in the flat phases (see the module)."""
+
+    def __init__(self, sizes, kernel, strides, dilations, begin, out):
+        self.out = tuple(out)
+        # grid sizes: the output plus the farthest shift of a tap, per axis
+        self.grid = tuple(o + (k - 1) * d // s
+                          for o, k, d, s in zip(out, kernel, dilations, strides))
+        self.size = int(np.prod(self.grid))
+        step = [1] * len(self.grid)  # row-major strides of the flat grid
+        for i in range(len(self.grid) - 2, -1, -1):
+            step[i] = step[i + 1] * self.grid[i + 1]
+        self.length = sum((o - 1) * t for o, t in zip(out, step)) + 1
+        # (phase, flat offset) of every kernel offset, row-major over the kernel
+        offsets = [[(a * d % s, a * d // s) for a in range(k)]
+                   for k, d, s in zip(kernel, dilations, strides)]
+        phases = sorted({tuple(p for p, _ in tap) for tap in product(*offsets)})
+        index = {p: i for i, p in enumerate(phases)}
+        self.taps = [(index[tuple(p for p, _ in tap)],
+                      sum(sh * t for (_, sh), t in zip(tap, step)))
+                     for tap in product(*offsets)]
+        self.n_phases = len(phases)
+        # the input is its own single phase: stride 1, no padding, no rows left over
+        self.identity = all(s == 1 for s in strides) and tuple(sizes) == self.grid \
+            and not any(begin)
+        self.copies = [(i,) + phase_slices(sizes, self.grid, p, strides, begin)
+                       for i, p in enumerate(phases)]
+        self.copies = [c for c in self.copies if c[1] is not None]
+        self.compact = self.grid == self.out  # no columns to throw away
+        self.masks = []  # (see RowPlan): every tap reads padding where the input has none
+
+    def split(self, x: np.ndarray, value) -> np.ndarray:
+        """The phases of x [N, C, *sizes]: [N, C, phases, grid size] (a scratch array, or
+        x itself)."""
+        n, c = x.shape[:2]
+        if self.identity:
+            return np.ascontiguousarray(x).reshape(n, c, 1, self.size)
+        flat = scratch("phases", (n, c, self.n_phases, self.size), x.dtype)
+        flat[...] = value
+        for i, dst, src in self.copies:
+            flat[:, :, i].reshape((n, c) + self.grid)[dst] = x[src]
+        return flat
+
+    def tap(self, flat: np.ndarray, i: int) -> np.ndarray:
+        """Tap i's input at every flat output position: a view [N, C, L]."""
+        phase, offset = self.taps[i]
+        return flat[:, :, phase, offset:offset + self.length]
+
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
+        """cols [N, C, taps, L] = every tap's input (padding included)."""
+        for i in range(len(self.taps)):
+            np.copyto(cols[:, :, i], self.tap(flat, i))
+
+    def empty(self, lead, dtype) -> np.ndarray:
+        """A result buffer [*lead, grid size]; fill its first L columns (`head`). A
+        scratch array unless it is the result itself (`compact`)."""
+        shape = tuple(lead) + (self.size,)
+        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
+
+    def head(self, buf: np.ndarray) -> np.ndarray:
+        return buf[..., :self.length]
+
+    def unflatten(self, buf: np.ndarray, bias=None) -> np.ndarray:
+        """The output positions of a result buffer [N, C, grid size] as a contiguous
+        [N, C, *out] array, plus a per-channel `bias` [C] in the same pass."""
+        n, c = buf.shape[:2]
+        if self.compact:  # in place, over whole planes (long rows: fast)
+            if bias is not None:
+                np.add(buf, bias.reshape(c, 1), out=buf)
+            return buf.reshape((n, c) + self.out)
+        view = buf.reshape((n, c) + self.grid)[(Ellipsis,) + tuple(slice(o) for o in self.out)]
+        if bias is None:
+            return np.ascontiguousarray(view)
+        return np.add(view, bias.reshape((c,) + (1,) * len(self.out)),
+                      out=np.empty(view.shape, dtype=buf.dtype))
+
+
+def phase_slices(sizes, grid, phase, strides, begin):
+    """(grid index, input index) of the input positions that fall in a phase's grid: grid
+    position g is padded position g * s + p, input position g * s + p - begin; (None,
+    None) when the phase sees only padding."""
+    dst, src = [Ellipsis], [Ellipsis]
+    for n, g, p, s, b in zip(sizes, grid, phase, strides, begin):
+        lo = max(0, -(-(b - p) // s))  # the first g with g * s + p - b >= 0
+        hi = min(g, (n - 1 + b - p) // s + 1)  # one past the last with ... < n
+        if hi <= lo:
+            return None, None
+        dst.append(slice(lo, hi))
+        start = lo * s + p - b
+        src.append(slice(start, start + (hi - lo - 1) * s + 1, s))
+    return tuple(dst), tuple(src)
+
+
+class RowPlan:
+    """Stride 1 everywhere: the padded input without its padding columns. Each row of
+    the flat grid is an input row as it is (pitch P = the input's width), so splitting
+    copies whole planes and an output as wide as the input needs no unflattening; a tap
+    reaching left of column 0 or right of the last column reads the neighbouring row
+    instead of padding, and those output columns are set to the padding value after
+    the tap is copied (a few columns per tap)."""
+
+    def __init__(self, sizes, kernel, dilations, begin, out):
+        self.out = tuple(out)
+        lead = len(sizes) - 1
+        pitch = sizes[-1]
+        # leading axes: padded as in TapPlan (the window's reach); the last axis: wrapped
+        self.rows = tuple(o + (k - 1) * d for o, k, d in
+                          zip(out[:lead], kernel[:lead], dilations[:lead]))
+        step = [pitch] * (lead + 1)  # flat strides of the leading axes, then 1
+        step[-1] = 1
+        for i in range(lead - 2, -1, -1):
+            step[i] = step[i + 1] * self.rows[i + 1]
+        margin = begin[-1]  # room to read left of the first column
+        offsets = [[a * d * t for a in range(k)]
+                   for k, d, t in zip(kernel[:lead], dilations[:lead], step)]
+        self.taps = [(0, margin + sum(tap[:-1]) + tap[-1] * dilations[-1] - begin[-1])
+                     for tap in product(*offsets, range(kernel[-1]))]
+        # the taps as one strided view [*kernel, L] of a channel's flat grid (tap 0 at
+        # offset 0): copying them is one NumPy call
+        self.kernel = tuple(kernel)
+        self.tap_strides = tuple(d * t for d, t in zip(dilations, step))
+        # per offset b on the last axis (taps b, b + k, b + 2k, ...): the output columns
+        # whose tap reads outside the row, left of it or right of it
+        self.masks = []
+        for b in range(kernel[-1]):
+            shift = b * dilations[-1] - begin[-1]
+            for cols in (slice(0, min(out[-1], -shift)),
+                         slice(max(0, pitch - shift), out[-1])):
+                if cols.start < cols.stop:
+                    self.masks.append((b, kernel[-1], cols))
+        # the output's rows: the first leading axis as the output, the others as the grid
+        out_rows = out[0] * int(np.prod(self.rows[1:])) if lead else 1
+        self.length = out_rows * pitch
+        self.buffer = (out[:1] + self.rows[1:] + (pitch,)) if lead else (pitch,)
+        self.body = body = int(np.prod(self.rows)) * pitch
+        self.size = max(margin + body, max(o for _, o in self.taps) + self.length)
+        self.start = margin
+        self.pitch = pitch
+        # where the input goes: leading axis i at rows [begin, begin + size) of the grid
+        self.dst = tuple(slice(min(b, r), min(b + n, r))
+                         for b, n, r in zip(begin[:lead], sizes[:lead], self.rows))
+        self.src = tuple(slice(0, d.stop - d.start) for d in self.dst)
+        self.compact = self.buffer == self.out
+        self.dst_index = (Ellipsis,) + self.dst + (slice(None),)
+        self.src_index = (Ellipsis,) + self.src + (slice(None),)
+        # the flat positions [lo, hi) of the input when its rows are one block (one
+        # leading axis, every input row used), else None
+        self.data = None
+        if lead <= 1 and all(s.stop - s.start == n for s, n in zip(self.src, sizes[:lead])):
+            first = self.start + (self.dst[0].start * pitch if lead else 0)
+            self.data = (first, first + int(np.prod(sizes)))
+
+    def split(self, x: np.ndarray, value) -> np.ndarray:
+        n, c = x.shape[:2]
+        flat = scratch("phases", (n, c, 1, self.size), x.dtype)
+        if self.data is None:
+            flat[...] = value
+            body = flat[:, :, 0, self.start:self.start + self.body]
+            body.reshape((n, c) + self.rows + (self.pitch,))[self.dst_index] = \
+                x[self.src_index]
+            return flat
+        lo, hi = self.data  # the input is one block per channel: pad around it only
+        flat[..., :lo] = value
+        flat[..., hi:] = value
+        flat[:, :, 0, lo:hi] = x.reshape(n, c, hi - lo)
+        return flat
+
+    def tap(self, flat: np.ndarray, i: int) -> np.ndarray:
+        _, offset = self.taps[i]
+        return flat[:, :, 0, offset:offset + self.length]
+
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
+        """cols [N, C, taps, L] = every tap's input (padding included)."""
+        n, c = cols.shape[:2]
+        grid = flat[:, :, 0]
+        item = grid.itemsize
+        taps = as_strided(grid, (n, c) + self.kernel + (self.length,),
+                          grid.strides[:2] + tuple(t * item for t in self.tap_strides)
+                          + (item,), writeable=False)
+        np.copyto(cols.reshape((n, c) + self.kernel + (self.length,)), taps)
+        for b, k, columns in self.masks:
+            taps = cols[:, :, b::k]
+            taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
+
+    def empty(self, lead, dtype) -> np.ndarray:
+        shape = tuple(lead) + (self.length,)
+        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
+
+    def head(self, buf: np.ndarray) -> np.ndarray:
+        return buf
+
+    def unflatten(self, buf: np.ndarray, bias=None) -> np.ndarray:
+        n, c = buf.shape[:2]
+        if bias is not None:  # over whole planes (long rows), before cutting
+            np.add(buf, bias.reshape(c, 1), out=buf)
+        grid = buf.reshape((n, c) + self.buffer)
+        if self.compact:
+            return grid
+        return np.ascontiguousarray(grid[(Ellipsis,) + tuple(slice(o) for o in self.out)])

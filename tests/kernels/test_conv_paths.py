@@ -1,0 +1,110 @@
+"""Conv's paths (kernels/Conv.py, kernels/taps.py) vs onnx's reference evaluator:
+depthwise (one input channel per group) and grouped 1x1 convolutions with strides, pads
+and dilations, columns made a few groups at a time, equal filters, scratch reuse."""
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shape_logic.kernels import Conv as conv_module
+from shape_logic.kernels import load_kernel
+from shape_logic.kernels.taps import RowPlan, TapPlan, tap_plan
+
+from .reference import check, rand, seeds
+
+FAST = settings(max_examples=25, deadline=None, derandomize=bool(os.environ.get("CI")))
+
+
+@st.composite
+def geometry(draw, kernel_max=3):
+    nd = draw(st.integers(1, 3))
+    kernel = [draw(st.integers(1, kernel_max)) for _ in range(nd)]
+    attrs = {"kernel_shape": kernel,
+             "strides": [draw(st.integers(1, 3)) for _ in range(nd)],
+             "dilations": [draw(st.integers(1, 2)) for _ in range(nd)]}
+    pad_kind = draw(st.sampled_from(["none", "pads", "SAME_UPPER", "SAME_LOWER", "VALID"]))
+    if pad_kind == "pads":
+        attrs["pads"] = [draw(st.integers(0, 2)) for _ in range(2 * nd)]
+    elif pad_kind != "none":
+        attrs["auto_pad"] = pad_kind
+    size = [draw(st.integers(1, 9)) for _ in range(nd)]
+    return attrs, size
+
+
+@FAST
+@given(seed=seeds, geo=geometry(), channels=st.integers(1, 6), mult=st.integers(1, 2),
+       batch=st.integers(1, 2), bias=st.booleans())
+def test_depthwise(seed, geo, channels, mult, batch, bias):
+    rng = np.random.default_rng(seed)
+    attrs, size = geo
+    attrs["group"] = channels
+    w = rand(rng, (channels * mult, 1, *attrs["kernel_shape"]))
+    b = rand(rng, (channels * mult,)) if bias else None
+    check("Conv", [rand(rng, (batch, channels, *size)), w, b], attrs)
+
+
+@FAST
+@given(seed=seeds, geo=geometry(kernel_max=1), group=st.integers(2, 4),
+       cg=st.integers(1, 4), mg=st.integers(1, 4), bias=st.booleans())
+def test_grouped_1x1(seed, geo, group, cg, mg, bias):
+    rng = np.random.default_rng(seed)
+    attrs, size = geo
+    attrs["group"] = group
+    w = rand(rng, (mg * group, cg, *attrs["kernel_shape"]))
+    b = rand(rng, (mg * group,)) if bias else None
+    check("Conv", [rand(rng, (2, cg * group, *size)), w, b], attrs)
+
+
+def test_strided_1x1_with_end_padding_reads_the_padding():
+    # the input is as large as the grid, but stride 2 reads position 2: padding
+    rng = np.random.default_rng(0)
+    check("Conv", [rand(rng, (1, 3, 2)), rand(rng, (3, 3, 1))],
+          {"strides": [2], "pads": [0, 1], "kernel_shape": [1]})
+
+
+@pytest.mark.parametrize("group", [1, 3])
+def test_columns_a_few_groups_at_a_time(monkeypatch, group):
+    monkeypatch.setattr(conv_module, "CHUNK_BYTES", 256)  # one group per pass
+    rng = np.random.default_rng(1)
+    attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": [1, 2]}
+    check("Conv", [rand(rng, (2, 6, 7, 8)), rand(rng, (group * 4, 6 // (group * 2), 3, 2)),
+                   rand(rng, (group * 4,))], attrs)
+
+
+def test_stride_one_uses_whole_rows_and_strides_use_phases():
+    assert isinstance(tap_plan((8, 8), (3, 3), (1, 1), (1, 1), (1, 1), (8, 8)), RowPlan)
+    assert isinstance(tap_plan((8, 8), (3, 3), (2, 2), (1, 1), (1, 1), (4, 4)), TapPlan)
+    one = tap_plan((8, 8), (1, 1), (1, 1), (1, 1), (0, 0), (8, 8))
+    assert isinstance(one, TapPlan) and one.identity  # the input is its own column matrix
+
+
+@pytest.mark.parametrize("group", [1, 2])
+def test_equal_filters_give_bitwise_equal_channels(group):
+    """A filter repeating an earlier one of its group (bias too) gives the same bits:
+    over many large terms BLAS may round equal rows differently."""
+    rng = np.random.default_rng(2)
+    m, c = 40, 64 * group
+    mg = m // group
+    w = rand(rng, (m, c // group, 3, 3), low=0.5, high=1.0)
+    b = rand(rng, (m,))
+    w[mg - 1], b[mg - 1] = w[0], b[0]  # a repeat within group 0
+    w[mg // 2] = w[0]  # the same filter with another bias: not a repeat
+    if group > 1:
+        w[mg], b[mg] = w[0], b[0]  # group 1 sees other channels: not a repeat
+    x = rand(rng, (1, c, 9, 9), low=1e3, high=1e4)
+    (y,) = check("Conv", [x, w, b], {"group": group, "pads": [1, 1, 1, 1]})
+    assert np.array_equal(y[:, mg - 1], y[:, 0])
+
+
+def test_results_are_not_scratch():
+    """Temporaries are reused from call to call: a result must never be one of them."""
+    rng = np.random.default_rng(3)
+    kernel = load_kernel("Conv")({"group": 4, "pads": [1, 1, 1, 1], "strides": [1, 2]})
+    w = rand(rng, (8, 1, 3, 3))
+    x1, x2 = rand(rng, (1, 4, 6, 7)), rand(rng, (1, 4, 6, 7))
+    (y1,) = kernel(x1, w)
+    kept = y1.copy()
+    kernel(x2, w)
+    np.testing.assert_array_equal(y1, kept)
