@@ -30,8 +30,9 @@ AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inco
 
 
 def _bare(e: Expr) -> bool:
-    return len(e.terms) == 1 and e.terms[0][1] == 1 and len(e.symbols()) == 1 and \
-        e == Expr.sym(next(iter(e.symbols())))
+    """e is a single symbol."""
+    a = e.single_atom()
+    return a is not None and a.kind == "sym"
 
 
 def _plain_pair(x: Expr, y: Expr) -> bool:
@@ -69,6 +70,22 @@ def arithmetic(f: Callable[..., Expr]):
     return lifted
 
 
+def remembered(f):
+    """A pure test or computation on clingo terms, remembered per solve (clingo calls
+    the same one again for every rule instance that reaches it). Goes after any
+    `exhausted` check, which must see every call."""
+
+    def g(self, *args):
+        key = (g, args)
+        hit = self._pure.get(key)
+        if hit is None:
+            hit = self._pure[key] = f(self, *args)
+        return hit
+
+    g.__name__, g.__doc__ = f.__name__, f.__doc__
+    return g
+
+
 @lru_cache(maxsize=4096)
 def _formula(text: str):
     return compile_formula(text)
@@ -91,9 +108,14 @@ class Functions:
         # Every binding holds when all sources do, so this is sound there; explaining
         # (sources switched on and off) keeps the arguments as they are.
         self.known: dict[str, Expr] | None = {} if normalize else None
+        # expression -> itself with `known` substituted; `known` only grows (setdefault),
+        # so the entries are valid while its size is the one they were computed at
+        self._known_cache: dict = {}
+        self._known_size = 0
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
+        self._pure: dict = {}  # the same for tests (not counted in the budget)
         # Once an equation has no solution the graph is inconsistent (ASP-NOTES §2: then
         # backward arithmetic can derive new values forever, z = y - z ...). Arithmetic
         # then gets a bounded allowance of new values (for the parts of the graph the
@@ -271,18 +293,21 @@ class Functions:
             return Number(0)
 
     # ----- tests (1 true, 0 false)
+    @remembered
     def not_one(self, a: clingo.Symbol):
         try:
             return Number(int(_not_one(symbol_to_expr(a))))
         except FAILURES:
             return Number(0)
 
+    @remembered
     def negative(self, a: clingo.Symbol):
         try:
             return Number(int(bounds(symbol_to_expr(a))[1] < 0))
         except FAILURES:
             return Number(0)
 
+    @remembered
     def positive(self, a: clingo.Symbol):
         """1 when the dim is provably >= 1."""
         try:
@@ -290,6 +315,7 @@ class Functions:
         except FAILURES:
             return Number(0)
 
+    @remembered
     def le(self, a: clingo.Symbol, b: clingo.Symbol):
         """1 when provably a <= b, 0 when provably a > b, 2 when unknown."""
         try:
@@ -348,11 +374,20 @@ class Functions:
 
     def _known(self, e: Expr) -> Expr:
         """e with the bindings known so far substituted (fast mode only)."""
+        known = self.known
+        if len(known) != self._known_size:
+            self._known_cache.clear()
+            self._known_size = len(known)
+        hit = self._known_cache.get(e)
+        if hit is not None:
+            return hit
+        out = e
         for _ in range(16):
-            if not (e.symbols() & self.known.keys()):
+            if known.keys().isdisjoint(out.symbol_set()):
                 break
-            e = e.subs(self.known)
-        return e
+            out = out.subs(known)
+        self._known_cache[e] = out
+        return out
 
     def _known_all(self, dims: list) -> list:
         if not self.known:
@@ -368,6 +403,7 @@ class Functions:
             self.failures.append(f"subst({e}, {s}, {v}): {err}")
             return []
 
+    @remembered
     def symbols(self, e: clingo.Symbol):
         try:
             return [String(s) for s in sorted(symbol_to_expr(e).symbols())]
@@ -379,6 +415,10 @@ class Functions:
         """floor(d * r) for an integer dim d and a real r."""
         if self.exhausted((d,)):
             return []
+        return self._floor_scale(d, r)
+
+    @remembered
+    def _floor_scale(self, d: clingo.Symbol, r: clingo.Symbol):
         try:
             x = symbol_to_expr(d)
             scale = Fraction(_real(r))

@@ -21,6 +21,7 @@ class NotADim(ValueError):
     """A term that is not a dimension expression (a real, a name...)."""
 
 
+@lru_cache(maxsize=200_000)
 def expr_to_symbol(e: Expr) -> clingo.Symbol:
     if e.is_int and abs(e.value) < SMALL:
         return clingo.Number(e.value)

@@ -14,6 +14,13 @@ SYMBOL_RANGE = (1, 2**62)
 
 
 def bounds(e) -> tuple[float, float]:
+    b = e._bounds  # expressions are immutable: computed once per expression
+    if b is None:
+        b = e._bounds = _bounds(e)
+    return b
+
+
+def _bounds(e) -> tuple[float, float]:
     lo = hi = 0
     for mono, c in e.terms:
         m_lo, m_hi = _monomial_bounds(mono)
@@ -66,6 +73,13 @@ def _floor_div_bound(n, d):
 
 
 def atom_bounds(atom) -> tuple[float, float]:
+    b = atom._bounds
+    if b is None:
+        b = atom._bounds = _atom_bounds(atom)
+    return b
+
+
+def _atom_bounds(atom) -> tuple[float, float]:
     kind = atom.kind
     if kind == "sym":
         return SYMBOL_RANGE

@@ -29,7 +29,7 @@ class ExprOverflow(ArithmeticError):
 class Atom:
     """An indivisible factor of a monomial."""
 
-    __slots__ = ("kind", "args", "key", "_hash")
+    __slots__ = ("kind", "args", "key", "_hash", "_syms", "_bounds")
 
     # kind order fixes the canonical order of atoms of different kinds
     KINDS = ("sym", "floordiv", "mod", "max", "min", "ragged")
@@ -39,9 +39,12 @@ class Atom:
         self.args = args
         if kind == "sym":
             self.key = (0, args[0])
+            self._syms = frozenset(args)
         else:
             self.key = (Atom.KINDS.index(kind), tuple(a.key for a in args))
+            self._syms = None
         self._hash = hash(self.key)
+        self._bounds = None  # bounds.atom_bounds, computed once (atoms are immutable)
 
     def __eq__(self, other):
         return isinstance(other, Atom) and self.key == other.key
@@ -52,13 +55,13 @@ class Atom:
     def __lt__(self, other):
         return self.key < other.key
 
+    def symbol_set(self) -> frozenset:
+        if self._syms is None:
+            self._syms = frozenset().union(*(a.symbol_set() for a in self.args))
+        return self._syms
+
     def symbols(self) -> set[str]:
-        if self.kind == "sym":
-            return {self.args[0]}
-        out: set[str] = set()
-        for a in self.args:
-            out |= a.symbols()
-        return out
+        return set(self.symbol_set())
 
 
 def _monomial_key(mono):
@@ -81,33 +84,73 @@ def _check_int(v: int) -> int:
     return v
 
 
+# monomial -> (sort key, monomial key, degree): monomials recur in every expression built
+# from them, and their keys only depend on the atoms (equal monomials have equal keys)
+_MONO_INFO: dict = {}
+_MONO_INFO_MAX = 200_000
+
+
+def _mono_info(mono):
+    if len(_MONO_INFO) >= _MONO_INFO_MAX:
+        _MONO_INFO.clear()
+    key = _monomial_key(mono)
+    deg = _degree(mono)
+    info = _MONO_INFO[mono] = ((-deg, key), key, deg)
+    return info
+
+
+def _first(item):
+    return item[0]
+
+
 class Expr:
     """An immutable symbolic integer in canonical form."""
 
-    __slots__ = ("terms", "key", "_hash", "_str")
+    __slots__ = ("terms", "key", "_hash", "_str", "_syms", "_bounds")
 
     def __init__(self, terms: dict):
-        items = [(m, c) for m, c in terms.items() if c != 0]
+        info = _MONO_INFO
+        items = []
+        for m, c in terms.items():
+            if c:
+                i = info.get(m)
+                items.append((i if i is not None else _mono_info(m), m, c))
         if len(items) > MAX_TERMS:
             raise ExprOverflow(f"expression with {len(items)} terms")
-        for m, c in items:
-            _check_int(c)
-            if _degree(m) > MAX_DEGREE:
-                raise ExprOverflow(f"expression of degree {_degree(m)}")
-        items.sort(key=_term_order)
-        self.terms = tuple(items)
-        self.key = tuple((_monomial_key(m), c) for m, c in self.terms)
+        for i, _, c in items:
+            if c > MAX_ABS or c < -MAX_ABS:
+                _check_int(c)
+            if i[2] > MAX_DEGREE:
+                raise ExprOverflow(f"expression of degree {i[2]}")
+        if len(items) > 1:
+            # the sort keys (-degree, monomial key) of distinct monomials differ
+            items.sort(key=_first)
+        self.terms = tuple([(m, c) for _, m, c in items])
+        self.key = tuple([(i[1], c) for i, _, c in items])
         self._hash = hash(self.key)
         self._str = None
+        self._syms = None  # symbol_set(), computed once
+        self._bounds = None  # bounds.bounds, computed once
 
     # ----- construction
     @staticmethod
     def const(v: int) -> "Expr":
-        return Expr({(): _check_int(int(v))})
+        v = int(v)
+        e = _CONSTS.get(v)
+        if e is None:
+            e = Expr({(): _check_int(v)})
+            if -_SMALL_CONST <= v <= _SMALL_CONST:
+                _CONSTS[v] = e
+        return e
 
     @staticmethod
     def sym(name: str) -> "Expr":
-        return Expr.atom(Atom("sym", (name,)))
+        e = _SYMS.get(name)
+        if e is None:
+            e = Expr.atom(Atom("sym", (name,)))
+            if len(_SYMS) < 100_000:
+                _SYMS[name] = e
+        return e
 
     @staticmethod
     def atom(a: Atom) -> "Expr":
@@ -134,12 +177,15 @@ class Expr:
                 return mono[0][0]
         return None
 
+    def symbol_set(self) -> frozenset:
+        """The symbols occurring in this expression (shared, immutable)."""
+        if self._syms is None:
+            self._syms = frozenset().union(*(a.symbol_set() for mono, _ in self.terms
+                                             for a, _ in mono))
+        return self._syms
+
     def symbols(self) -> set[str]:
-        out: set[str] = set()
-        for mono, _ in self.terms:
-            for a, _ in mono:
-                out |= a.symbols()
-        return out
+        return set(self.symbol_set())
 
     def atoms(self) -> set[Atom]:
         return {a for mono, _ in self.terms for a, _ in mono}
@@ -177,7 +223,11 @@ class Expr:
         return Expr({m: -c for m, c in self.terms})
 
     def __sub__(self, other) -> "Expr":
-        return self + (-as_expr(other))
+        other = as_expr(other)
+        acc = dict(self.terms)
+        for m, c in other.terms:
+            acc[m] = acc.get(m, 0) - c
+        return Expr(acc)
 
     def __rsub__(self, other) -> "Expr":
         return as_expr(other) - self
@@ -204,7 +254,7 @@ class Expr:
     # ----- substitution
     def subs(self, mapping: dict[str, "Expr"]) -> "Expr":
         """Replace symbols by expressions and renormalize (atoms included)."""
-        if not mapping or not (self.symbols() & mapping.keys()):
+        if not mapping or mapping.keys().isdisjoint(self.symbol_set()):
             return self
         total = ZERO
         for mono, c in self.terms:
@@ -251,7 +301,11 @@ def as_expr(x) -> Expr:
     raise TypeError(f"not a dimension expression: {x!r}")
 
 
-ZERO = Expr({})
+# Exprs are immutable: the small constants and the symbols are made once and shared
+_SMALL_CONST = 1 << 16
+_CONSTS: dict = {}
+_SYMS: dict = {}
+ZERO = Expr.const(0)
 ONE = Expr.const(1)
 
 

@@ -11,9 +11,28 @@ from math import gcd
 from .bounds import bounds
 from .expr import Atom, Expr, ZERO, as_expr
 
+# Expressions are immutable values, so these operations are pure functions of their
+# operands: results are remembered (grounding asks for the same ones again and again,
+# and substitution rebuilds every atom of an expression). Failures are not remembered.
+_MEMO: dict = {}
+_MEMO_MAX = 100_000
+
+
+def _remember(key, value: Expr) -> Expr:
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[key] = value
+    return value
+
 
 def floordiv(a, b) -> Expr:
     a, b = as_expr(a), as_expr(b)
+    key = ("floordiv", a, b)
+    hit = _MEMO.get(key)
+    return hit if hit is not None else _remember(key, _floordiv(a, b))
+
+
+def _floordiv(a: Expr, b: Expr) -> Expr:
     if b.is_int:
         return _floordiv_int(a, b.value)
     q = exact_div(a, b)
@@ -66,6 +85,12 @@ def ceildiv(a, b) -> Expr:
 
 def mod(a, b) -> Expr:
     a, b = as_expr(a), as_expr(b)
+    key = ("mod", a, b)
+    hit = _MEMO.get(key)
+    return hit if hit is not None else _remember(key, _mod(a, b))
+
+
+def _mod(a: Expr, b: Expr) -> Expr:
     if b.is_int:
         c = b.value
         if c == 0:
@@ -84,11 +109,17 @@ def mod(a, b) -> Expr:
 
 
 def maximum(*args) -> Expr:
-    return _extremum("max", [as_expr(a) for a in args])
+    return _extremum_memo("max", args)
 
 
 def minimum(*args) -> Expr:
-    return _extremum("min", [as_expr(a) for a in args])
+    return _extremum_memo("min", args)
+
+
+def _extremum_memo(kind: str, args: tuple) -> Expr:
+    key = (kind,) + tuple([as_expr(a) for a in args])
+    hit = _MEMO.get(key)
+    return hit if hit is not None else _remember(key, _extremum(kind, list(key[1:])))
 
 
 def _extremum(kind: str, args: list[Expr]) -> Expr:
