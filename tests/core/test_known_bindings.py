@@ -33,3 +33,19 @@ def test_unnamed_output_dims_too():
 def test_an_inconsistent_symbol_still_shows_a_conflict():
     g = {**GRAPH, "outputs": {"y": {"shape": "[u, v, 3, z]"}}}
     assert solve(g).status == "error"
+
+
+def test_arithmetic_sees_bindings_found_after_an_earlier_call():
+    """Fast mode remembers each expression with the known bindings substituted; a binding
+    found later must show in the next computation on the same expression."""
+    from clingo import Number, String
+
+    from shape_logic.asp.functions import Functions
+    from shape_logic.symbolic.equation import default_order
+
+    f = Functions(default_order, normalize=True)
+    assert f.add(String("n + m"), Number(1)) == String("m + n + 1")
+    assert f.relate(String("n"), Number(3)).name == "bind"
+    assert f.sub(String("n + m"), Number(1)) == String("m + 2")
+    assert f.relate(String("m"), Number(4)).name == "bind"
+    assert f.mul(String("n + m"), Number(2)) == Number(14)
