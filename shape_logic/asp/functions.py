@@ -18,13 +18,14 @@ from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
-from ..symbolic.expr import Expr, ExprOverflow
+from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
 from . import float_ints
+from .lifting import FAILURES, arithmetic, remembered
+from .lifting import dims as _dims
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
-FAILURES = (ExprOverflow, ZeroDivisionError, NotADim, RecursionError)
 MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new value is made
 AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
 
@@ -38,52 +39,6 @@ def _bare(e: Expr) -> bool:
 def _plain_pair(x: Expr, y: Expr) -> bool:
     """A bare symbol against an integer or a bare symbol."""
     return (_bare(x) and (y.is_int or _bare(y))) or (_bare(y) and (x.is_int or _bare(x)))
-
-
-def _dims(*args: clingo.Symbol) -> list[Expr]:
-    return [symbol_to_expr(a) for a in args]
-
-
-def arithmetic(f: Callable[..., Expr]):
-    """Lift a function on Exprs to clingo terms, returning [] on failure."""
-
-    def lifted(self, *args):
-        key = (lifted, args)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        if self.exhausted(args):
-            return []
-        try:
-            out = expr_to_symbol(f(*self._known_all(_dims(*args))))
-        except NotADim:
-            # not a dim (a real): the rule does not apply. clingo may evaluate a head's
-            # function before the rest of the body, so this is no arithmetic giving up.
-            out = []
-        except FAILURES as e:
-            self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
-            out = []
-        self.memo[key] = out
-        return out
-
-    lifted.__name__ = f.__name__
-    return lifted
-
-
-def remembered(f):
-    """A pure test or computation on clingo terms, remembered per solve (clingo calls
-    the same one again for every rule instance that reaches it). Goes after any
-    `exhausted` check, which must see every call."""
-
-    def g(self, *args):
-        key = (g, args)
-        hit = self._pure.get(key)
-        if hit is None:
-            hit = self._pure[key] = f(self, *args)
-        return hit
-
-    g.__name__, g.__doc__ = f.__name__, f.__doc__
-    return g
 
 
 @lru_cache(maxsize=4096)
