@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import InputError
@@ -58,5 +59,12 @@ def load_rule_file(op: str, path: Path) -> RuleFile:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read rule file: {e}", str(path))
-    check_rule_text(text, str(path))
+    _checked(text, str(path))
     return RuleFile(op, path, text)
+
+
+@lru_cache(maxsize=1024)
+def _checked(text: str, path: str) -> None:
+    """A rule file's text is checked once per process (a failing check raises, and is not
+    remembered): solving many models in one process reads the same files each time."""
+    check_rule_text(text, path)
