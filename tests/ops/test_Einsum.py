@@ -121,3 +121,10 @@ def test_matches_reference(case):
     # reference rejects them
     equation, shapes = case
     check_against_reference("Einsum", [random_array(s) for s in shapes], {"equation": equation})
+
+
+@pytest.mark.parametrize("shape", [[1], [3], [2, 3]])
+def test_an_explicit_output_without_ellipsis_sums_its_axes(shape):
+    # numpy's plain einsum rejects "...->"; ONNX's reference (numpy's optimizing path)
+    # sums the "..." axes, and so do the rule and the kernel (found by hypothesis)
+    check_against_reference("Einsum", [random_array(shape)], {"equation": "...->"})
