@@ -60,14 +60,20 @@ def fold_constants(steps, constants: dict, folded: dict, fail) -> list:
     return kept
 
 
-def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
-    """Fold each inference BatchNormalization that alone reads a Conv's output into it."""
+def _readers_and_producers(steps) -> tuple[dict, dict]:
+    """{tensor: the steps that read it (bodies' outer tensors included)}, {tensor: its step}."""
     readers: dict[str, list] = {}
     for step in steps:
-        for t in step.node.inputs:
+        for t in uses(step):
             if t:
                 readers.setdefault(t, []).append(step)
     producer = {t: step for step in steps for t in step.node.outputs if t}
+    return readers, producer
+
+
+def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
+    """Fold each inference BatchNormalization that alone reads a Conv's output into it."""
+    readers, producer = _readers_and_producers(steps)
     drop = set()
     for bn in steps:
         node = bn.node
@@ -110,12 +116,7 @@ def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
 def fuse_conv_relu(steps, outputs: set) -> list:
     """Run each Relu that alone reads a Conv's output inside the Conv (kernels/Conv.py
     `relu`: in place on its result, which no other tensor shares)."""
-    readers: dict[str, list] = {}
-    for step in steps:
-        for t in uses(step):
-            if t:
-                readers.setdefault(t, []).append(step)
-    producer = {t: step for step in steps for t in step.node.outputs if t}
+    readers, producer = _readers_and_producers(steps)
     drop = set()
     for relu in steps:
         node = relu.node
