@@ -8,6 +8,8 @@ data for tensors and `all` for nodes.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,9 @@ MAX_REAL_ELEMENTS = 8  # float constants up to this size (Resize scales, Range b
 MAX_ATTR_CHARS = 256  # string attributes up to this length are also given character by character
 
 
-def graph_facts(graph: Graph, sourced: bool = False) -> str:
+def graph_facts(graph: Graph, sourced: bool = False, foreign=frozenset()) -> str:
+    """The graph as facts; `foreign`: nodes whose operator's rule file describes another
+    domain (solver.foreign_nodes), named with their domain so that no rule applies."""
     out: list[str] = [f'opset("", {graph.opset}).']
     for t in graph.tensors():
         out.append(f"tensor({quote(t)}).")
@@ -31,6 +35,8 @@ def graph_facts(graph: Graph, sourced: bool = False) -> str:
             out.extend(tensor_facts(info, kind, sourced))
     out.extend(_shared_shape_variables(graph, sourced))
     for node in graph.nodes + graph.body_nodes:
+        if node.name in foreign:
+            node = dataclasses.replace(node, op=f"{node.domain}.{node.op}")
         out.extend(node_facts(node, sourced))
     return "\n".join(out) + "\n"
 

@@ -16,7 +16,7 @@ import clingo
 
 from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
-from .asp.program import available_ops, core_encodings, load_rule_file
+from .asp.program import available_ops, core_encodings, load_rule_file, normal_domain
 from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
@@ -43,20 +43,38 @@ def select_rules(graph: Graph, rule_dirs=(), strict: bool = False) -> tuple[list
 
     A node without a rule file says nothing about its outputs, so they get the safety
     net (unknown dtype and rank, fresh names) and the rest of the graph is still solved
-    (Relax's "safety net"); with `strict` it is an input error instead."""
+    (Relax's "safety net"); with `strict` it is an input error instead. So does a node of
+    a domain its operator's rule file does not describe (com.microsoft's Unique is not
+    ONNX's)."""
     known = available_ops(rule_dirs)
     files = {}
     unknown = []
     for node in graph.nodes + graph.body_nodes:
-        if node.op not in known:
-            if strict:
-                raise InputError(f"unknown operator {node.op!r} (no rule file "
-                                 f"rules/{node.op}.lp; see `shape-logic ops`)", graph.path,
-                                 f"{node.place}.op")
-            unknown.append(node)
-        elif node.op not in files:
+        if node.op in known and node.op not in files:
             files[node.op] = load_rule_file(node.op, known[node.op])
-    return list(files.values()), unknown
+        rf = files.get(node.op)
+        if rf is not None and normal_domain(node.domain) in rf.domains:
+            continue
+        if strict:
+            raise InputError(_unknown_reason(node, rf) + "; see `shape-logic ops`", graph.path,
+                             f"{node.place}.op")
+        unknown.append(node)
+    used = {n.op for n in graph.nodes + graph.body_nodes if n not in unknown}
+    return [rf for op, rf in files.items() if op in used], unknown
+
+
+def _unknown_reason(node, rule_file) -> str:
+    if rule_file is None:
+        return f"unknown operator {node.op!r} (no rule file rules/{node.op}.lp)"
+    return (f"unknown operator {node.op!r} of domain {node.domain!r} (its rule file "
+            f"describes domain {', '.join(repr(d or 'ai.onnx') for d in rule_file.domains)})")
+
+
+def foreign_nodes(unknown: list, rule_dirs=()) -> frozenset:
+    """Unknown nodes whose operator name has a rule file (for another domain): their facts
+    name the operator with its domain, so that no rule file describes them."""
+    known = available_ops(rule_dirs)
+    return frozenset(n.name for n in unknown if n.op in known)
 
 
 def unknown_op_warnings(unknown: list) -> list[str]:
@@ -68,7 +86,10 @@ def unknown_op_warnings(unknown: list) -> list[str]:
     for op, nodes in by_op.items():
         more = f" and {len(nodes) - 1} more" if len(nodes) > 1 else ""
         outs = ", ".join(t for t in nodes[0].outputs if t)
-        out.append(f"unknown operator {op!r} at {nodes[0].place}{more}: no rule file, so its "
+        domain = nodes[0].domain
+        why = "no rule file" if normal_domain(domain) == "" else \
+            f"no rule file for domain {domain!r}"
+        out.append(f"unknown operator {op!r} at {nodes[0].place}{more}: {why}, so its "
                    f"outputs ({outs}{', ...' if more else ''}) get no shape (use --strict to "
                    "make this an error)")
     return out
@@ -91,7 +112,8 @@ class Problem:
     def sourced_facts(self) -> str:
         """The facts with a source for each declaration (explaining), built on demand."""
         if self._sourced is None:
-            self._sourced = graph_facts(self.graph, sourced=True) + self.context
+            self._sourced = graph_facts(self.graph, sourced=True,
+                                        foreign=foreign_nodes(self.unknown, self.rules)) + self.context
         return self._sourced
 
     @staticmethod
@@ -105,7 +127,7 @@ class Problem:
         t1 = time.perf_counter()
         stop_if_expired("writing the facts")
         with phase("facts"):
-            facts = graph_facts(graph)
+            facts = graph_facts(graph, foreign=foreign_nodes(unknown, rules))
         t2 = time.perf_counter()
         return Problem(graph, rule_files, facts, tuple(rules),
                        {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown)

@@ -1,6 +1,7 @@
 """Where the ASP program comes from: the core encodings and one rule file per operator."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -15,11 +16,29 @@ CORE_FILES = ("schema.lp", "given.lp", "equality.lp", "equations.lp", "broadcast
               "families.lp", "floats.lp", "counts.lp", "rows.lp", "labels.lp",
               "axes.lp", "violations.lp", "show.lp")
 
+DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
+_DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
+
+
 @dataclass(frozen=True)
 class RuleFile:
     op: str
     path: Path
     text: str
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """The operator domains the file describes: ONNX's unless a line `% domains: ...`
+        lists them (`ai.onnx` for ONNX's, `com.microsoft` for onnxruntime's contrib ops).
+        A node of another domain is an unknown operator (its outputs get the safety net)."""
+        m = _DOMAINS_LINE.search(self.text)
+        if m is None:
+            return (DEFAULT_DOMAIN,)
+        return tuple(normal_domain(d) for d in m.group(1).split())
+
+
+def normal_domain(domain: str) -> str:
+    return DEFAULT_DOMAIN if domain in ("", "ai.onnx") else domain
 
 
 def core_encodings() -> list[Path]:
