@@ -153,3 +153,14 @@ def test_symbolic_values_narrowed_to_32_bits():
     assert not int_held(parse_dim("s + 1073741824"), "i32")
     assert int_held(parse_dim("s - 1"), "u32") and not int_held(parse_dim("1 - s"), "u32")
     assert not int_held(parse_dim("s"), "i16") and not int_held(parse_dim("s"), "i64")
+
+
+def test_symbolic_values_followed_into_floats_have_small_coefficients():
+    # the assumption covers positions and lengths (linear, coefficients adding up to at
+    # most 64); 1000*s may well be beyond f32's exact integers
+    from shape_logic.asp.float_ints import held
+    from shape_logic.symbolic.parse import parse_dim
+
+    assert held(parse_dim("past + seq"), "f32") and held(parse_dim("b*s"), "f64")
+    assert not held(parse_dim("1000*s"), "f32") and not held(parse_dim("b*s"), "f32")
+    assert not held(parse_dim("s"), "f16")

@@ -6,11 +6,12 @@ answers "no value" unless the float type holds the integer exactly:
 
 - a known integer: exactly when it is representable (at most `bits` significant bits, below
   the type's largest finite value), checked here, with no assumption;
-- a symbolic integer: we cannot bound it, so we ASSUME what holds for dims in practice:
-  every dim is below 2^24. Then a linear expression of dims (a position, a length:
-  `past_seq + seq`) is within f32's exact range (all integers up to 2^24), and a product of
-  two dims (an element count of a matrix) within f64's (2^53). Higher products, and any
-  symbolic value in f16 or bf16 (exact only up to 2^11 and 2^8), are not followed.
+- a symbolic integer: we cannot bound it, so we ASSUME what holds in practice: a size a
+  graph computes in float that is linear in dims with small coefficients (a position, a
+  length: `past_seq + seq`; coefficients adding up to at most 64) is below 2^24, within
+  f32's exact range, and a product of two dims (an element count of a matrix) below 2^53,
+  within f64's. Other expressions, and any symbolic value in f16 or bf16 (exact only up to
+  2^11 and 2^8), are not followed.
 
 IEEE arithmetic rounds the exact result, so add, sub and mul of exactly held integers give
 the exact integer whenever that integer is held exactly itself; a quotient is an integer
@@ -41,7 +42,14 @@ def held(e: Expr, dtype: str) -> bool:
             return True
         odd = m >> ((m & -m).bit_length() - 1)  # m without its trailing zero bits
         return odd.bit_length() <= bits and m < 2**emax
-    return e.degree() <= SYMBOLIC_DEGREE.get(dtype, 0)
+    return e.degree() <= SYMBOLIC_DEGREE.get(dtype, 0) and _weight(e) <= MAX_WEIGHT
+
+
+MAX_WEIGHT = 64  # the coefficients of a symbolic integer followed, added up in magnitude
+
+
+def _weight(e: Expr) -> int:
+    return sum(abs(c) for mono, c in e.terms if mono)
 
 
 def integer_of_real(r: float, dtype: str) -> Expr | None:
@@ -72,13 +80,12 @@ NARROW_INT_TYPES = {"i32": (True, 32), "u32": (False, 32)}
 
 def int_held(e: Expr, dtype: str) -> bool:
     """Whether a 32-bit integer type holds the symbolic integer e (a length, a position cast
-    to int32, as onnxruntime's contrib ops take them). By the same assumption, dims below
-    2^24: a linear expression whose coefficients add up to at most 64 in magnitude, with a
-    constant term below 2^30, is below 2^31 in magnitude; unsigned types also need e >= 0."""
+    to int32, as onnxruntime's contrib ops take them). By the same assumption, a linear
+    expression whose coefficients add up to at most 64 is below 2^24 (and its constant term
+    is checked to be below 2^30): below 2^31 in magnitude; unsigned types also need e >= 0."""
     if dtype not in NARROW_INT_TYPES or e.is_int or e.degree() > 1:
         return False
     signed, _ = NARROW_INT_TYPES[dtype]
-    weight = sum(abs(c) for mono, c in e.terms if mono)
-    if weight > 64 or abs(e.constant_term()) >= 2**30:
+    if _weight(e) > MAX_WEIGHT or abs(e.constant_term()) >= 2**30:
         return False
     return signed or bounds(e)[0] >= 0
