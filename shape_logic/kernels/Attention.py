@@ -5,6 +5,7 @@ the mask_index as a [B, T] 0/1 key mask, unidirectional = 1 masking the future, 
 past/present [2, B, N, P, H]."""
 import numpy as np
 
+from .attention import attend
 from .base import Kernel
 
 
@@ -37,21 +38,9 @@ class Attention(Kernel):
         if past is not None:
             k = np.concatenate([past[0], k], axis=2)
             v = np.concatenate([past[1], v], axis=2)
-        total = k.shape[2]
-        factor = scale or 1 / np.sqrt(q.shape[-1])
-        scores = (q @ k.transpose(0, 1, 3, 2)) * factor
-        if attention_bias is not None:
-            scores = scores + attention_bias
-        if mask is not None:
-            keep = self._key_mask(mask, b, s, total)
-            scores = scores + np.where(keep == 0, mask_filter_value, 0)
-        if unidirectional:
-            future = np.triu(np.ones((s, total), bool), k=total - s + 1)
-            scores = np.where(future, mask_filter_value, scores)
-        scores = scores - scores.max(axis=-1, keepdims=True)
-        p = np.exp(scores)
-        p = p / p.sum(axis=-1, keepdims=True)
-        y = (p @ v).transpose(0, 2, 1, 3).reshape(b, s, -1).astype(x.dtype)
+        keep = None if mask is None else self._key_mask(mask, b, s, k.shape[2])
+        y = attend(q, k, v, scale, attention_bias, keep, unidirectional, mask_filter_value)
+        y = y.transpose(0, 2, 1, 3).reshape(b, s, -1).astype(x.dtype)
         return y, np.stack([k, v]).astype(x.dtype)
 
     def _key_mask(self, mask, b, s, total):

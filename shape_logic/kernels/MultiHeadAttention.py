@@ -8,6 +8,7 @@ Returns Y [B, S, N * H_v] and the present key and value. The buffer-sharing inpu
 past_sequence_length and beam search's cache_indirection are refused."""
 import numpy as np
 
+from .attention import attend
 from .base import Kernel
 
 
@@ -32,20 +33,10 @@ class MultiHeadAttention(Kernel):
         if past_key is not None:
             k = np.concatenate([past_key, k], axis=2)
             v = np.concatenate([past_value, v], axis=2)
-        total = k.shape[2]
-        scores = (q @ k.transpose(0, 1, 3, 2)) * (scale or 1 / np.sqrt(q.shape[-1]))
-        if attention_bias is not None:
-            scores = scores + attention_bias
-        if key_padding_mask is not None:
-            keep = self._key_mask(np.asarray(key_padding_mask), b, s, total)
-            scores = scores + np.where(keep == 0, mask_filter_value, 0)
-        if unidirectional:
-            future = np.triu(np.ones((s, total), bool), k=total - s + 1)
-            scores = np.where(future, mask_filter_value, scores)
-        scores = scores - scores.max(axis=-1, keepdims=True)
-        p = np.exp(scores)
-        p = p / p.sum(axis=-1, keepdims=True)
-        y = (p @ v).transpose(0, 2, 1, 3).reshape(b, s, -1)
+        keep = None if key_padding_mask is None else \
+            self._key_mask(np.asarray(key_padding_mask), b, s, k.shape[2])
+        y = attend(q, k, v, scale, attention_bias, keep, unidirectional, mask_filter_value)
+        y = y.transpose(0, 2, 1, 3).reshape(b, s, -1)
         dtype = q.dtype
         return y.astype(dtype), k.astype(dtype), v.astype(dtype)
 
