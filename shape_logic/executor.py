@@ -32,7 +32,7 @@ from .exec_rewrite import (
     fuse_conv_relu,
 )
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
-from .kernels import KernelError, node_kernel
+from .kernels import KernelError, graph_kernel
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -116,7 +116,7 @@ class Program:
         for node in order:
             origins = [f'output {k} of {node.op} node "{node.name}"'
                        for k in range(len(node.outputs))]
-            steps.append(Step(node, self._kernel(node), origins, []))
+            steps.append(Step(node, graph_kernel(self.graph, node), origins, []))
         return steps
 
     def _rewrite(self):
@@ -134,13 +134,6 @@ class Program:
     def _rank(self, tensor: str) -> int | None:
         dims = self.solution.dims(tensor) if self.solution else None
         return None if dims is None else len(dims)
-
-    def _kernel(self, node):
-        try:
-            return node_kernel(node.op, node.domain, node.attrs, self.graph.opset,
-                               len(node.outputs))
-        except KernelError as e:
-            raise InputError(str(e), self.graph.path, node.place) from None
 
     # ----- inputs
     def _feeds(self, inputs: dict) -> dict[str, np.ndarray]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .analyses.streaming import WINDOWED, StreamError, stream_plan
 from .errors import InputError
-from .kernels import load_kernel, node_kernel
+from .kernels import graph_kernel, load_kernel
 from .stream_steps import Pointwise, SliceSteps, Window
 
 __all__ = ["Stream", "StreamError", "StreamResult", "run_stream"]
@@ -80,7 +80,7 @@ class Stream:
                 args = [static[t] if t else None for t in node.inputs]
                 try:
                     with np.errstate(all="ignore"):
-                        outs = self._kernel(node)(*args)
+                        outs = graph_kernel(self.graph, node)(*args)
                 except Exception as e:  # noqa: BLE001  (one line naming the node)
                     raise ExecutionError(_kernel_failure(node, args, e)) from None
                 static.update((t, v) for t, v in zip(node.outputs, outs) if t)
@@ -95,15 +95,6 @@ class Stream:
         self._count = 0
         self.steppers = [self._stepper(n, static, rank_of) for n in self.plan.nodes]
         self.finished = False
-
-    def _kernel(self, node):
-        from .kernels import KernelError
-
-        try:
-            return node_kernel(node.op, node.domain, node.attrs, self.graph.opset,
-                               len(node.outputs))
-        except KernelError as e:
-            raise InputError(str(e), self.graph.path, node.place) from None
 
     def _counter(self, node, args, out):
         self._count += multiply_adds(node, args, out)
@@ -122,8 +113,8 @@ class Stream:
             r = rank_of(node.inputs[0])
             axes = args[3] if len(args) > 3 and args[3] is not None else range(len(args[1]))
             if streamed in {int(a) % r for a in np.asarray(axes).reshape(-1)}:
-                return SliceSteps(node, self._kernel(node), *common, rank=r)
-        return Pointwise(node, self._kernel(node), *common,
+                return SliceSteps(node, graph_kernel(self.graph, node), *common, rank=r)
+        return Pointwise(node, graph_kernel(self.graph, node), *common,
                          rank_out=rank_of(node.outputs[0]))
 
     # ----- running

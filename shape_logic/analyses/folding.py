@@ -78,6 +78,7 @@ def decide(graph: Graph, comp: Component, sizes: dict, small: int) -> Decision:
 def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
     """Solve the graph, find its constant components, decide and evaluate each one."""
     from ..executor import ExecutionError, Step, _kernel_failure
+    from ..kernels import graph_kernel
     from ..progress import phase, steps
     from ..solver import solve
 
@@ -104,7 +105,7 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
         for t in d.component.shape_reads:
             dt = NUMPY_DTYPES.get(sol.dtype(t) or "f32", np.float32)
             constants[t] = np.broadcast_to(np.zeros((), dt), [e.value for e in sol.dims(t)])
-        steps = [Step(n, _make_kernel(graph, n),
+        steps = [Step(n, graph_kernel(graph, n),
                       [f'output {k} of {n.op} node "{n.name}"' for k in range(len(n.outputs))],
                       []) for n in d.component.nodes]
         fold_constants(steps, constants, {}, lambda node, args, e: ExecutionError(
@@ -114,12 +115,3 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
         out.removed.extend(d.component.nodes)
     return out
 
-
-def _make_kernel(graph: Graph, node):
-    from ..errors import InputError
-    from ..kernels import KernelError, node_kernel
-
-    try:
-        return node_kernel(node.op, node.domain, node.attrs, graph.opset, len(node.outputs))
-    except KernelError as e:
-        raise InputError(str(e), graph.path, node.place) from None

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .base import Kernel, KernelError
 
-__all__ = ["Kernel", "KernelError", "available_kernels", "load_kernel", "node_kernel"]
+__all__ = ["Kernel", "KernelError", "available_kernels", "graph_kernel", "load_kernel",
+           "node_kernel"]
 
 _OP_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
@@ -53,6 +54,17 @@ def node_kernel(op: str, domain: str, attrs: dict, opset: int, n_outputs: int) -
         raise KernelError(f"{op} of domain {domain or 'ai.onnx'!r}: no kernel (kernels run "
                           f"{_domains_note(cls)})")
     return cls(attrs, opset=opset, n_outputs=n_outputs, domain=domain)
+
+
+def graph_kernel(graph, node) -> Kernel:
+    """The kernel of a node of `graph`; without one, an InputError (exit 2) naming the
+    graph's file and the node's place."""
+    from ..errors import InputError
+
+    try:
+        return node_kernel(node.op, node.domain, node.attrs, graph.opset, len(node.outputs))
+    except KernelError as e:
+        raise InputError(str(e), graph.path, node.place) from None
 
 
 def _domains_note(cls) -> str:
