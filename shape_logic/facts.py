@@ -24,8 +24,8 @@ MAX_ATTR_CHARS = 256  # string attributes up to this length are also given chara
 
 
 def graph_facts(graph: Graph, sourced: bool = False, foreign=frozenset()) -> str:
-    """The graph as facts; `foreign`: nodes whose operator's rule file describes another
-    domain (solver.foreign_nodes), named with their domain so that no rule applies."""
+    """The graph as facts; `foreign`: nodes whose operator's rule file describes other
+    domains (solver.select_rules), named with their domain so that no rule applies."""
     out: list[str] = [f'opset("", {graph.opset}).']
     for t in graph.tensors():
         out.append(f"tensor({quote(t)}).")

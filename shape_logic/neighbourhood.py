@@ -61,7 +61,7 @@ def radii(dist: dict):
 
 def local_problem(problem, atoms, decoded, dist: dict, radius: int):
     """The sub-problem of the nodes within `radius`, with context on its boundary."""
-    from .solver import Problem, foreign_nodes, select_rules
+    from .solver import Problem, select_rules
 
     graph = problem.graph
     inside = {name for (kind, name), d in dist.items() if kind == "n" and d <= radius}
@@ -78,9 +78,9 @@ def local_problem(problem, atoms, decoded, dist: dict, radius: int):
         initializers=keep(graph.initializers), annotations=keep(graph.annotations),
         fresh_count=graph.fresh_count + FRESH_OFFSET)
     plain, sourced = context_facts(sorted(boundary), atoms, decoded)
-    rule_files, unknown = select_rules(sub, problem.rules)
-    return Problem(sub, rule_files, graph_facts(sub, foreign=foreign_nodes(unknown, problem.rules)) + plain,
-                   problem.rules, {}, context=sourced, unknown=unknown)
+    rule_files, unknown, foreign = select_rules(sub, problem.rules)
+    return Problem(sub, rule_files, graph_facts(sub, foreign=foreign) + plain,
+                   problem.rules, {}, context=sourced, unknown=unknown, foreign=foreign)
 
 
 def context_facts(tensors, atoms, decoded) -> tuple[str, str]:

@@ -38,8 +38,11 @@ def elimination_order(graph: Graph):
     return key
 
 
-def select_rules(graph: Graph, rule_dirs=(), strict: bool = False) -> tuple[list, list]:
-    """(the rule files of the graph's operators, the nodes whose operator has none).
+def select_rules(graph: Graph, rule_dirs=(),
+                 strict: bool = False) -> tuple[list, list, frozenset]:
+    """(the rule files of the graph's operators, the nodes whose operator has none, the
+    names of those among them whose operator has a rule file for another domain: their
+    facts name the operator with its domain, so that no rule file describes them).
 
     A node without a rule file says nothing about its outputs, so they get the safety
     net (unknown dtype and rank, fresh names) and the rest of the graph is still solved
@@ -48,19 +51,21 @@ def select_rules(graph: Graph, rule_dirs=(), strict: bool = False) -> tuple[list
     ONNX's)."""
     known = available_ops(rule_dirs)
     files = {}
+    used = set()  # the operators of the nodes their rule file describes
     unknown = []
     for node in graph.nodes + graph.body_nodes:
         if node.op in known and node.op not in files:
             files[node.op] = load_rule_file(node.op, known[node.op])
         rf = files.get(node.op)
         if rf is not None and normal_domain(node.domain) in rf.domains:
+            used.add(node.op)
             continue
         if strict:
             raise InputError(_unknown_reason(node, rf) + "; see `shape-logic ops`", graph.path,
                              f"{node.place}.op")
         unknown.append(node)
-    used = {n.op for n in graph.nodes + graph.body_nodes if n not in unknown}
-    return [rf for op, rf in files.items() if op in used], unknown
+    foreign = frozenset(n.name for n in unknown if n.op in files)
+    return [rf for op, rf in files.items() if op in used], unknown, foreign
 
 
 def _unknown_reason(node, rule_file) -> str:
@@ -68,13 +73,6 @@ def _unknown_reason(node, rule_file) -> str:
         return f"unknown operator {node.op!r} (no rule file rules/{node.op}.lp)"
     return (f"unknown operator {node.op!r} of domain {node.domain!r} (its rule file "
             f"describes domain {', '.join(repr(d or 'ai.onnx') for d in rule_file.domains)})")
-
-
-def foreign_nodes(unknown: list, rule_dirs=()) -> frozenset:
-    """Unknown nodes whose operator name has a rule file (for another domain): their facts
-    name the operator with its domain, so that no rule file describes them."""
-    known = available_ops(rule_dirs)
-    return frozenset(n.name for n in unknown if n.op in known)
 
 
 def unknown_op_warnings(unknown: list) -> list[str]:
@@ -106,6 +104,7 @@ class Problem:
     timings: dict = field(default_factory=dict)
     context: str = ""  # sourced facts beyond the graph's (neighbourhood.py)
     unknown: list = field(default_factory=list)  # nodes whose operator has no rule file
+    foreign: frozenset = frozenset()  # those of them with a rule file for another domain
     _sourced: str | None = None
 
     @property
@@ -113,7 +112,7 @@ class Problem:
         """The facts with a source for each declaration (explaining), built on demand."""
         if self._sourced is None:
             self._sourced = graph_facts(self.graph, sourced=True,
-                                        foreign=foreign_nodes(self.unknown, self.rules)) + self.context
+                                        foreign=self.foreign) + self.context
         return self._sourced
 
     @staticmethod
@@ -123,14 +122,14 @@ class Problem:
         with phase("load"):
             graph = load_graph(source)
             validate(graph)
-            rule_files, unknown = select_rules(graph, rules, strict)
+            rule_files, unknown, foreign = select_rules(graph, rules, strict)
         t1 = time.perf_counter()
         stop_if_expired("writing the facts")
         with phase("facts"):
-            facts = graph_facts(graph, foreign=foreign_nodes(unknown, rules))
+            facts = graph_facts(graph, foreign=foreign)
         t2 = time.perf_counter()
         return Problem(graph, rule_files, facts, tuple(rules),
-                       {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown)
+                       {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown, foreign=foreign)
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None, choices: bool = False,
