@@ -55,8 +55,11 @@ class Atoms:
             ranks.setdefault(_unquote(name), set()).add(int(rank))
         for name, dtype in _DTYPE.findall(text):
             dtypes.setdefault(_unquote(name), set()).add(dtype)
-        for line in _RARE.findall(text):  # a few: read through clingo's own parser
-            sym = clingo.parse_term(line)
+        line, at = 0, 0
+        for m in _RARE.finditer(text):  # the others (a few) through their own symbols
+            line += text.count("\n", at, m.start())
+            at = m.start()
+            sym = symbols[line]
             a._read_rare(sym.name, sym)
         return a
 
