@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ..errors import InputError
@@ -26,7 +26,7 @@ class RuleFile:
     path: Path
     text: str
 
-    @property
+    @cached_property
     def domains(self) -> tuple[str, ...]:
         """The operator domains the file describes: ONNX's unless a line `% domains: ...`
         lists them (`ai.onnx` for ONNX's, `com.microsoft` for onnxruntime's contrib ops).
