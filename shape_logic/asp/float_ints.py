@@ -74,8 +74,8 @@ def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
     return out if out is not None and held(out, dtype) else None
 
 
-# dtype -> (signed?, bits) of the integer types a symbolic integer may be narrowed to
-NARROW_INT_TYPES = {"i32": (True, 32), "u32": (False, 32)}
+# the 32-bit integer types a symbolic integer may be narrowed to -> signed?
+NARROW_INT_TYPES = {"i32": True, "u32": False}
 
 
 def int_held(e: Expr, dtype: str) -> bool:
@@ -85,7 +85,7 @@ def int_held(e: Expr, dtype: str) -> bool:
     is checked to be below 2^30): below 2^31 in magnitude; unsigned types also need e >= 0."""
     if dtype not in NARROW_INT_TYPES or e.is_int or e.degree() > 1:
         return False
-    signed, _ = NARROW_INT_TYPES[dtype]
+    signed = NARROW_INT_TYPES[dtype]
     if _weight(e) > MAX_WEIGHT or abs(e.constant_term()) >= 2**30:
         return False
     return signed or bounds(e)[0] >= 0
