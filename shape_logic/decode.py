@@ -189,7 +189,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     fresh = _FreshNames(graph.fresh_count)
     shapes, dtypes, poly = {}, {}, []
     data_ranges: dict = {}
-    for t in graph.tensors():
+    tensors = graph.tensors()
+    for t in tensors:
         ranks = atoms.rank.get(t)
         dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
         if not ranks:
@@ -222,7 +223,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(graph, shapes, constraints, rows), conflicted, rows,
+                   _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges)
 
 
@@ -290,18 +291,21 @@ def _void_classes(edges) -> _UnionFind:
     return uf
 
 
-def _renumber(graph: Graph, shapes: dict, constraints: list, rows: dict) -> dict:
+def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:
     """Fresh names `_k` renumbered 1, 2, ... in order of first appearance."""
     order: list[str] = []
     seen: set[str] = set()
 
     def visit(e: Expr):
-        for s in sorted(e.symbols(), key=lambda n: (len(n), n)):
+        syms = e.symbol_set()
+        if not syms:  # most dims
+            return
+        for s in sorted(syms, key=lambda n: (len(n), n)):
             if s.startswith("_") and s not in seen:
                 seen.add(s)
                 order.append(s)
 
-    for t in graph.tensors():
+    for t in tensors:
         sh = shapes.get(t)
         if sh is not None:
             for d in sh.dims:

@@ -26,6 +26,12 @@ ONNX_DTYPES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64
                16: "bf16", 17: "f8e4m3fn", 18: "f8e4m3fnuz", 19: "f8e5m2", 20: "f8e5m2fnuz",
                21: "u4", 22: "i4", 23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2"}
 DTYPE_TO_ONNX = {v: k for k, v in ONNX_DTYPES.items()}
+# plain numeric types whose inline raw bytes are the array (little-endian, as ONNX stores them)
+_RAW_DTYPES = {1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 9: "?",
+               10: "<f2", 11: "<f8", 12: "<u4", 13: "<u8"}
+# types whose typed field holds the elements as they are (float_data, int32_data, int64_data...)
+_FIELD_DTYPES = {1: ("float_data", np.float32), 6: ("int32_data", np.int32),
+                 7: ("int64_data", np.int64), 11: ("double_data", np.float64)}
 
 
 def read_onnx_file(path: str) -> Graph:
@@ -96,11 +102,9 @@ class _ModelReader:
         return graph
 
     def initializer(self, init) -> TensorInfo:
-        from onnx import numpy_helper
-
         place = f"graph.initializer[{init.name}]"
         try:
-            arr = numpy_helper.to_array(init)
+            arr = tensor_array(init)
         except Exception as e:
             raise InputError(f"cannot read initializer data ({e})", place=place)
         info = TensorInfo(init.name, place, dtype=ONNX_DTYPES.get(init.data_type),
@@ -165,6 +169,25 @@ class _ModelReader:
         return out
 
 
+def tensor_array(proto) -> np.ndarray:
+    """onnx's numpy_helper.to_array, with a direct path for most of a model's tensors (inline
+    data of a plain numeric type): to_array's type lookups cost more than small tensors'
+    data (the light models hold thousands of 4-element shapes)."""
+    if proto.data_location != 1 and not proto.HasField("segment"):  # 1: EXTERNAL
+        shape = tuple(proto.dims)
+        if proto.HasField("raw_data"):
+            dt = _RAW_DTYPES.get(proto.data_type)
+            if dt is not None:
+                return np.frombuffer(proto.raw_data, dtype=dt).reshape(shape)
+        else:
+            field, dt = _FIELD_DTYPES.get(proto.data_type, (None, None))
+            if field is not None:
+                return np.array(getattr(proto, field), dtype=dt).reshape(shape)
+    from onnx import numpy_helper
+
+    return numpy_helper.to_array(proto)
+
+
 def subgraph_from_proto(proto, opset: int = 18) -> Graph:
     """A subgraph attribute (If/Loop/Scan body, stored as {"onnx_graph": GraphProto}) as a
     Graph of its own; the tensors it reads from the enclosing graph stay names."""
@@ -172,7 +195,7 @@ def subgraph_from_proto(proto, opset: int = 18) -> Graph:
 
 
 def attribute_value(a, place: str):
-    from onnx import AttributeProto, numpy_helper
+    from onnx import AttributeProto
 
     t = a.type
     if t == AttributeProto.INT:
@@ -189,7 +212,7 @@ def attribute_value(a, place: str):
         return [s.decode("utf-8", errors="replace") for s in a.strings]
     if t == AttributeProto.TENSOR:
         try:
-            arr = numpy_helper.to_array(a.t)
+            arr = tensor_array(a.t)
         except Exception as e:
             raise InputError(f"cannot read tensor attribute ({e})", place=place)
         dtype_of_array(arr) if arr.dtype.kind != "O" else None

@@ -20,12 +20,16 @@ class Shape:
     # dim (None for a variable part); () when no axis is labeled
     labels: tuple = ()
 
+    def __post_init__(self):
+        # read for every tensor by decoding, rendering and checking: computed once
+        dims = None if any(isinstance(p, str) for p in self.parts) else \
+            tuple(d for p in self.parts for d in p)
+        object.__setattr__(self, "_dims", dims)
+
     @property
     def dims(self) -> tuple[Expr, ...] | None:
         """The dims when the rank is known (no shape variable), else None."""
-        if any(isinstance(p, str) for p in self.parts):
-            return None
-        return tuple(d for p in self.parts for d in p)
+        return self._dims
 
     @property
     def rank(self) -> int | None:

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import onnx
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
@@ -116,3 +117,25 @@ def test_unnamed_dims_get_fresh_names_and_a_model_object_solves():
               [helper.make_tensor_value_info("x", F, [None, 3])],
               [helper.make_tensor_value_info("y", F, None)])
     assert solve(m).shape("y") == "[_1, 3]"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int64, np.int32,
+                                   np.int16, np.int8, np.uint8, np.uint16, np.uint32,
+                                   np.uint64, np.bool_])
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), ()])
+def test_tensor_array_reads_what_onnx_reads(dtype, shape):
+    """onnx_import.tensor_array's direct path gives numpy_helper.to_array's array, from raw
+    bytes and from the typed fields (float_data, int64_data...)."""
+    from onnx import helper, numpy_helper
+
+    from shape_logic.onnx_import import tensor_array
+
+    arr = (np.arange(int(np.prod(shape))) % 5).astype(dtype).reshape(shape)
+    protos = [numpy_helper.from_array(arr)]
+    if dtype in (np.float32, np.float64, np.int64, np.int32):
+        protos.append(helper.make_tensor("x", helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
+                                         shape, arr.reshape(-1).tolist()))
+    for p in protos:
+        got, want = tensor_array(p), numpy_helper.to_array(p)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want)

@@ -18,10 +18,14 @@ except ImportError:  # pragma: no cover - another clingo build
 
 
 def symbol_texts(symbols: Iterable[clingo.Symbol]) -> list[str]:
-    """The text of each symbol, as `str(symbol)` gives it."""
-    symbols = list(symbols)
+    """The text of each symbol, as `str(symbol)` gives it. A model's symbols
+    (`Model.symbols`) are read from their array, without making a Symbol of each."""
+    reps = getattr(symbols, "_p_symbols", None)  # clingo's lazy sequence of a model's symbols
+    symbols = list(symbols) if reps is None or _lib is None else symbols
     if _lib is None:
         return [str(s) for s in symbols]
+    if reps is None:
+        reps = [s._rep for s in symbols]
     size_of, write, text_of = _lib.clingo_symbol_to_string_size, _lib.clingo_symbol_to_string, \
         _ffi.string
     size = _ffi.new("size_t*")
@@ -29,8 +33,7 @@ def symbol_texts(symbols: Iterable[clingo.Symbol]) -> list[str]:
     buffer = _ffi.new("char[]", capacity)
     out = []
     append = out.append
-    for s in symbols:
-        rep = s._rep
+    for rep in reps:
         if not size_of(rep, size):
             return [str(s) for s in symbols]  # clingo reports an error: let str raise it
         n = size[0]
