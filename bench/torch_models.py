@@ -272,10 +272,106 @@ def nonzero_topk(d=16):
     return model, [{"x": _randn((2, 6, d))}, {"x": _randn((3, 10, d), 1)}]
 
 
+def t5_layer(d=32, h=4, buckets=8, max_distance=16):
+    """A T5-like encoder layer: RMS norm, self-attention with a bucketed relative position
+    bias computed from the sequence length (Range, Log, Min, Where, Gather), ReLU MLP."""
+    torch = _torch()
+    nn = torch.nn
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.n1, self.n2 = nn.Parameter(torch.ones(d)), nn.Parameter(torch.ones(d))
+            self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+            self.bias = nn.Embedding(buckets, h)
+            self.wi, self.wo = nn.Linear(d, 2 * d, bias=False), nn.Linear(2 * d, d, bias=False)
+
+        def norm(self, x, w):
+            return w * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+        def position_bias(self, q_len, k_len):
+            ctx = torch.arange(q_len)[:, None]
+            mem = torch.arange(k_len)[None, :]
+            rel = mem - ctx  # bidirectional buckets, as T5's encoder
+            half = buckets // 2
+            out = (rel > 0).long() * half
+            rel = rel.abs()
+            exact = half // 2
+            large = exact + (torch.log(rel.float() / exact) / math.log(max_distance / exact)
+                             * (half - exact)).long()
+            large = torch.min(large, torch.full_like(large, half - 1))
+            out = out + torch.where(rel < exact, rel, large)
+            return self.bias(out).permute(2, 0, 1).unsqueeze(0)
+
+        def forward(self, x):
+            b, t, _ = x.shape
+            y = self.norm(x, self.n1)
+            q, k, v = (m(y).view(b, t, h, d // h).transpose(1, 2) for m in (self.q, self.k, self.v))
+            att = (q @ k.transpose(-1, -2) + self.position_bias(t, t)).softmax(-1)
+            x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+            return x + self.wo(torch.relu(self.wi(self.norm(x, self.n2))))
+
+    model = export(Layer(), (torch.from_numpy(_randn((2, 7, d))),), ["x"], ["y"],
+                   {"x": {0: "batch", 1: "seq"}})
+    return model, [{"x": _randn((2, 7, d))}, {"x": _randn((3, 20, d), 1)}]
+
+
+def unet(c=4):
+    """A small UNet: two levels down (convolution, max pooling), up by a transposed
+    convolution and by nearest-neighbour resizing, skip connections joined by Concat."""
+    torch = _torch()
+    nn = torch.nn
+
+    def block(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1), nn.ReLU(),
+                             nn.Conv2d(cout, cout, 3, 1, 1), nn.ReLU())
+
+    class UNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.d1, self.d2, self.mid = block(3, c), block(c, 2 * c), block(2 * c, 4 * c)
+            self.up2 = nn.ConvTranspose2d(4 * c, 2 * c, 2, 2)
+            self.u2, self.u1 = block(4 * c, 2 * c), block(3 * c, c)
+            self.out = nn.Conv2d(c, 2, 1)
+
+        def forward(self, x):
+            a = self.d1(x)
+            b = self.d2(nn.functional.max_pool2d(a, 2))
+            m = self.mid(nn.functional.max_pool2d(b, 2))
+            y = self.u2(torch.cat([self.up2(m), b], 1))
+            y = nn.functional.interpolate(y, scale_factor=2.0, mode="nearest")
+            return self.out(self.u1(torch.cat([y, a], 1)))
+
+    model = export(UNet(), (torch.from_numpy(_randn((1, 3, 16, 16))),), ["img"], ["mask"],
+                   {"img": {0: "batch", 2: "height", 3: "width"}})
+    return model, [{"img": _randn((1, 3, 16, 16))}, {"img": _randn((2, 3, 24, 40))}]
+
+
+def gru(d=8, hidden=12):
+    """A bidirectional GRU over a dynamic sequence and batch, then a linear head."""
+    torch = _torch()
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.GRU(d, hidden, batch_first=True, bidirectional=True)
+            self.head = nn.Linear(2 * hidden, 3)
+
+        def forward(self, x):
+            y, _ = self.rnn(x)
+            return self.head(y)
+
+    model = export(Net(), (torch.from_numpy(_randn((2, 5, d))),), ["x"], ["y"],
+                   {"x": {0: "batch", 1: "seq"}})
+    return model, [{"x": _randn((2, 5, d))}, {"x": _randn((4, 11, d))}]
+
+
 def gpt(d=32, h=4):
     model, feeds = gpt_block(d, h)
     return model, [feeds(2, 3, 4), feeds(1, 5, 2)]
 
 
 MODELS = {"gpt2_block_kv": gpt, "bert_layer": bert_layer, "llama_block_kv": llama_block,
-          "vit": vit, "resnet": resnet, "lstm": lstm, "nonzero_topk": nonzero_topk}
+          "t5_layer": t5_layer, "vit": vit, "resnet": resnet, "unet": unet, "lstm": lstm,
+          "gru": gru, "nonzero_topk": nonzero_topk}
