@@ -74,3 +74,27 @@ def test_llama_shapes_match_onnxruntime(llama):
                 for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
                 if d.dim_param}
         _assert_runtime_shapes(model, f, sol, subs)
+
+
+@pytest.mark.parametrize("name, output, shape", [
+    ("t5_layer", "y", "[batch, seq, 32]"),
+    # the skip connections make height and width multiples of 4 (constraints, below)
+    ("unet", "mask", "[batch, 2, height, width]"),
+    ("gru", "y", "[batch, seq, 3]"),
+])
+def test_t5_unet_gru_are_exact_and_match_onnxruntime(name, output, shape):
+    """The rest of issue 5's model set: T5's relative position buckets (Log, Min, Where on
+    the positions), a UNet's ConvTranspose/Resize/Concat, a bidirectional GRU."""
+    import torch_models
+
+    model, feeds, sol = _solved(torch_models.MODELS[name])
+    assert sol.status == "ok" and not sol.warnings
+    assert_every_dim_determined(sol)
+    assert sol.shape(output) == shape
+    if name == "unet":
+        assert {"4*(height//4) = height", "4*(width//4) = width"} <= set(sol.constraints)
+    for f in feeds:  # two sizes
+        subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
+                for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
+                if d.dim_param}
+        _assert_runtime_shapes(model, f, sol, subs)
