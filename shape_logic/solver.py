@@ -16,7 +16,8 @@ import clingo
 
 from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
-from .asp.program import available_ops, core_encodings, load_rule_file, normal_domain
+from .asp.program import (available_ops, core_encodings, is_shipped, load_rule_file,
+                          normal_domain, shipped_statements)
 from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
@@ -158,10 +159,7 @@ class Problem:
                           allowance=allowance)
         t0 = time.perf_counter()
         try:
-            for path in core_encodings():
-                ctl.load(str(path))
-            for rf in self.rule_files:
-                ctl.load(str(rf.path))
+            _add_program_files(ctl, core_encodings() + [rf.path for rf in self.rule_files])
             ctl.add("base", [], self.sourced_facts if sourced else self.facts)
             ctl.add("base", [], extra)
         except RuntimeError:
@@ -213,6 +211,21 @@ class Problem:
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
         self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
         return atoms, funcs
+
+
+def _add_program_files(ctl: clingo.Control, paths: list) -> None:
+    """Our encodings and rule files as statements parsed once per process; a user's rule
+    files loaded as they are now (clingo reports their syntax errors with their place)."""
+    import clingo.ast
+
+    theirs = [p for p in paths if not is_shipped(p)]
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for path in paths:
+            if is_shipped(path):
+                for statement in shipped_statements(path):
+                    builder.add(statement)
+    for path in theirs:
+        ctl.load(str(path))
 
 
 def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
