@@ -26,6 +26,7 @@ class Solution:
         self._shapes: dict[str, str] = {}
         count = len(rename)
         row_vars: dict[str, str] = {}
+        conflicted = self.decoded.conflicted
         for t in self.graph.tensors():
             sh = self.decoded.shapes.get(t)
             row = self.decoded.rows.get(t)
@@ -45,8 +46,13 @@ class Solution:
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
                 # an axis where values clash has no size to print: '?'
-                dims = ["?" if (t, i) in self.decoded.conflicted else str(d.subs(rename))
-                        for i, d in enumerate(sh.dims)]
+                if conflicted:
+                    dims = ["?" if (t, i) in conflicted else str(d.subs(rename))
+                            for i, d in enumerate(sh.dims)]
+                elif rename:
+                    dims = [str(d.subs(rename)) for d in sh.dims]
+                else:  # the common case: nothing to rename, nothing clashes
+                    dims = [str(d) for d in sh.dims]
                 if self.decoded.labels:
                     dims = [f"{lab}:{d}" if (lab := self._label(t, i)) else d
                             for i, d in enumerate(dims)]

@@ -233,7 +233,8 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     out = []
     for t, shape in shapes.items():
         for i, d in enumerate((shape.dims or ()) if shape is not None else ()):
-            if d.is_int and d.value > limit:
+            terms = d.terms  # an integer is one constant term (is_int, value, inlined)
+            if len(terms) == 1 and not terms[0][0] and terms[0][1] > limit:
                 out.append(f"{t}: axis {i} is {d.value}, beyond 2^62 (no runtime can hold it)")
     return out[:5]
 
