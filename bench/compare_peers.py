@@ -2,7 +2,8 @@
 vs onnxruntime's SymbolicShapeInference, all in one run.
 
 Models: small PyTorch exports built on the fly (bench/torch_models.py: GPT-2 / LLaMA-like
-blocks with a KV cache, a BERT layer, ViT, ResNet, LSTM, NonZero/TopK; random weights,
+blocks with a KV cache, a BERT layer, a T5 layer, ViT, ResNet, UNet, LSTM, GRU,
+NonZero/TopK; random weights,
 dynamic batch and sequence) and onnx's shipped light models. For every intermediate
 tensor (node output) onnxruntime gives the true shape at two input sizes (one for the
 light models, whose inputs are fixed). Per model and tool:
