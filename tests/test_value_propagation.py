@@ -94,3 +94,38 @@ def test_torch_expand_pattern_on_a_shape_vector():
                    {"op": "Expand", "inputs": ["row", "to"], "outputs": ["y"]}]}
     sol = solve(g)
     assert sol.shape("y") == "[b, t]"
+
+
+def _sum_as_shape(dtype, a, b, x="[n]"):
+    """x reshaped to [a + b], the sum computed in `dtype`, then cast to int64."""
+    return {"inputs": {"x": {"dtype": "f32", "shape": x}},
+            "initializers": {"a": {"dtype": dtype, "shape": [1], "data": [a]},
+                             "b": {"dtype": dtype, "shape": [1], "data": [b]}},
+            "nodes": [{"op": "Add", "inputs": ["a", "b"], "outputs": ["s"]},
+                      {"op": "Cast", "inputs": ["s"], "outputs": ["s64"], "attrs": {"to": 7}},
+                      {"op": "Reshape", "inputs": ["x", "s64"], "outputs": ["y"]}]}
+
+
+@pytest.mark.parametrize("dtype, a, b", [("u8", 200, 100), ("i16", 30000, 30000),
+                                         ("i32", 2**30, 2**30)])
+def test_a_sum_a_narrow_type_wraps_is_not_followed(dtype, a, b):
+    """200 + 100 in uint8 is 44 at run time: the sum is not 300, so x is not bound to it
+    (the graph runs with x of 44 elements)."""
+    import numpy as np
+
+    from shape_logic import run
+
+    sol = solve(_sum_as_shape(dtype, a, b))
+    assert sol.status == "ok" and sol.shape("x") == "[n]"
+    assert sol.shape("y") != f"[{a + b}]"
+    dt = {"u8": np.uint8, "i16": np.int16, "i32": np.int32}[dtype]
+    wrapped = int((np.array([a], dt) + np.array([b], dt))[0])  # numpy wraps as runtimes do
+    if wrapped > 0:  # the executor runs it, with the wrapped sum
+        out = run(_sum_as_shape(dtype, a, b), {"x": np.zeros(wrapped, np.float32)})
+        assert out["y"].shape == (wrapped,)
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i32", "i64"])
+def test_a_sum_the_type_holds_is_followed(dtype):
+    sol = solve(_sum_as_shape(dtype, 3, 4, x="[7]"))
+    assert sol.status == "ok" and sol.shape("y") == "[7]"

@@ -78,6 +78,24 @@ def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
 NARROW_INT_TYPES = {"i32": True, "u32": False}
 
 
+# integer types narrower than 64 bits -> (signed?, bits): their arithmetic wraps around
+INT_TYPE_BITS = {"i8": (True, 8), "i16": (True, 16), "i32": (True, 32),
+                 "u8": (False, 8), "u16": (False, 16), "u32": (False, 32)}
+
+
+def type_holds(e: Expr, dtype: str) -> bool:
+    """Whether the integer type `dtype` (narrower than 64 bits) holds e: a known integer
+    within its range, or a symbolic one held under the size assumption (int_held, 32-bit
+    types only). Elsewhere the runtime's result has wrapped around."""
+    if dtype not in INT_TYPE_BITS:
+        return False
+    if not e.is_int:
+        return int_held(e, dtype)
+    signed, bits = INT_TYPE_BITS[dtype]
+    lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+    return lo <= e.value < hi
+
+
 def int_held(e: Expr, dtype: str) -> bool:
     """Whether a 32-bit integer type holds the symbolic integer e (a length, a position cast
     to int32, as onnxruntime's contrib ops take them). By the same assumption, a linear

@@ -173,7 +173,9 @@ class Functions:
     def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
         """Integer element arithmetic with ONNX semantics: `div` truncates toward zero (C),
         `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated.
-        `float(F, D)`: F on float elements of dtype D that hold integers (float_ints.py)."""
+        `float(F, D)`: F on float elements of dtype D that hold integers (float_ints.py).
+        `int(F, D)`: F on an integer type D narrower than 64 bits, whose results wrap
+        around: no value where D does not hold the result (float_ints.type_holds)."""
         if self.exhausted((a, b)):
             return []
         try:
@@ -182,15 +184,23 @@ class Functions:
             if name == "float":
                 out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)
                 return [] if out is None else expr_to_symbol(out)
-            if name in ("div", "mod", "fmod"):
-                return self._division(name, x, y)
-            if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
-                return self._equal_test(x, y)
-            table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
-                     "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
-            return expr_to_symbol(table[name]())
+            if name == "int":
+                out = self._integer(f.arguments[0].name, x, y)
+                held = out != [] and float_ints.type_holds(symbol_to_expr(out),
+                                                           f.arguments[1].name)
+                return out if held else []
+            return self._integer(name, x, y)
         except (KeyError,) + FAILURES:
             return []
+
+    def _integer(self, name: str, x: Expr, y: Expr):
+        if name in ("div", "mod", "fmod"):
+            return self._division(name, x, y)
+        if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
+            return self._equal_test(x, y)
+        table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                 "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
+        return expr_to_symbol(table[name]())
 
     @staticmethod
     def _equal_test(x: Expr, y: Expr):
