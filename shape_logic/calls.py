@@ -30,7 +30,7 @@ def expand_calls(data: dict) -> dict:
         return data
     for fname, fn in functions.items():
         check_function(fname, fn)
-    if not any(isinstance(nd, dict) and nd.get("op") in functions for nd in data["nodes"]):
+    if not any(node_op(nd) in functions for nd in data["nodes"]):
         return data
     out = dict(data)
     out["annotations"] = dict(data.get("annotations") or {})
@@ -54,8 +54,33 @@ def check_function(fname: str, fn: Any):
         if not isinstance(v, (list, dict)) or not all(isinstance(n, str) for n in v):
             raise InputError(f"{k} must be a list of tensor names (or an object of "
                              "declarations)", place=f"{place}.{k}")
+        if isinstance(v, dict):
+            _check_declarations(v, f"{place}.{k}", allow_null=True)
+    for k in ("annotations", "initializers"):
+        v = fn.get(k, {})
+        if not isinstance(v, dict):
+            raise InputError(f"{k} must be an object mapping tensor names to declarations",
+                             place=f"{place}.{k}")
+        _check_declarations(v, f"{place}.{k}", allow_null=False)
     if not isinstance(fn.get("nodes"), list):
         raise InputError("a function needs a \"nodes\" list", place=f"{place}.nodes")
+
+
+def _check_declarations(decls: dict, place: str, allow_null: bool):
+    """Each declaration an object (as the graph's own), `null` where a name needs none; what
+    is inside is checked where the call site's copy is read."""
+    for name, decl in decls.items():
+        if decl is None and allow_null:
+            continue
+        if not isinstance(decl, dict):
+            raise InputError("a declaration must be an object with \"dtype\" and/or "
+                             "\"shape\"", place=f"{place}.{name}")
+
+
+def node_op(nd: Any) -> str | None:
+    """A node object's operator name; None when it has none (the loader reports that)."""
+    op = nd.get("op") if isinstance(nd, dict) else None
+    return op if isinstance(op, str) else None
 
 
 def decls_of(v) -> dict:
@@ -71,7 +96,7 @@ class _Expander:
 
     def nodes(self, nodes: list, place: str, depth: int):
         for i, nd in enumerate(nodes):
-            if isinstance(nd, dict) and nd.get("op") in self.functions:
+            if node_op(nd) in self.functions:
                 if depth >= MAX_DEPTH:
                     raise InputError(f"function calls nest deeper than {MAX_DEPTH} (recursion?)",
                                      place=f"{place}[{i}]")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .calls import decls_of, expand_calls
+from .calls import decls_of, expand_calls, node_op
 from .errors import InputError
 
 SUBGRAPH_OPS = {"Scan": ("body",), "Loop": ("body",), "If": ("then_branch", "else_branch")}
@@ -23,7 +23,7 @@ MAX_DEPTH = 8
 def resolve_bodies(nodes: list, functions: dict) -> None:
     """Replace a body given by function name with the function itself (in place)."""
     for i, nd in enumerate(nodes):
-        if not isinstance(nd, dict) or nd.get("op") not in SUBGRAPH_OPS:
+        if node_op(nd) not in SUBGRAPH_OPS:
             continue
         attrs = nd.get("attrs")
         if not isinstance(attrs, dict):
