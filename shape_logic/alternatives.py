@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from .asp.program import ENCODINGS_DIR
 from .decode import Atoms, decode
-from .limits import Abandoned
+from .limits import Abandoned, allowance
 
 MAX_MODELS = 16
 MAX_NODES = 2000
-ALLOWANCE_FACTOR = 10  # computations for all cases, per computation of the graph's solve
 
 
 def may_be_ambiguous(shapes: dict, constraints: list) -> bool:
@@ -49,7 +48,7 @@ def enumerate_alternatives(problem, open_mm=(), spent: int = 0) -> tuple[dict, l
         f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
     try:
         ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False,
-                                 choices=True, allowance=ALLOWANCE_FACTOR * spent + 2000)
+                                 choices=True, allowance=allowance(spent))
     except Abandoned:
         return {}, [], True
     seen: dict[str, list] = {t: [] for t in graph.tensors()}

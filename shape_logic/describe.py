@@ -6,7 +6,7 @@ from __future__ import annotations
 import clingo
 
 from .decode import decode
-from .diagnostics import Diagnostic, plain_text, tensor_label
+from .diagnostics import Diagnostic, plain_text, tensor_label, why_text
 from .errorcodes import code_for
 from .explain import distances_from
 from .neighbourhood import upstream_sources
@@ -264,19 +264,6 @@ def _check_name(check: clingo.Symbol) -> str:
     if check.name == "numel":
         return "element counts"
     return check.name.replace("_", " ") + "s"
-
-
-def why_text(why: str) -> str:
-    """A rule file's invalid(N, Why) term in words."""
-    name, _, args = why.partition("(")
-    parts = [a.strip() for a in args.rstrip(")").split(",")] if args else []
-    if name == "axis_out_of_range" and len(parts) == 3:
-        return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
-    if name == "inputs" and len(parts) >= 2:
-        expected = parts[1] if len(parts) == 2 or parts[1] == parts[2] else f"{parts[1]} to {parts[2]}"
-        return f"takes {expected} inputs, not {parts[0]}"
-    words = name.replace("_", " ")
-    return f"{words} ({', '.join(parts)})" if parts else words
 
 
 def _positions_of(primary, before, a, b):

@@ -22,18 +22,20 @@ MAX_ERRORS = 5
 LOCAL_FROM_NODES = 200  # larger graphs are explained from neighbourhoods of the conflict
 
 
-def diagnose(problem, atoms, decoded=None, hidden=True) -> list[Diagnostic]:
+def diagnose(problem, atoms, decoded=None, hidden=True,
+             allowance: int | None = None) -> list[Diagnostic]:
     """`hidden`: the solve that found `atoms` may have stopped short of some conflicts
-    (arithmetic stops once values collide, asp/functions.py)."""
+    (arithmetic stops once values collide, asp/functions.py). Each grounding with sources
+    as assumptions may make `allowance` computations (limits.Abandoned past them)."""
     if len(problem.graph.nodes) > LOCAL_FROM_NODES:
         if decoded is None:
             decoded = decode(problem.graph, atoms)
-        found = _diagnose_locally(problem, atoms, decoded, hidden)
+        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance)
         if found is not None:
             return found
     graph = problem.graph
     places = _places_in_order(graph, atoms.conflicts)
-    finder = CoreFinder(problem, places)
+    finder = CoreFinder(problem, places, allowance)
     rank = {p: i for i, p in enumerate(places)}
     active = finder.sources  # shrinks as found errors are blocked
     out: list[Diagnostic] = []
@@ -54,7 +56,7 @@ def diagnose(problem, atoms, decoded=None, hidden=True) -> list[Diagnostic]:
     return out
 
 
-def _diagnose_locally(problem, atoms, decoded, hidden) -> list[Diagnostic] | None:
+def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic] | None:
     """Each conflict explained in the smallest neighbourhood where it shows (neighbourhood.py);
     None when one only shows in the whole graph (then the whole graph explains it)."""
     graph = problem.graph
@@ -74,7 +76,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden) -> list[Diagnostic] | Non
                 break
         if local is None:
             return None
-        finder = CoreFinder(local, [place])
+        finder = CoreFinder(local, [place], allowance)
         active = finder.sources - blocked
         core, minimal = finder.minimal_core(place, distances_from(local.graph, tensor, node),
                                             active)

@@ -127,8 +127,22 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
                           [va, vb])
     if kind == "node":
         n = args[0].string
-        return Diagnostic("E0008", f'node "{n}" is invalid: {plain_text(a)}', None, None, [])
+        return Diagnostic("E0008", f'node "{n}" is invalid: {why_text(plain_text(a))}', None,
+                          None, [])
     return Diagnostic("E0000", f"inconsistent: {where} {va} {vb}")
+
+
+def why_text(why: str) -> str:
+    """A rule file's invalid(N, Why) term in words."""
+    name, _, args = why.partition("(")
+    parts = [a.strip() for a in args.rstrip(")").split(",")] if args else []
+    if name == "axis_out_of_range" and len(parts) == 3:
+        return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
+    if name == "inputs" and len(parts) >= 2:
+        expected = parts[1] if len(parts) == 2 or parts[1] == parts[2] else f"{parts[1]} to {parts[2]}"
+        return f"takes {expected} inputs, not {parts[0]}"
+    words = name.replace("_", " ")
+    return f"{words} ({', '.join(parts)})" if parts else words
 
 
 def plain_text(s: clingo.Symbol) -> str:

@@ -18,12 +18,13 @@ from .limits import stop_if_expired
 
 
 class CoreFinder:
-    def __init__(self, problem, places: list[clingo.Symbol]):
+    def __init__(self, problem, places: list[clingo.Symbol], allowance: int | None = None):
+        """Past `allowance` computations, grounding is abandoned (limits.Abandoned)."""
         extra = "".join(f"place({w})." for w in places) + (
             "#external act(S) : source(S).\n"
             "#external check(W) : place(W).\n"
             ":- conflict(W, _, _), check(W).\n")
-        self.ctl, _ = problem.control(extra)
+        self.ctl, _ = problem.control(extra, allowance=allowance)
         self.act_lit: dict[clingo.Symbol, int] = {}
         self.check_lit: dict[clingo.Symbol, int] = {}
         for atom in self.ctl.symbolic_atoms.by_signature("act", 1):

@@ -39,8 +39,19 @@ class Expired(Exception):
 
 
 class Abandoned(Exception):
-    """Raised inside an @-call when an optional grounding (alternatives) spent its
-    allowance of computations: the caller does without it."""
+    """Raised inside an @-call when an optional grounding (alternatives, explaining) spent
+    its allowance of computations: the caller does without it."""
+
+
+ALLOWANCE_FACTOR = 10  # computations per computation of the graph's own solve
+
+
+def allowance(spent: int) -> int:
+    """The computations a grounding beyond the graph's own solve may make: a bounded
+    multiple of what that solve made (`spent`). Those groundings compute without the
+    bindings known so far (cases of alternatives, or sources that are assumptions), and
+    on an inconsistent graph that can run without end (ASP-NOTES §2)."""
+    return ALLOWANCE_FACTOR * spent + 2000
 
 
 class Deadline:

@@ -22,7 +22,8 @@ from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
 from .graph import Graph
-from .limits import Abandoned, Expired, TimeLimit, budget, current, largest_contributors, stop_if_expired
+from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
+                     largest_contributors, stop_if_expired)
 from .load import load_graph
 from .progress import phase
 from .solution import Solution
@@ -213,6 +214,12 @@ class Problem:
         return atoms, funcs
 
 
+# explaining computes without the bindings known so far (sources are assumptions); on some
+# inconsistent graphs that runs away, and the shape error is then given without its core
+UNEXPLAINED = ("not explained: finding the nodes and declarations behind this error took "
+               "more computation than solving the whole graph allows (it stands all the same)")
+
+
 def _add_program_files(ctl: clingo.Control, paths: list) -> None:
     """Our encodings and rule files as statements parsed once per process; a user's rule
     files loaded as they are now (clingo reports their syntax errors with their place)."""
@@ -284,14 +291,21 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     diagnostics = []
     if atoms.conflicts:
         t1 = time.perf_counter()
+        from .diagnostics import diagnostics_from_conflicts
+
+        diagnostics = None
         if explain:
             from .diagnose import diagnose
 
             with phase("explain"):
-                diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted)
-        else:
-            from .diagnostics import diagnostics_from_conflicts
-
+                try:
+                    diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
+                                           allowance=allowance(funcs.calls))
+                except Abandoned:  # the error stands; only its explanation is given up
+                    diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
+                    for d in diagnostics:
+                        d.notes.append(UNEXPLAINED)
+        if diagnostics is None:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)

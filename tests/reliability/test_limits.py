@@ -111,3 +111,32 @@ def test_graphs_the_equation_solver_was_slow_on_now_solve(path):
     sol = solve(g, timeout=20)
     assert sol.status == "ok" and not sol.warnings
     assert time.monotonic() - t0 < 10
+
+
+def test_an_error_whose_explanation_runs_away_is_still_reported():
+    """An exported GPT-2 block with one Concat's axis out of range: explaining it (sources as
+    assumptions, no known bindings) computes without end, so past its allowance (ten times
+    the whole solve's computations) the error is given without its core - instead of the
+    solve hitting its time limit (it took over a minute before)."""
+    pytest.importorskip("torch")
+    import sys
+    import warnings
+
+    from onnx import helper
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from torch_models import gpt
+
+    from shape_logic.solver import UNEXPLAINED
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model, _ = gpt()
+    concat = next(n for n in model.graph.node if n.op_type == "Concat")
+    del concat.attribute[:]
+    concat.attribute.append(helper.make_attribute("axis", 7))
+    sol = solve(model, timeout=120)
+    assert sol.status == "error"
+    (d,) = sol.diagnostics
+    assert d.message == f'node "{concat.name}" is invalid: axis = 7 is out of range for rank 1'
+    assert d.notes == [UNEXPLAINED]
