@@ -7,6 +7,12 @@ weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls
 for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
 the columns of a few groups at a time so that they stay in the cache. The geometry of an
 input shape is worked out once; temporaries are scratch buffers (scratch.py).
+
+`order` (set by the executor's channel-shuffle fusion, exec_shuffle.py) puts output
+channel ch at channel order[ch] of the result. When the channels of every group land
+at evenly spaced places (c + a * group + b * row: ShuffleNet's shuffle, a = 1, b = the
+number of groups) the products write their rows there directly (BLAS takes a row
+pitch), so the shuffle costs nothing; any other order is one gather at the end.
 """
 import numpy as np
 
@@ -25,10 +31,13 @@ class Conv(Kernel):
              "pads": None, "strides": None}
     n_inputs = (2, 3)
     relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
+    order = None  # output channel -> its channel in the result (exec_shuffle.py), or None
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
         self._filters = (None, None, None)  # (w, b, their duplicate filters) of the last call
+        # ((group, M), spacing(group, M), `order` inverted) of the last call
+        self._spacing = (None, None, None)
 
     def run(self, x, w, b=None, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
@@ -45,11 +54,17 @@ class Conv(Kernel):
         flat = plan.split(x, 0)
         k = len(plan.taps)
         wg = w.reshape(group, m // group, -1)
-        y = plan.empty((n, group, m // group), np.result_type(x, w))
+        y = plan.empty((n, m), np.result_type(x, w))
+        spaced = self.spacing(group, m)
+        # yg [N, G, M/G, grid]: where each group's rows go (y itself, or spaced rows)
+        yg = y.reshape(n, group, m // group, -1) if spaced is None else \
+            np.ndarray((n, group, m // group, y.shape[-1]), y.dtype, y, spaced[0] * y.strides[1],
+                       (y.strides[0], spaced[1] * y.strides[1], spaced[2] * y.strides[1],
+                        y.strides[2]))
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0).reshape(n, group, -1, plan.length)
             for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-                np.matmul(wg, cols[i], out=plan.head(y[i]))
+                np.matmul(wg, cols[i], out=plan.head(yg[i]))
         else:
             # the columns of a few groups at a time, so that they stay in the cache
             per_group = c // group * k * plan.length * x.itemsize
@@ -62,16 +77,24 @@ class Conv(Kernel):
                 plan.copy_taps(flat[:, g0 * cg:g1 * cg], part, 0)
                 part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
                 for i in range(n):
-                    np.matmul(wg[g0:g1], part[i], out=plan.head(y[i, g0:g1]))
-        y = plan.unflatten(y.reshape(n, m, -1), None if b is None else
-                           b.astype(y.dtype, copy=False))
+                    np.matmul(wg[g0:g1], part[i], out=plan.head(yg[i, g0:g1]))
+        bias = None if b is None else b.astype(y.dtype, copy=False)
+        if self.order is not None:  # y's rows in the result's order, and the bias too
+            inv = self._spacing[2]  # the output channel at each result channel
+            if spaced is None:
+                y = y[:, inv]
+            bias = None if bias is None else bias[inv]
+        y = plan.unflatten(y, bias)
         for dst, src in self.duplicates(w, b, group):
             # equal filters (and biases) of a group see the same input, so their channels
             # are equal, but BLAS computes the rows of a tile in different orders and
             # they can differ in the last bit; a channel that only repeats another is
             # copied from it (a softmax over large tied logits, as in onnx's constant-
             # weight light models, turns one ulp into a different answer)
-            y[:, dst] = y[:, src]
+            if self.order is None:
+                y[:, dst] = y[:, src]
+            else:
+                y[:, self.order[dst]] = y[:, self.order[src]]
         y = y.astype(x.dtype, copy=False)
         if self.relu:  # y is new: in place
             np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
@@ -89,6 +112,22 @@ class Conv(Kernel):
             return tuple(out), None
         return tuple(out), tap_plan(tuple(x.shape[2:]), tuple(kernel), tuple(strides),
                                     tuple(dilations), tuple(begin), tuple(out))
+
+    def spacing(self, group: int, m: int):
+        """(c, a, b) when `order` puts row r of group q at channel c + a * q + b * r (every
+        group's rows evenly spaced, as BLAS can write them), else None."""
+        if self.order is None:
+            return None
+        if self._spacing[0] != (group, m):
+            mg = m // group
+            order = np.asarray(self.order).reshape(group, mg)
+            c = int(order[0, 0])
+            a = int(order[1, 0]) - c if group > 1 else 0
+            b = int(order[0, 1]) - c if mg > 1 else 1
+            even = a >= 0 and b >= 1 and np.array_equal(
+                order, c + a * np.arange(group)[:, None] + b * np.arange(mg)[None, :])
+            self._spacing = ((group, m), (c, a, b) if even else None, np.argsort(order.ravel()))
+        return self._spacing[1]
 
     def duplicates(self, w, b, group):
         """(channels, channel) pairs: slices of filters that repeat an earlier filter of
