@@ -64,11 +64,12 @@ def test_strided_1x1_with_end_padding_reads_the_padding():
           {"strides": [2], "pads": [0, 1], "kernel_shape": [1]})
 
 
+@pytest.mark.parametrize("strides", [[1, 2], [1, 1]])  # TapPlan, RowPlan
 @pytest.mark.parametrize("group", [1, 3])
-def test_columns_a_few_groups_at_a_time(monkeypatch, group):
+def test_columns_a_few_groups_at_a_time(monkeypatch, group, strides):
     monkeypatch.setattr(conv_module, "CHUNK_BYTES", 256)  # one group per pass
     rng = np.random.default_rng(1)
-    attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": [1, 2]}
+    attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": strides}
     check("Conv", [rand(rng, (2, 6, 7, 8)), rand(rng, (group * 4, 6 // (group * 2), 3, 2)),
                    rand(rng, (group * 4,))], attrs)
 
