@@ -30,6 +30,7 @@ from .exec_rewrite import (
     fuse_batchnorm_affine,
     fuse_conv_batchnorm,
     fuse_conv_relu,
+    push_conv_bias,
 )
 from .exec_shuffle import fuse_conv_shuffle
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
@@ -139,6 +140,7 @@ class Program:
         self.steps = fuse_conv_batchnorm(self.steps, self.constants, outputs)
         self.steps = fuse_conv_relu(self.steps, outputs)
         self.steps = fuse_conv_shuffle(self.steps, self.constants, outputs, self._concrete)
+        self.steps = push_conv_bias(self.steps, self.constants, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
 
