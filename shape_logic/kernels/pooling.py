@@ -3,6 +3,8 @@ axes. A window is a box, so max and sum reduce it one axis at a time (separably)
 vectorized operations per output instead of k1 * k2."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -72,6 +74,9 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
     y = x
     for i, (k, s, d, b, o) in enumerate(zip(kernel, strides, dilations, begin, out)):
         n = y.shape[2 + i]
+        if (k, s, d, b) == (3, 2, 1, 1) and n % 2 == 0 and o == n // 2:
+            y = pairs(y, 2 + i, fn)  # the pools of ResNet and ShuffleNet
+            continue
         parts = []  # (output range, input slice) per offset
         for j in range(k):
             lo = max(0, -(-(b - j * d) // s))  # the first t with t * s - b + j * d >= 0
@@ -91,6 +96,24 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
             fn(view, y[lead + (src,)], out=view)
         y = acc
     return y
+
+
+def pairs(y, axis, fn) -> np.ndarray:
+    """One axis of `separable` for a window of 3, stride 2 and one position of padding
+    before, on an even length n (n / 2 outputs): window i is fn(y[2i-1], y[2i], y[2i+1]).
+    The even and the odd positions are copied apart once, and every reduction then runs
+    over whole contiguous arrays: NumPy's loops over strided or short rows are 2-4x
+    slower (measured on [136, 28, 28]: 140 us against 330)."""
+    lead, n, rest = math.prod(y.shape[:axis]), y.shape[axis], math.prod(y.shape[axis + 1:])
+    v = y.reshape(lead, n // 2, 2, rest)
+    acc = v[:, :, 0].copy()  # the even positions [lead, n / 2, rest], contiguous
+    odd = v[:, :, 1].copy()
+    fn(acc, odd, out=acc)
+    first = acc[:, 0].copy()  # window 0 has no odd position before it (padding)
+    flat_acc, flat_odd = acc.reshape(-1), odd.reshape(-1)
+    fn(flat_acc[rest:], flat_odd[:-rest], out=flat_acc[rest:])  # the odd one before
+    acc[:, 0] = first
+    return acc.reshape(y.shape[:axis] + (n // 2,) + y.shape[axis + 1:])
 
 
 def max_pool(x, kernel, strides, dilations, begin, end, out, with_indices, storage_order):
