@@ -12,6 +12,7 @@ optimizations, kept checkable):
 - Conv + Relu fusion (ONNX Runtime's FusedConv): a Relu that alone reads a Conv's output
   runs in place on the Conv's new result; checked the same way (Relu keeps the shape);
 - a Conv's constant bias moved into the pad-free Conv that alone reads its output;
+- Conv + Add fusion: a residual Add of a Conv's output runs in place on its result;
 - freeing: each intermediate is dropped after its last use.
 """
 from __future__ import annotations
@@ -138,6 +139,42 @@ def fuse_conv_relu(steps, outputs: set) -> list:
         steps[steps.index(conv)] = fused
         drop.add(id(relu))
     return [s for s in steps if id(s) not in drop]
+
+
+def fuse_conv_add(steps, outputs: set, dims_of) -> list:
+    """Run each two-input Add or Sum that alone reads a Conv's output inside the Conv, in
+    place on its new result, when the other input has the same (concrete, solved) shape:
+    a residual connection (ShuffleNet, ResNet) then costs no new array, and a Relu after
+    it fuses too (fuse_conv_relu runs again). The fused step takes the Add's place, where
+    the other input is made. The same operation on the same values: the same bits."""
+    readers, producer = _readers_and_producers(steps)
+    for add in list(steps):
+        node = add.node
+        if node.op not in ("Add", "Sum") or len(node.inputs) != 2 or not node.outputs[0]:
+            continue
+        for t, other in (node.inputs, node.inputs[::-1]):
+            conv = producer.get(t)
+            if conv is None or conv.node.op != "Conv" or t == other or t in outputs \
+                    or len(readers[t]) != 1 or getattr(conv.kernel, "relu", True) \
+                    or getattr(conv.kernel, "n_inputs", None) != (2, 3):
+                continue
+            shape = dims_of(t)
+            if shape is None or shape != dims_of(other):
+                continue
+            conv.kernel.n_inputs = (2, 4)  # x, w, bias or absent, the addend
+            ins = conv.node.inputs + [""] * (3 - len(conv.node.inputs))
+            fused_node = dataclasses.replace(conv.node, inputs=ins + [other],
+                                             outputs=list(node.outputs[:1]))
+            origin = f'output 0 of {node.op} node "{node.name}" (fused into Conv node ' \
+                     f'"{conv.node.name}")'
+            carried = conv.aliases[0] if conv.aliases else []
+            fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
+                                        aliases=[carried + [(t, conv.origins[0])]])
+            steps[steps.index(add)] = fused
+            steps.remove(conv)
+            readers, producer = _readers_and_producers(steps)
+            break
+    return steps
 
 
 def push_conv_bias(steps, constants: dict, outputs: set) -> list:

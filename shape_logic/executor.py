@@ -28,6 +28,7 @@ from .exec_rewrite import (
     fold_constants,
     give_outer,
     fuse_batchnorm_affine,
+    fuse_conv_add,
     fuse_conv_batchnorm,
     fuse_conv_relu,
     push_conv_bias,
@@ -141,6 +142,8 @@ class Program:
         self.steps = fuse_conv_relu(self.steps, outputs)
         self.steps = fuse_conv_shuffle(self.steps, self.constants, outputs, self._concrete)
         self.steps = push_conv_bias(self.steps, self.constants, outputs)
+        self.steps = fuse_conv_add(self.steps, outputs, self._concrete)
+        self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
 

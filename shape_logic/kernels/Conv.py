@@ -32,6 +32,8 @@ class Conv(Kernel):
     n_inputs = (2, 3)
     relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
     order = None  # output channel -> its channel in the result (exec_shuffle.py), or None
+    # exec_rewrite.fuse_conv_add: a 4th input of the output's shape is added in place
+    # (before a fused Relu), and n_inputs becomes (2, 4)
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
@@ -39,7 +41,7 @@ class Conv(Kernel):
         # ((group, M), spacing(group, M), `order` inverted) of the last call
         self._spacing = (None, None, None)
 
-    def run(self, x, w, b=None, auto_pad="NOTSET", dilations=None, group=1,
+    def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
         key = (x.shape, w.shape)
         if key not in self._plans:
@@ -96,6 +98,8 @@ class Conv(Kernel):
             else:
                 y[:, self.order[dst]] = y[:, self.order[src]]
         y = y.astype(x.dtype, copy=False)
+        if addend is not None:  # y is new: in place (the rewrite checked the shapes)
+            np.add(y, addend, out=y)
         if self.relu:  # y is new: in place
             np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
         return y
