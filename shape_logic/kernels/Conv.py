@@ -37,26 +37,27 @@ class Conv(Kernel):
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
-        self._filters = (None, None, None)  # (w, b, their duplicate filters) of the last call
+        self._filters = (None, None, None, None)  # (w, b, x dtype, filters()) of the last call
         # ((group, M), spacing(group, M), `order` inverted) of the last call
         self._spacing = (None, None, None)
 
     def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
         key = (x.shape, w.shape)
-        if key not in self._plans:
+        entry = self._plans.get(key)
+        if entry is None:
             if len(self._plans) > 64:  # shapes that keep changing: keep the cache small
                 self._plans.clear()
-            self._plans[key] = self.plan(x, w, auto_pad, dilations, group, kernel_shape,
-                                         pads, strides)
-        out, plan = self._plans[key]
+            entry = self._plans[key] = self.plan(x, w, auto_pad, dilations, group,
+                                                 kernel_shape, pads, strides)
+        out, plan = entry
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
+        wg, bias, dups = self.filters(x, w, b, group)
         flat = plan.split(x, 0)
         k = len(plan.taps)
-        wg = w.reshape(group, m // group, -1)
-        y = plan.empty((n, m), np.result_type(x, w))
+        y = plan.empty((n, m), wg.dtype)
         spaced = self.spacing(group, m)
         # yg [N, G, M/G, grid]: where each group's rows go (y itself, or spaced rows)
         yg = y.reshape(n, group, m // group, -1) if spaced is None else \
@@ -80,23 +81,16 @@ class Conv(Kernel):
                 part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
                 for i in range(n):
                     np.matmul(wg[g0:g1], part[i], out=plan.head(yg[i, g0:g1]))
-        bias = None if b is None else b.astype(y.dtype, copy=False)
-        if self.order is not None:  # y's rows in the result's order, and the bias too
-            inv = self._spacing[2]  # the output channel at each result channel
-            if spaced is None:
-                y = y[:, inv]
-            bias = None if bias is None else bias[inv]
+        if self.order is not None and spaced is None:  # rows in the result's order
+            y = y[:, self._spacing[2]]
         y = plan.unflatten(y, bias)
-        for dst, src in self.duplicates(w, b, group):
+        for dst, src in dups:
             # equal filters (and biases) of a group see the same input, so their channels
             # are equal, but BLAS computes the rows of a tile in different orders and
             # they can differ in the last bit; a channel that only repeats another is
             # copied from it (a softmax over large tied logits, as in onnx's constant-
             # weight light models, turns one ulp into a different answer)
-            if self.order is None:
-                y[:, dst] = y[:, src]
-            else:
-                y[:, self.order[dst]] = y[:, self.order[src]]
+            y[:, dst] = y[:, src]
         y = y.astype(x.dtype, copy=False)
         if addend is not None:  # y is new: in place (the rewrite checked the shapes)
             np.add(y, addend, out=y)
@@ -133,15 +127,26 @@ class Conv(Kernel):
             self._spacing = ((group, m), (c, a, b) if even else None, np.argsort(order.ravel()))
         return self._spacing[1]
 
-    def duplicates(self, w, b, group):
-        """(channels, channel) pairs: slices of filters that repeat an earlier filter of
-        their group bit for bit, bias included; decided once per weight array (a graph's
-        weights are the same arrays on every run)."""
-        last_w, last_b, found = self._filters
-        if w is not last_w or b is not last_b:
-            found = duplicate_filters(w, b, group)
-            self._filters = (w, b, found)
-        return found
+    def filters(self, x, w, b, group):
+        """(weights [G, M/G, C/G*K] in the computing dtype, bias in that dtype and in the
+        result's channel order or None, duplicate channels in that order: (slice or
+        index array, channel) pairs), worked out once per weight array (a graph's weights
+        are the same arrays on every run)."""
+        last = self._filters
+        if last[0] is w and last[1] is b and last[2] == x.dtype:
+            return last[3]
+        m = w.shape[0]
+        dtype = np.result_type(x, w)
+        wg = w.reshape(group, m // group, -1).astype(dtype, copy=False)
+        bias = None if b is None else b.astype(dtype, copy=False)
+        dups = duplicate_filters(w, b, group)
+        if self.order is not None:
+            self.spacing(group, m)
+            bias = None if bias is None else bias[self._spacing[2]]
+            order = np.asarray(self.order)
+            dups = [(order[dst], order[src]) for dst, src in dups]
+        self._filters = (w, b, x.dtype, (wg, bias, dups))
+        return self._filters[3]
 
 
 def duplicate_filters(w, b, group) -> list:
