@@ -134,18 +134,22 @@ def test_averagepool(seed, case, include):
 
 
 @pytest.mark.parametrize("shape,attrs", [
-    # window 3, stride 2, pad 1 on an even axis: pooling.pairs; on the others: the rows
+    # window 3, stride 2, pad 1 on an even axis or none on an odd one: pooling.pairs; on
+    # the others: the rows
     ((2, 3, 6, 8), {"pads": [1, 1, 1, 1]}),
     ((1, 2, 6, 8), {"pads": [1, 1, 1, 0]}),  # the end pad is never read: pairs too
     ((1, 2, 2, 4), {"pads": [1, 1, 1, 1]}),  # one window per row
     ((1, 2, 6, 7), {"pads": [1, 1, 1, 1]}),  # the odd axis: rows
+    ((2, 3, 7, 9), {}),  # no padding, odd axes: pairs from position 0
+    ((1, 2, 3, 6), {}),  # one window on the odd axis; the even one: rows
+    ((1, 2, 7, 7), {"pads": [0, 0, 1, 1]}),  # the end pad is never read: pairs too
     ((1, 2, 6, 8), {"pads": [1, 1, 1, 1], "ceil_mode": 1}),  # one more window: rows
     ((1, 2, 4, 6, 8), {"pads": [1, 0, 1, 1, 1, 1], "kernel_shape": [3, 2, 3],
                        "strides": [2, 1, 2]}),
     ((2, 3, 10), {"pads": [1, 1], "kernel_shape": [3]}),
 ])
 @pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
-def test_pools_of_three_by_two_on_even_axes(op, shape, attrs):
+def test_pools_of_three_by_two(op, shape, attrs):
     nd = len(shape) - 2
     attrs = {"kernel_shape": [3] * nd, "strides": [2] * nd, **attrs}
     x = rand(np.random.default_rng(len(shape)), shape)
