@@ -100,18 +100,19 @@ class TapPlan:
         return buf[..., :self.length]
 
     def unflatten(self, buf: np.ndarray, bias=None) -> np.ndarray:
-        """The output positions of a result buffer [N, C, grid size] as a contiguous
-        [N, C, *out] array, plus a per-channel `bias` [C] in the same pass."""
+        """The output positions of a result buffer [N, C, grid size] as a new contiguous
+        [N, C, *out] array, plus a per-channel `bias` [C]."""
         n, c = buf.shape[:2]
         if self.compact:  # in place, over whole planes (long rows: fast)
             if bias is not None:
                 np.add(buf, bias.reshape(c, 1), out=buf)
             return buf.reshape((n, c) + self.out)
         view = buf.reshape((n, c) + self.grid)[(Ellipsis,) + tuple(slice(o) for o in self.out)]
-        if bias is None:
-            return np.ascontiguousarray(view)
-        return np.add(view, bias.reshape((c,) + (1,) * len(self.out)),
-                      out=np.empty(view.shape, dtype=buf.dtype))
+        out = view.copy()  # (always a copy: a view of one row is contiguous, and scratch)
+        if bias is not None:  # after the cut: over whole planes (long rows: faster)
+            flat = out.reshape(n, c, -1)
+            np.add(flat, bias.reshape(c, 1), out=flat)
+        return out
 
 
 def phase_slices(sizes, grid, phase, strides, begin):
@@ -238,4 +239,4 @@ class RowPlan:
         grid = buf.reshape((n, c) + self.buffer)
         if self.compact:
             return grid
-        return np.ascontiguousarray(grid[(Ellipsis,) + tuple(slice(o) for o in self.out)])
+        return grid[(Ellipsis,) + tuple(slice(o) for o in self.out)].copy()  # never scratch
