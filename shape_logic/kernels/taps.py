@@ -64,6 +64,19 @@ class TapPlan:
             and not any(begin)
         self.copies = [(i,) + phase_slices(sizes, self.grid, p, strides, begin)
                        for i, p in enumerate(phases)]
+        # what of each phase's grid no input reaches: padding, filled (not the whole
+        # grid: the input is most of it)
+        self.fills = []
+        for i, dst, _ in self.copies:
+            if dst is None:
+                self.fills.append((i, (Ellipsis,)))
+                continue
+            box = dst[1:]
+            for j, (part, g) in enumerate(zip(box, self.grid)):
+                for side in (slice(0, part.start), slice(part.stop, g)):
+                    if side.start < side.stop:  # the box on the axes before, all after
+                        self.fills.append((i, (Ellipsis,) + box[:j] + (side,)
+                                           + (slice(None),) * (len(box) - j - 1)))
         self.copies = [c for c in self.copies if c[1] is not None]
         self.compact = self.grid == self.out  # no columns to throw away
         self.masks = []  # (see RowPlan): every tap reads padding where the input has none
@@ -75,7 +88,8 @@ class TapPlan:
         if self.identity:
             return np.ascontiguousarray(x).reshape(n, c, 1, self.size)
         flat = scratch("phases", (n, c, self.n_phases, self.size), x.dtype)
-        flat[...] = value
+        for i, where in self.fills:
+            flat[:, :, i].reshape((n, c) + self.grid)[where] = value
         for i, dst, src in self.copies:
             flat[:, :, i].reshape((n, c) + self.grid)[dst] = x[src]
         return flat
