@@ -216,7 +216,7 @@ def push_conv_bias(steps, constants: dict, outputs: set) -> list:
         steps[i] = dataclasses.replace(a, node=dataclasses.replace(node, inputs=node.inputs[:2]))
         j = steps.index(b_step)
         steps[j] = dataclasses.replace(b_step, node=dataclasses.replace(
-            b_step.node, inputs=b_step.node.inputs[:2] + [tag]))
+            b_step.node, inputs=b_step.node.inputs[:2] + [tag] + b_step.node.inputs[3:]))
         readers, producer = _readers_and_producers(steps)
     return steps
 
