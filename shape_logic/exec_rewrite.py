@@ -11,6 +11,8 @@ optimizations, kept checkable):
   the fused result (BatchNormalization keeps the shape);
 - Conv + Relu fusion (ONNX Runtime's FusedConv): a Relu that alone reads a Conv's output
   runs in place on the Conv's new result; checked the same way (Relu keeps the shape);
+- a Conv's constant bias moved into the pad-free Conv that alone reads its output;
+- Conv + Add fusion: a residual Add of a Conv's output runs in place on its result;
 - freeing: each intermediate is dropped after its last use.
 """
 from __future__ import annotations
@@ -137,6 +139,86 @@ def fuse_conv_relu(steps, outputs: set) -> list:
         steps[steps.index(conv)] = fused
         drop.add(id(relu))
     return [s for s in steps if id(s) not in drop]
+
+
+def fuse_conv_add(steps, outputs: set, dims_of) -> list:
+    """Run each two-input Add or Sum that alone reads a Conv's output inside the Conv, in
+    place on its new result, when the other input has the same (concrete, solved) shape:
+    a residual connection (ShuffleNet, ResNet) then costs no new array, and a Relu after
+    it fuses too (fuse_conv_relu runs again). The fused step takes the Add's place, where
+    the other input is made. The same operation on the same values: the same bits."""
+    readers, producer = _readers_and_producers(steps)
+    for add in list(steps):
+        node = add.node
+        if node.op not in ("Add", "Sum") or len(node.inputs) != 2 or not node.outputs[0]:
+            continue
+        for t, other in (node.inputs, node.inputs[::-1]):
+            conv = producer.get(t)
+            if conv is None or conv.node.op != "Conv" or t == other or t in outputs \
+                    or len(readers[t]) != 1 or getattr(conv.kernel, "relu", True) \
+                    or getattr(conv.kernel, "n_inputs", None) != (2, 3):
+                continue
+            shape = dims_of(t)
+            if shape is None or shape != dims_of(other):
+                continue
+            conv.kernel.n_inputs = (2, 4)  # x, w, bias or absent, the addend
+            ins = conv.node.inputs + [""] * (3 - len(conv.node.inputs))
+            fused_node = dataclasses.replace(conv.node, inputs=ins + [other],
+                                             outputs=list(node.outputs[:1]))
+            origin = f'output 0 of {node.op} node "{node.name}" (fused into Conv node ' \
+                     f'"{conv.node.name}")'
+            carried = conv.aliases[0] if conv.aliases else []
+            fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
+                                        aliases=[carried + [(t, conv.origins[0])]])
+            steps[steps.index(add)] = fused
+            steps.remove(conv)
+            readers, producer = _readers_and_producers(steps)
+            break
+    return steps
+
+
+def push_conv_bias(steps, constants: dict, outputs: set) -> list:
+    """Move the constant bias of a Conv whose output only a pad-free Conv reads into that
+    Conv's bias: B(y + b) = B(y) + (B's weights summed over their taps) @ b per group,
+    since without padding every tap of B reads a biased value. ShuffleNet's depthwise
+    convolutions then skip a pass over their output. Not with a Relu fused in between
+    (it is not linear). Equal up to float rounding (the sums are made in float64)."""
+    readers, producer = _readers_and_producers(steps)
+    for i, a in enumerate(steps):
+        node = a.node
+        if node.op != "Conv" or len(node.inputs) < 3 or not node.inputs[2] \
+                or node.inputs[2] not in constants or getattr(a.kernel, "relu", True):
+            continue
+        t = node.outputs[0]
+        users = readers.get(t, [])
+        if t in outputs or len(users) != 1 or users[0].node.op != "Conv":
+            continue
+        b_step = users[0]
+        kw = b_step.kernel.kw
+        if b_step.node.inputs[0] != t or b_step.node.inputs[1] not in constants \
+                or t in b_step.node.inputs[1:] or kw["auto_pad"] not in ("NOTSET", "VALID") \
+                or any(kw["pads"] or ()):
+            continue
+        w = constants[b_step.node.inputs[1]]
+        bias = constants[node.inputs[2]].astype(np.float64)
+        order = getattr(a.kernel, "order", None)
+        if order is not None:  # a's result channel j is its output channel argsort(order)[j]
+            bias = bias[np.argsort(order)]
+        m, group = w.shape[0], kw["group"]
+        if w.ndim < 3 or bias.shape != (w.shape[1] * group,) or m % group:
+            continue
+        taps = w.reshape(m, w.shape[1], -1).astype(np.float64).sum(axis=2)  # [M, C/G]
+        shift = (taps * bias.reshape(group, -1)[np.arange(m) // (m // group)]).sum(axis=1)
+        old = b_step.node.inputs[2] if len(b_step.node.inputs) > 2 else ""
+        new_b = shift + (constants[old].astype(np.float64) if old else 0.0)
+        tag = f"{b_step.node.inputs[1]}#bias-of:{node.name}"
+        constants[tag] = new_b.astype(w.dtype)
+        steps[i] = dataclasses.replace(a, node=dataclasses.replace(node, inputs=node.inputs[:2]))
+        j = steps.index(b_step)
+        steps[j] = dataclasses.replace(b_step, node=dataclasses.replace(
+            b_step.node, inputs=b_step.node.inputs[:2] + [tag] + b_step.node.inputs[3:]))
+        readers, producer = _readers_and_producers(steps)
+    return steps
 
 
 def fuse_batchnorm_affine(steps, constants: dict, outputs: set, rank_of) -> list:

@@ -28,9 +28,12 @@ from .exec_rewrite import (
     fold_constants,
     give_outer,
     fuse_batchnorm_affine,
+    fuse_conv_add,
     fuse_conv_batchnorm,
     fuse_conv_relu,
+    push_conv_bias,
 )
+from .exec_shuffle import fuse_conv_shuffle
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
 from .kernels.blas import blas_threads
@@ -66,7 +69,16 @@ class Step:
     origins: list  # per output: 'output k of Op node "name"'
     free: list  # tensors whose last use is this step
     aliases: list = dataclasses.field(default_factory=list)  # per output: [(tensor, origin)]
-    # of tensors a rewrite left unmade whose shape is this output's: checked with it
+    # of tensors a rewrite left unmade whose shape is this output's: checked with it; or
+    # (tensor, origin, shape): its dtype is the output's, its shape this one (exec_shuffle)
+
+
+@dataclasses.dataclass
+class Shaped:
+    """What a shape check reads of an array, for a tensor a rewrite left unmade."""
+
+    shape: tuple
+    dtype: np.dtype
 
 
 @dataclasses.dataclass
@@ -128,8 +140,19 @@ class Program:
         self.steps = fuse_batchnorm_affine(self.steps, self.constants, outputs, self._rank)
         self.steps = fuse_conv_batchnorm(self.steps, self.constants, outputs)
         self.steps = fuse_conv_relu(self.steps, outputs)
+        self.steps = fuse_conv_shuffle(self.steps, self.constants, outputs, self._concrete)
+        self.steps = push_conv_bias(self.steps, self.constants, outputs)
+        self.steps = fuse_conv_add(self.steps, outputs, self._concrete)
+        self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
+
+    def _concrete(self, tensor: str) -> tuple | None:
+        """The solved dims of `tensor` as ints, or None (not solved, or not all known)."""
+        dims = self.solution.dims(tensor) if self.solution else None
+        if dims is None or not all(e.is_int for e in dims):
+            return None
+        return tuple(e.value for e in dims)
 
     def _rank(self, tensor: str) -> int | None:
         dims = self.solution.dims(tensor) if self.solution else None
@@ -279,9 +302,10 @@ class Program:
                     if exp is not None:
                         binder.check(t, origin, exp, arr)
                 for k, pairs in enumerate(step.aliases):
-                    for t, origin in pairs:
-                        if t in expected:
-                            binder.check(t, origin, expected[t], outs[k])
+                    for t, origin, *shape in pairs:
+                        if t in expected:  # (a tensor of another shape: that shape)
+                            binder.check(t, origin, expected[t],
+                                         Shaped(shape[0], outs[k].dtype) if shape else outs[k])
                 for t in step.free:
                     env.pop(t, None)
         return env

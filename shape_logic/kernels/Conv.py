@@ -7,6 +7,12 @@ weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls
 for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
 the columns of a few groups at a time so that they stay in the cache. The geometry of an
 input shape is worked out once; temporaries are scratch buffers (scratch.py).
+
+`order` (set by the executor's channel-shuffle fusion, exec_shuffle.py) puts output
+channel ch at channel order[ch] of the result. When the channels of every group land
+at evenly spaced places (c + a * group + b * row: ShuffleNet's shuffle, a = 1, b = the
+number of groups) the products write their rows there directly (BLAS takes a row
+pitch), so the shuffle costs nothing; any other order is one gather at the end.
 """
 import numpy as np
 
@@ -18,6 +24,10 @@ from .taps import tap_plan
 
 
 CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
+# a channel's grid at most this large: its taps are copied across channels
+# (RowPlan.copy_taps_across: long rows); larger ones row by row, as each tap's pass over
+# all channels would no longer find them in the cache ([136, 28, 28]: 600 -> 840 us)
+ACROSS_BYTES = 1 << 10
 
 
 class Conv(Kernel):
@@ -25,31 +35,50 @@ class Conv(Kernel):
              "pads": None, "strides": None}
     n_inputs = (2, 3)
     relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
+    order = None  # output channel -> its channel in the result (exec_shuffle.py), or None
+    # exec_rewrite.fuse_conv_add: a 4th input of the output's shape is added in place
+    # (before a fused Relu), and n_inputs becomes (2, 4)
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
-        self._filters = (None, None, None)  # (w, b, their duplicate filters) of the last call
+        self._filters = (None, None, None, None)  # (w, b, x dtype, filters()) of the last call
+        # ((group, M), spacing(group, M), `order` inverted) of the last call
+        self._spacing = (None, None, None)
 
-    def run(self, x, w, b=None, auto_pad="NOTSET", dilations=None, group=1,
+    def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
         key = (x.shape, w.shape)
-        if key not in self._plans:
+        entry = self._plans.get(key)
+        if entry is None:
             if len(self._plans) > 64:  # shapes that keep changing: keep the cache small
                 self._plans.clear()
-            self._plans[key] = self.plan(x, w, auto_pad, dilations, group, kernel_shape,
-                                         pads, strides)
-        out, plan = self._plans[key]
+            entry = self._plans[key] = self.plan(x, w, auto_pad, dilations, group,
+                                                 kernel_shape, pads, strides)
+        out, plan = entry
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
+        wg, bias, dups = self.filters(x, w, b, group)
         flat = plan.split(x, 0)
         k = len(plan.taps)
-        wg = w.reshape(group, m // group, -1)
-        y = plan.empty((n, group, m // group), np.result_type(x, w))
+        y = plan.empty((n, m), wg.dtype)
+        spaced = self.spacing(group, m)
+        # yg [N, G, M/G, grid]: where each group's rows go (y itself, or spaced rows)
+        yg = y.reshape(n, group, m // group, -1) if spaced is None else \
+            np.ndarray((n, group, m // group, y.shape[-1]), y.dtype, y, spaced[0] * y.strides[1],
+                       (y.strides[0], spaced[1] * y.strides[1], spaced[2] * y.strides[1],
+                        y.strides[2]))
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0).reshape(n, group, -1, plan.length)
             for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-                np.matmul(wg, cols[i], out=plan.head(y[i]))
+                np.matmul(wg, cols[i], out=plan.head(yg[i]))
+        elif c == group and plan.across and plan.size * x.itemsize <= ACROSS_BYTES:
+            # depthwise, stride 1, small images: every channel's taps as one run
+            cols = scratch("columns", (n, k, c, plan.size), x.dtype)
+            plan.copy_taps_across(flat, cols, 0)
+            for i in range(n):  # channel ch's taps: [K, L] at a row pitch (BLAS takes it)
+                np.matmul(wg, cols[i, :, :, :plan.length].transpose(1, 0, 2),
+                          out=plan.head(yg[i]))
         else:
             # the columns of a few groups at a time, so that they stay in the cache
             per_group = c // group * k * plan.length * x.itemsize
@@ -62,10 +91,11 @@ class Conv(Kernel):
                 plan.copy_taps(flat[:, g0 * cg:g1 * cg], part, 0)
                 part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
                 for i in range(n):
-                    np.matmul(wg[g0:g1], part[i], out=plan.head(y[i, g0:g1]))
-        y = plan.unflatten(y.reshape(n, m, -1), None if b is None else
-                           b.astype(y.dtype, copy=False))
-        for dst, src in self.duplicates(w, b, group):
+                    np.matmul(wg[g0:g1], part[i], out=plan.head(yg[i, g0:g1]))
+        if self.order is not None and spaced is None:  # rows in the result's order
+            y = y[:, self._spacing[2]]
+        y = plan.unflatten(y, bias)
+        for dst, src in dups:
             # equal filters (and biases) of a group see the same input, so their channels
             # are equal, but BLAS computes the rows of a tile in different orders and
             # they can differ in the last bit; a channel that only repeats another is
@@ -73,6 +103,8 @@ class Conv(Kernel):
             # weight light models, turns one ulp into a different answer)
             y[:, dst] = y[:, src]
         y = y.astype(x.dtype, copy=False)
+        if addend is not None:  # y is new: in place (the rewrite checked the shapes)
+            np.add(y, addend, out=y)
         if self.relu:  # y is new: in place
             np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
         return y
@@ -90,15 +122,42 @@ class Conv(Kernel):
         return tuple(out), tap_plan(tuple(x.shape[2:]), tuple(kernel), tuple(strides),
                                     tuple(dilations), tuple(begin), tuple(out))
 
-    def duplicates(self, w, b, group):
-        """(channels, channel) pairs: slices of filters that repeat an earlier filter of
-        their group bit for bit, bias included; decided once per weight array (a graph's
-        weights are the same arrays on every run)."""
-        last_w, last_b, found = self._filters
-        if w is not last_w or b is not last_b:
-            found = duplicate_filters(w, b, group)
-            self._filters = (w, b, found)
-        return found
+    def spacing(self, group: int, m: int):
+        """(c, a, b) when `order` puts row r of group q at channel c + a * q + b * r (every
+        group's rows evenly spaced, as BLAS can write them), else None."""
+        if self.order is None:
+            return None
+        if self._spacing[0] != (group, m):
+            mg = m // group
+            order = np.asarray(self.order).reshape(group, mg)
+            c = int(order[0, 0])
+            a = int(order[1, 0]) - c if group > 1 else 0
+            b = int(order[0, 1]) - c if mg > 1 else 1
+            even = a >= 0 and b >= 1 and np.array_equal(
+                order, c + a * np.arange(group)[:, None] + b * np.arange(mg)[None, :])
+            self._spacing = ((group, m), (c, a, b) if even else None, np.argsort(order.ravel()))
+        return self._spacing[1]
+
+    def filters(self, x, w, b, group):
+        """(weights [G, M/G, C/G*K] in the computing dtype, bias in that dtype and in the
+        result's channel order or None, duplicate channels in that order: (slice or
+        index array, channel) pairs), worked out once per weight array (a graph's weights
+        are the same arrays on every run)."""
+        last = self._filters
+        if last[0] is w and last[1] is b and last[2] == x.dtype:
+            return last[3]
+        m = w.shape[0]
+        dtype = np.result_type(x, w)
+        wg = w.reshape(group, m // group, -1).astype(dtype, copy=False)
+        bias = None if b is None else b.astype(dtype, copy=False)
+        dups = duplicate_filters(w, b, group)
+        if self.order is not None:
+            self.spacing(group, m)
+            bias = None if bias is None else bias[self._spacing[2]]
+            order = np.asarray(self.order)
+            dups = [(order[dst], order[src]) for dst, src in dups]
+        self._filters = (w, b, x.dtype, (wg, bias, dups))
+        return self._filters[3]
 
 
 def duplicate_filters(w, b, group) -> list:

@@ -79,16 +79,21 @@ class Kernel:
         small = None
         if self.widens_small_floats:
             for k, a in enumerate(args):
-                if getattr(a, "dtype", None) in SMALL_FLOATS:
+                # (NumPy's own dtypes are built in: one attribute read, not a set lookup)
+                dt = getattr(a, "dtype", None)
+                if dt is not None and dt.isbuiltin != 1 and dt in SMALL_FLOATS:
                     if self.small_float_from in (None, k):
-                        small = a.dtype
+                        small = dt
                     args[k] = a.astype(np.float32)
         result = self.run(*args, **self.kw)
-        outs = result if isinstance(result, tuple) else (result,)
-        if len(outs) < self.n_outputs:
-            raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
-                              f"{self.n_outputs}")
-        outs = tuple(np.asarray(o) for o in outs[: self.n_outputs])
+        if type(result) is np.ndarray and self.n_outputs == 1:  # the common case, fast
+            outs = (result,)
+        else:
+            outs = result if isinstance(result, tuple) else (result,)
+            if len(outs) < self.n_outputs:
+                raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
+                                  f"{self.n_outputs}")
+            outs = tuple(np.asarray(o) for o in outs[: self.n_outputs])
         if small is not None:
             outs = tuple(o.astype(small) if o.dtype == np.float32 else o for o in outs)
         return outs

@@ -3,9 +3,12 @@ axes. A window is a box, so max and sum reduce it one axis at a time (separably)
 vectorized operations per output instead of k1 * k2."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .base import REQUIRED, Kernel
+from .scratch import scratch
 from .spatial import geometry, kernel_offsets, offset_slices, pad_spatial
 
 
@@ -72,6 +75,9 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
     y = x
     for i, (k, s, d, b, o) in enumerate(zip(kernel, strides, dilations, begin, out)):
         n = y.shape[2 + i]
+        if (k, s, d) == (3, 2, 1) and (b, n % 2, o) in ((1, 0, n // 2), (0, 1, n // 2)):
+            y = pairs(y, 2 + i, fn, b)  # the pools of ResNet, ShuffleNet, SqueezeNet...
+            continue
         parts = []  # (output range, input slice) per offset
         for j in range(k):
             lo = max(0, -(-(b - j * d) // s))  # the first t with t * s - b + j * d >= 0
@@ -91,6 +97,34 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
             fn(view, y[lead + (src,)], out=view)
         y = acc
     return y
+
+
+def pairs(y, axis, fn, begin) -> np.ndarray:
+    """One axis of `separable` for a window of 3 and stride 2, n // 2 outputs: with one
+    position of padding before on an even length n, window i is fn(y[2i-1], y[2i],
+    y[2i+1]); with none on an odd length, fn(y[2i], y[2i+1], y[2i+2]).
+
+    Every window of stride 1 is reduced first, with two operations over the whole array
+    as one flat run (a window that runs into the next row or plane is computed and never
+    read), and the stride-2 ones are then picked out in one copy: NumPy's loops over
+    strided or short rows are several times slower than over one contiguous run
+    (measured: [136, 28, 28] 3x3/2 pools ~330 -> ~150 us, [64, 111, 111] ~2 -> ~0.5 ms)."""
+    lead, n, rest = math.prod(y.shape[:axis]), y.shape[axis], math.prod(y.shape[axis + 1:])
+    o = n // 2
+    flat = np.ascontiguousarray(y).reshape(-1)
+    size = flat.size - 2 * rest
+    full = scratch("pool", (flat.size,), y.dtype)  # window from row r at row r
+    fn(flat[:size], flat[rest:rest + size], out=full[:size])
+    fn(full[:size], flat[2 * rest:], out=full[:size])
+    rows = full.reshape(lead, n, rest)
+    if begin == 0:
+        acc = rows[:, 0:2 * o:2].copy()
+    else:  # window i starts at row 2i - 1; window 0 at row 0 sees two rows
+        acc = np.empty((lead, o, rest), dtype=y.dtype)
+        acc[:, 1:] = rows[:, 1:n - 2:2]
+        v = flat.reshape(lead, n, rest)
+        fn(v[:, 0], v[:, 1], out=acc[:, 0])
+    return acc.reshape(y.shape[:axis] + (o,) + y.shape[axis + 1:])
 
 
 def max_pool(x, kernel, strides, dilations, begin, end, out, with_indices, storage_order):

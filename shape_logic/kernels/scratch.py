@@ -22,14 +22,24 @@ _local = threading.local()
 
 def scratch(name: str, shape: tuple, dtype) -> np.ndarray:
     """An uninitialized array of `shape` and `dtype`, reusing the buffer `name`."""
+    views = getattr(_local, "views", None)
+    if views is None:
+        views = _local.views = {}  # (name, shape, dtype) -> (buffer, view): ~1 us a call
+        _local.buffers = {}
+    key = (name, shape, dtype)
+    hit = views.get(key)
+    buffers = _local.buffers
+    if hit is not None and hit[0] is buffers.get(name):
+        return hit[1]
     dtype = np.dtype(dtype)
     need = math.prod(shape) * dtype.itemsize
     if need > LIMIT:
         return np.empty(shape, dtype=dtype)
-    buffers = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = _local.buffers = {}
     buf = buffers.get(name)
     if buf is None or buf.nbytes < need:
         buf = buffers[name] = np.empty(max(need, 1), dtype=np.uint8)
-    return buf[:need].view(dtype).reshape(shape)
+    if len(views) > 256:  # shapes that keep changing: keep it small
+        views.clear()
+    view = buf[:need].view(dtype).reshape(shape)
+    views[key] = (buf, view)
+    return view

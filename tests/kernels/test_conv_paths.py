@@ -45,6 +45,29 @@ def test_depthwise(seed, geo, channels, mult, batch, bias):
     check("Conv", [rand(rng, (batch, channels, *size)), w, b], attrs)
 
 
+@pytest.mark.parametrize("size,attrs", [
+    ((7, 8), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}),  # ShuffleNet's
+    ((6, 9), {"kernel_shape": [3, 2], "pads": [1, 0, 2, 1], "dilations": [1, 2]}),
+    ((5, 5), {"kernel_shape": [2, 3], "auto_pad": "SAME_LOWER"}),
+    ((9,), {"kernel_shape": [3], "pads": [2, 0], "dilations": [3]}),
+    ((4, 3, 5), {"kernel_shape": [2, 2, 3], "pads": [1, 0, 1, 0, 1, 1]}),
+    ((4, 6), {"kernel_shape": [3, 3], "pads": [0, 1, 0, 0]}),  # one side only
+])
+@pytest.mark.parametrize("mult,batch", [(1, 1), (2, 2)])
+def test_depthwise_taps_across_channels(monkeypatch, size, attrs, mult, batch):
+    """Stride 1, one input channel per group: every channel's taps copied as one run
+    (RowPlan.copy_taps_across)."""
+    used = []
+    monkeypatch.setattr(RowPlan, "copy_taps_across",
+                        lambda self, *a, f=RowPlan.copy_taps_across: used.append(f(self, *a)))
+    rng = np.random.default_rng(len(size) + mult)
+    c = 5
+    w = rand(rng, (c * mult, 1, *attrs["kernel_shape"]))
+    check("Conv", [rand(rng, (batch, c, *size)), w, rand(rng, (c * mult,))],
+          {**attrs, "group": c})
+    assert used
+
+
 @FAST
 @given(seed=seeds, geo=geometry(kernel_max=1), group=st.integers(2, 4),
        cg=st.integers(1, 4), mg=st.integers(1, 4), bias=st.booleans())
@@ -64,11 +87,13 @@ def test_strided_1x1_with_end_padding_reads_the_padding():
           {"strides": [2], "pads": [0, 1], "kernel_shape": [1]})
 
 
+@pytest.mark.parametrize("strides", [[1, 2], [1, 1]])  # TapPlan, RowPlan
 @pytest.mark.parametrize("group", [1, 3])
-def test_columns_a_few_groups_at_a_time(monkeypatch, group):
+def test_columns_a_few_groups_at_a_time(monkeypatch, group, strides):
     monkeypatch.setattr(conv_module, "CHUNK_BYTES", 256)  # one group per pass
+    monkeypatch.setattr(conv_module, "ACROSS_BYTES", 0)  # depthwise too
     rng = np.random.default_rng(1)
-    attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": [1, 2]}
+    attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": strides}
     check("Conv", [rand(rng, (2, 6, 7, 8)), rand(rng, (group * 4, 6 // (group * 2), 3, 2)),
                    rand(rng, (group * 4,))], attrs)
 

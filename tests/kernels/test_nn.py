@@ -133,6 +133,31 @@ def test_averagepool(seed, case, include):
     check("AveragePool", [rand(np.random.default_rng(seed), shape)], attrs)
 
 
+@pytest.mark.parametrize("shape,attrs", [
+    # window 3, stride 2, pad 1 on an even axis or none on an odd one: pooling.pairs; on
+    # the others: the rows
+    ((2, 3, 6, 8), {"pads": [1, 1, 1, 1]}),
+    ((1, 2, 6, 8), {"pads": [1, 1, 1, 0]}),  # the end pad is never read: pairs too
+    ((1, 2, 2, 4), {"pads": [1, 1, 1, 1]}),  # one window per row
+    ((1, 2, 6, 7), {"pads": [1, 1, 1, 1]}),  # the odd axis: rows
+    ((2, 3, 7, 9), {}),  # no padding, odd axes: pairs from position 0
+    ((1, 2, 3, 6), {}),  # one window on the odd axis; the even one: rows
+    ((1, 2, 7, 7), {"pads": [0, 0, 1, 1]}),  # the end pad is never read: pairs too
+    ((1, 2, 6, 8), {"pads": [1, 1, 1, 1], "ceil_mode": 1}),  # one more window: rows
+    ((1, 2, 4, 6, 8), {"pads": [1, 0, 1, 1, 1, 1], "kernel_shape": [3, 2, 3],
+                       "strides": [2, 1, 2]}),
+    ((2, 3, 10), {"pads": [1, 1], "kernel_shape": [3]}),
+])
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_pools_of_three_by_two(op, shape, attrs):
+    nd = len(shape) - 2
+    attrs = {"kernel_shape": [3] * nd, "strides": [2] * nd, **attrs}
+    x = rand(np.random.default_rng(len(shape)), shape)
+    check(op, [x], attrs, ort=op == "MaxPool")
+    if op == "AveragePool":
+        check(op, [x], {**attrs, "count_include_pad": 1})
+
+
 @FAST
 @given(seed=seeds, case=pool_case(dilations=False), p=st.sampled_from([1, 2, 3]))
 def test_lppool(seed, case, p):
