@@ -6,6 +6,9 @@ from hypothesis import given, settings, strategies as st
 from shape_logic.testing import check_against_reference, check_case, infer, random_array
 
 CASES = {
+    "kernel past 15 bits (by @calc)": ({"inputs": ["[1, 1, 100000]", "[1, 1, 40000]"],
+                                        "attrs": {"dilations": [2]}},
+                                       {"y0": "[1, 1, 20002]"}),
     "2-D, pads and strides": ({"inputs": ["[n, c, h, w]", "[m, c, 3, 3]"],
                                "attrs": {"pads": [1, 1, 1, 1], "strides": [2, 2]}},
                               {"y0": "[n, m, (h + 1)//2, (w + 1)//2]"}),
@@ -181,3 +184,20 @@ def test_shared_weights_keep_their_own_attributes():
     sol = solve(g)
     assert sol.status == "ok"
     assert (sol.shape("ya"), sol.shape("yb")) == ("[1, 2, h - 2]", "[1, 2, h - 4]")
+
+
+def test_output_fed_back_to_its_input_stops():
+    # a padded 1x1 convolution grows each spatial axis by 4, and Add equates the output
+    # with the input: inconsistent, and the sizes must not go on growing while grounding
+    # (rules/Conv.lp keeps @calc, which stops once two values collide, on these axes)
+    from shape_logic import solve
+
+    g = {"name": "feedback", "opset": 18, "initializers": {},
+         "inputs": {"x": {"dtype": "f32", "shape": "[1, 1, 8, 8]"},
+                    "w": {"dtype": "f32", "shape": "[1, 1, 1, 1]"}},
+         "nodes": [{"name": "conv", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
+                    "attrs": {"pads": [2, 2, 2, 2]}},
+                   {"name": "add", "op": "Add", "inputs": ["y", "x"], "outputs": ["z"]}]}
+    sol = solve(g, timeout=30)
+    assert sol.status == "error"
+    assert sol.diagnostics[0].code == "E0001"

@@ -78,7 +78,15 @@ CASES = {
     "backward through Indices": ({"inputs": ["[1, 1, h]"], "attrs": {"kernel_shape": [3]},
                                   "n_outputs": 2, "outputs": {"y1": {"shape": "[1, 1, 10]"}}},
                                  {"x0": "[1, 1, 12]", "y0": "[1, 1, 10]"}),
+    # a dilated window past 2^30 (computed exactly, never wrapped around)
+    "huge dilated window": ({"inputs": ["[1, 1, 2000000000]"],
+                             "attrs": {"kernel_shape": [40000], "dilations": [40000]}},
+                            {"y0": "[1, 1, 400040000]"}),
     # errors
+    "huge dilated window larger than the input": ({"inputs": ["[1, 1, 5]"],
+                                                   "attrs": {"kernel_shape": [40000],
+                                                             "dilations": [40000]}},
+                                                  "error"),
     "i32 input": ({"inputs": [("i32", "[1, 3, 5]")], "attrs": {"kernel_shape": [2]}}, "error"),
     "i8 before opset 12": ({"inputs": [("i8", "[1, 3, 5]")], "attrs": {"kernel_shape": [2]},
                             "opset": 11}, "error"),
