@@ -131,14 +131,19 @@ def fuse_conv_relu(steps, outputs: set) -> list:
             continue
         conv.kernel.relu = True
         fused_node = dataclasses.replace(conv.node, outputs=list(node.outputs[:1]))
-        origin = f'output 0 of Relu node "{node.name}" (fused into Conv node ' \
-                 f'"{conv.node.name}")'
-        carried = conv.aliases[0] if conv.aliases else []
-        fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
-                                    aliases=[carried + [(x, conv.origins[0])]])
-        steps[steps.index(conv)] = fused
+        steps[steps.index(conv)] = _fused_into(conv, node, fused_node, x)
         drop.add(id(relu))
     return [s for s in steps if id(s) not in drop]
+
+
+def _fused_into(conv, node, fused_node, made: str):
+    """The Conv's step computing `node`'s output instead (as `fused_node`): the Conv's own
+    output `made` is no longer made, and is checked as an alias of the result."""
+    origin = f'output 0 of {node.op} node "{node.name}" (fused into Conv node ' \
+             f'"{conv.node.name}")'
+    carried = conv.aliases[0] if conv.aliases else []
+    return dataclasses.replace(conv, node=fused_node, origins=[origin],
+                               aliases=[carried + [(made, conv.origins[0])]])
 
 
 def fuse_conv_add(steps, outputs: set, dims_of) -> list:
@@ -165,12 +170,7 @@ def fuse_conv_add(steps, outputs: set, dims_of) -> list:
             ins = conv.node.inputs + [""] * (3 - len(conv.node.inputs))
             fused_node = dataclasses.replace(conv.node, inputs=ins + [other],
                                              outputs=list(node.outputs[:1]))
-            origin = f'output 0 of {node.op} node "{node.name}" (fused into Conv node ' \
-                     f'"{conv.node.name}")'
-            carried = conv.aliases[0] if conv.aliases else []
-            fused = dataclasses.replace(conv, node=fused_node, origins=[origin],
-                                        aliases=[carried + [(t, conv.origins[0])]])
-            steps[steps.index(add)] = fused
+            steps[steps.index(add)] = _fused_into(conv, node, fused_node, t)
             steps.remove(conv)
             readers, producer = _readers_and_producers(steps)
             break
