@@ -228,24 +228,32 @@ def resnet(c=8):
     return model, [{"img": _randn((2, 3, 32, 32))}, {"img": _randn((1, 3, 40, 56))}]
 
 
-def lstm(d=8, hidden=16):
-    """A two-layer LSTM over a dynamic sequence and batch, then a linear head."""
+def recurrent(make_rnn, outputs: int, d: int, sizes):
+    """An RNN module (make_rnn(nn)) over a dynamic sequence and batch, then a linear head
+    to `outputs` features; feeds at the (batch, seq) `sizes`."""
     torch = _torch()
     nn = torch.nn
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.rnn = nn.LSTM(d, hidden, num_layers=2, batch_first=True)
-            self.head = nn.Linear(hidden, 4)
+            self.rnn = make_rnn(nn)
+            width = self.rnn.hidden_size * (2 if self.rnn.bidirectional else 1)
+            self.head = nn.Linear(width, outputs)
 
         def forward(self, x):
             y, _ = self.rnn(x)
             return self.head(y)
 
-    model = export(Net(), (torch.from_numpy(_randn((2, 5, d))),), ["x"], ["y"],
+    model = export(Net(), (torch.from_numpy(_randn((*sizes[0], d))),), ["x"], ["y"],
                    {"x": {0: "batch", 1: "seq"}})
-    return model, [{"x": _randn((2, 5, d))}, {"x": _randn((3, 9, d))}]
+    return model, [{"x": _randn((*bs, d))} for bs in sizes]
+
+
+def lstm(d=8, hidden=16):
+    """A two-layer LSTM over a dynamic sequence and batch, then a linear head."""
+    return recurrent(lambda nn: nn.LSTM(d, hidden, num_layers=2, batch_first=True), 4, d,
+                     [(2, 5), (3, 9)])
 
 
 def nonzero_topk(d=16):
@@ -349,22 +357,8 @@ def unet(c=4):
 
 def gru(d=8, hidden=12):
     """A bidirectional GRU over a dynamic sequence and batch, then a linear head."""
-    torch = _torch()
-    nn = torch.nn
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.rnn = nn.GRU(d, hidden, batch_first=True, bidirectional=True)
-            self.head = nn.Linear(2 * hidden, 3)
-
-        def forward(self, x):
-            y, _ = self.rnn(x)
-            return self.head(y)
-
-    model = export(Net(), (torch.from_numpy(_randn((2, 5, d))),), ["x"], ["y"],
-                   {"x": {0: "batch", 1: "seq"}})
-    return model, [{"x": _randn((2, 5, d))}, {"x": _randn((4, 11, d))}]
+    return recurrent(lambda nn: nn.GRU(d, hidden, batch_first=True, bidirectional=True), 3, d,
+                     [(2, 5), (4, 11)])
 
 
 def gpt(d=32, h=4):
