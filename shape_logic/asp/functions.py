@@ -20,7 +20,7 @@ from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
-from . import float_ints
+from . import element_arith, float_ints
 from .lifting import FAILURES, arithmetic, remembered
 from .lifting import dims as _dims
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
@@ -184,49 +184,14 @@ class Functions:
             if name == "float":
                 out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)
                 return [] if out is None else expr_to_symbol(out)
-            if name == "int":
-                out = self._integer(f.arguments[0].name, x, y)
-                held = out != [] and float_ints.type_holds(symbol_to_expr(out),
-                                                           f.arguments[1].name)
-                return out if held else []
-            return self._integer(name, x, y)
+            if name == "int":  # a narrower type: only what it holds (it wraps around)
+                out = element_arith.integer(f.arguments[0].name, x, y)
+                held = out is not None and float_ints.type_holds(out, f.arguments[1].name)
+                return expr_to_symbol(out) if held else []
+            out = element_arith.integer(name, x, y)
+            return [] if out is None else expr_to_symbol(out)
         except (KeyError,) + FAILURES:
             return []
-
-    def _integer(self, name: str, x: Expr, y: Expr):
-        if name in ("div", "mod", "fmod"):
-            return self._division(name, x, y)
-        if name == "eq":  # Equal: 1 or 0 when decided, nothing when it depends
-            return self._equal_test(x, y)
-        table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
-                 "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
-        return expr_to_symbol(table[name]())
-
-    @staticmethod
-    def _equal_test(x: Expr, y: Expr):
-        """x == y as 1 / 0 where the canonical forms decide it: equal forms are equal, and
-        forms whose difference is provably nonzero differ; otherwise no value."""
-        diff = x - y
-        if diff.is_int:
-            return Number(1 if diff.value == 0 else 0)
-        lo, hi = bounds(diff)  # symbols are >= 1: s == -1 is false
-        if lo > 0 or hi < 0:
-            return Number(0)
-        return []
-
-    @staticmethod
-    def _division(name: str, x: Expr, y: Expr):
-        if x.is_int and y.is_int:
-            p, q = x.value, y.value
-            if q == 0:
-                return []
-            trunc = abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1)
-            value = {"div": trunc, "fmod": p - trunc * q, "mod": p % q}[name]
-            return expr_to_symbol(Expr.const(value))
-        # symbolic: all three agree with floored arithmetic when x >= 0 and y >= 1
-        if bounds(x)[0] < 0 or bounds(y)[0] < 1:
-            return []
-        return expr_to_symbol(ops.floordiv(x, y) if name == "div" else ops.mod(x, y))
 
     def real(self, a: clingo.Symbol):
         """An integer element as a real, real("3.0") (Cast of integers to floats)."""
