@@ -38,26 +38,20 @@ WRONG = [None, 0, -1, 1.5, "", "x", "[", "[a,", "[2**70]", [], {}, [1, "a"], {"d
 
 
 def mutate_json(obj, rng):
-    if isinstance(obj, dict) and obj:
-        k = rng.choice(list(obj))
-        r = rng.random()
-        if r < 0.3:
-            obj[k] = copy.deepcopy(rng.choice(WRONG))
-        elif r < 0.4:
-            del obj[k]
-        elif r < 0.5:
-            obj[f"zz{rng.randint(0, 9)}"] = copy.deepcopy(rng.choice(WRONG))
-        else:
-            mutate_json(obj[k], rng)
-    elif isinstance(obj, list) and obj:
-        i = rng.randrange(len(obj))
-        r = rng.random()
-        if r < 0.3:
-            obj[i] = copy.deepcopy(rng.choice(WRONG))
-        elif r < 0.4:
-            del obj[i]
-        else:
-            mutate_json(obj[i], rng)
+    """One edit somewhere inside obj: a value replaced by a wrong one, a key or element
+    removed, an unknown key added, or an edit one level down."""
+    if not isinstance(obj, (dict, list)) or not obj:
+        return
+    k = rng.choice(list(obj) if isinstance(obj, dict) else range(len(obj)))
+    r = rng.random()
+    if r < 0.3:
+        obj[k] = copy.deepcopy(rng.choice(WRONG))
+    elif r < 0.4:
+        del obj[k]
+    elif r < 0.5 and isinstance(obj, dict):
+        obj[f"zz{rng.randint(0, 9)}"] = copy.deepcopy(rng.choice(WRONG))
+    else:
+        mutate_json(obj[k], rng)
 
 
 def mutate_onnx(m, rng):
