@@ -25,6 +25,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 import traceback
 import warnings
 
@@ -135,7 +136,8 @@ def main(argv=None):
     ap.add_argument("--kind", choices=("json", "onnx"), default="json")
     ap.add_argument("--graphs", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default="fuzz_input_failures")
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "shape_logic_fuzz_input"),
+                    help="where failing mutants are written (default: in the temp directory)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     if args.kind == "json":
