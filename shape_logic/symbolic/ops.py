@@ -9,7 +9,7 @@ from __future__ import annotations
 from math import gcd
 
 from .bounds import bounds
-from .expr import Atom, Expr, ZERO, as_expr
+from .expr import MAX_TERMS, Atom, Expr, ExprOverflow, ZERO, as_expr
 
 # Expressions are immutable values, so these operations are pure functions of their
 # operands: results are remembered (grounding asks for the same ones again and again,
@@ -123,27 +123,53 @@ def _extremum_memo(kind: str, args: tuple) -> Expr:
 
 
 def _extremum(kind: str, args: list[Expr]) -> Expr:
-    flat: list[Expr] = []
-    for a in args:
-        inner = a.single_atom()
-        if inner is not None and inner.kind == kind:
-            flat.extend(inner.args)
-        else:
-            flat.append(a)
+    """max / min in the canonical form of a distributive lattice: a max of mins of
+    arguments that are no extremum themselves (min(a, max(b, c)) is max(min(a, b),
+    min(a, c))), no min holding all of another's arguments (absorption: max(a, min(a,
+    b)) is a), and no argument another provably dominates. Over finitely many arguments
+    there are then finitely many forms: without it, bindings substituted into open
+    broadcasts nested max and min without end (explaining, min(k, max(k, min(k, s)))...)."""
+    if kind == "max":
+        terms = [t for a in args for t in _as_max_of_mins(a)]
+    else:
+        terms = [()]
+        for a in args:
+            terms = [t + u for t in terms for u in _as_max_of_mins(a)]
+            if len(terms) > MAX_TERMS:
+                raise ExprOverflow(f"min over more than {MAX_TERMS} alternatives")
+    mins = [_undominated("min", list(t)) for t in terms]
+    sets = [frozenset(m) for m in mins]
+    kept = [m for i, m in enumerate(mins)  # a min over more arguments is at most this one
+            if not any(sets[j] < sets[i] or (sets[j] == sets[i] and j < i)
+                       for j in range(len(mins)))]
+    exprs = [m[0] if len(m) == 1 else Expr.atom(Atom("min", tuple(m))) for m in kept]
+    top = _undominated("max", exprs)
+    return top[0] if len(top) == 1 else Expr.atom(Atom("max", tuple(top)))
+
+
+def _as_max_of_mins(e: Expr) -> list[tuple]:
+    """e as the terms of a max, each the arguments of a min (e itself: [(e,)])."""
+    atom = e.single_atom()
+    if atom is not None and atom.kind == "max":
+        return [t for a in atom.args for t in _as_max_of_mins(a)]
+    if atom is not None and atom.kind == "min":
+        return [tuple(atom.args)]  # canonical already: its arguments are no extremum
+    return [(e,)]
+
+
+def _undominated(kind: str, items: list[Expr]) -> list[Expr]:
+    """The arguments of a max or min without those another provably dominates (integers
+    folded into one), in canonical order."""
     pick = max if kind == "max" else min
-    ints = [a.value for a in flat if a.is_int]
-    rest = sorted({a for a in flat if not a.is_int}, key=lambda e: e.key)
+    ints = [a.value for a in items if a.is_int]
+    rest = sorted({a for a in items if not a.is_int}, key=lambda e: e.key)
     if ints:
         rest.append(Expr.const(pick(ints)))
-    # drop arguments that another argument provably dominates
-    kept: list[Expr] = []
-    for i, a in enumerate(rest):
-        if not any(j != i and _dominates(kind, b, a, tie_wins=j < i) for j, b in enumerate(rest)):
-            kept.append(a)
-    if len(kept) == 1:
-        return kept[0]
+    kept = [a for i, a in enumerate(rest)
+            if not any(j != i and _dominates(kind, b, a, tie_wins=j < i)
+                       for j, b in enumerate(rest))]
     kept.sort(key=lambda e: e.key)
-    return Expr.atom(Atom(kind, tuple(kept)))
+    return kept
 
 
 def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:

@@ -137,3 +137,26 @@ def test_relate_is_sound(p1, p2, env):
         assert env[r.symbol] == evaluate(r.value, env) if r.symbol in env else True
     if r.kind == "range":
         assert r.lo <= env[r.symbol] <= r.hi
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("max(k, min(k, s))", "k"),  # absorption
+    ("min(k, max(k, s))", "k"),
+    ("min(k, max(k, min(k, s)))", "k"),
+    ("min(a, max(b, c))", "max(min(a, b), min(a, c))"),  # a max of mins
+    ("min(max(a, b), max(a, c))", "max(a, min(b, c))"),
+    ("min(2, max(1, s))", "min(2, s)"),  # symbols are >= 1
+    ("max(0, min(5, s) - 2)", "max(0, min(5, s) - 2)"),  # inside a sum: an argument
+])
+def test_max_and_min_take_the_canonical_form_of_a_distributive_lattice(text, canonical):
+    assert str(parse_dim(text)) == canonical
+    assert str(parse_dim(canonical)) == canonical
+
+
+def test_max_and_min_over_three_symbols_make_the_18_forms_of_the_free_lattice():
+    """Finitely many forms: bindings substituted into open broadcasts cannot nest max and
+    min without end (an explanation of a GPT-2 block ran away on that)."""
+    forms = {Expr.sym(s) for s in "abc"}
+    for _ in range(4):
+        forms |= {f(x, y) for x in forms for y in forms for f in (ops.maximum, ops.minimum)}
+    assert len(forms) == 18  # the free distributive lattice on three generators
