@@ -33,6 +33,9 @@ def geometry(k: Kernel, x: np.ndarray, kernel, strides, dilations, pads, auto_pa
         return kernel, strides, dilations, begin, end, out
     if auto_pad == "VALID":
         begin, end = [0] * nd, [0] * nd
+        # ONNX's VALID with ceil_mode, ceil((n - ext + 1) / s), is floor((n - ext) / s) + 1:
+        # ceil_mode changes nothing here (onnxruntime differs: 2 windows of 2 in 3 by 2)
+        ceil_mode = 0
     elif auto_pad in ("NOTSET", "", None):
         pads = list(pads or [0] * (2 * nd))
         if len(pads) != 2 * nd:

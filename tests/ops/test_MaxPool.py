@@ -46,6 +46,12 @@ CASES = {
                               "attrs": {"kernel_shape": [3], "strides": [2], "auto_pad": "VALID",
                                         "dilations": [2]}},
                              {"y0": "[n, c, (h + 1)//2 - 2]"}),
+    # ONNX's VALID with ceil_mode is ceil((h - 2 + 1) / 2): 1 window of 2 in 3 by 2 (not 2,
+    # as onnxruntime gives); the kernel agrees (test_matches_reference found it disagreed)
+    "VALID ignores ceil_mode": ({"inputs": ["[1, 1, 3, 1]"],
+                                 "attrs": {"kernel_shape": [2, 1], "strides": [2, 1],
+                                           "auto_pad": "VALID", "ceil_mode": 1}},
+                                {"y0": "[1, 1, 1, 1]"}),
     "SAME_UPPER": ({"inputs": ["[n, c, h, w]"],
                     "attrs": {"kernel_shape": [3, 3], "strides": [2, 3], "auto_pad": "SAME_UPPER"}},
                    {"y0": "[n, c, (h + 1)//2, (w + 2)//3]"}),
@@ -209,3 +215,17 @@ def test_matches_reference(case):
         assert sol.status == "error", f"MaxPool {attrs}: accepted {sol.shape('y0')}"
     else:
         assert sol.status == "ok" and "_" in sol.shape("y0"), sol.shape("y0")
+
+
+def test_valid_with_ceil_mode_runs_as_onnx_says():
+    """The kernel's VALID windows ignore ceil_mode, as the rule and onnx's reference do."""
+    import numpy as np
+
+    from shape_logic import run
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, 3, 1]"}},
+         "nodes": [{"op": "MaxPool", "inputs": ["x"], "outputs": ["y"],
+                    "attrs": {"kernel_shape": [2, 1], "strides": [2, 1], "auto_pad": "VALID",
+                              "ceil_mode": 1}}]}
+    x = np.array([[[[0.1], [-0.1], [0.6]]]], np.float32)
+    assert run(g, {"x": x})["y"].tolist() == [[[[np.float32(0.1)]]]]
