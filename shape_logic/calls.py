@@ -55,24 +55,22 @@ def check_function(fname: str, fn: Any):
             raise InputError(f"{k} must be a list of tensor names (or an object of "
                              "declarations)", place=f"{place}.{k}")
         if isinstance(v, dict):
-            _check_declarations(v, f"{place}.{k}", allow_null=True)
+            _check_declarations(v, f"{place}.{k}")
     for k in ("annotations", "initializers"):
-        v = fn.get(k, {})
+        v = fn.get(k) or {}  # (null: none, as the expansion reads it)
         if not isinstance(v, dict):
             raise InputError(f"{k} must be an object mapping tensor names to declarations",
                              place=f"{place}.{k}")
-        _check_declarations(v, f"{place}.{k}", allow_null=False)
+        _check_declarations(v, f"{place}.{k}")
     if not isinstance(fn.get("nodes"), list):
         raise InputError("a function needs a \"nodes\" list", place=f"{place}.nodes")
 
 
-def _check_declarations(decls: dict, place: str, allow_null: bool):
-    """Each declaration an object (as the graph's own), `null` where a name needs none; what
-    is inside is checked where the call site's copy is read."""
+def _check_declarations(decls: dict, place: str):
+    """Each declaration an object or null, as the graph's own (load_json's decls); what is
+    inside is checked where the call site's copy is read."""
     for name, decl in decls.items():
-        if decl is None and allow_null:
-            continue
-        if not isinstance(decl, dict):
+        if decl is not None and not isinstance(decl, dict):
             raise InputError("a declaration must be an object with \"dtype\" and/or "
                              "\"shape\"", place=f"{place}.{name}")
 

@@ -49,10 +49,8 @@ class Solution:
                 if conflicted:
                     dims = ["?" if (t, i) in conflicted else str(d.subs(rename))
                             for i, d in enumerate(sh.dims)]
-                elif rename:
+                else:  # (subs returns the dim itself when there is nothing to rename)
                     dims = [str(d.subs(rename)) for d in sh.dims]
-                else:  # the common case: nothing to rename, nothing clashes
-                    dims = [str(d) for d in sh.dims]
                 if self.decoded.labels:
                     dims = [f"{lab}:{d}" if (lab := self._label(t, i)) else d
                             for i, d in enumerate(dims)]

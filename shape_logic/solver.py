@@ -225,14 +225,14 @@ def _add_program_files(ctl: clingo.Control, paths: list) -> None:
     files loaded as they are now (clingo reports their syntax errors with their place)."""
     import clingo.ast
 
-    theirs = [p for p in paths if not is_shipped(p)]
+    ours = [p for p in paths if is_shipped(p)]
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for path in paths:
-            if is_shipped(path):
-                for statement in shipped_statements(path):
-                    builder.add(statement)
-    for path in theirs:
-        ctl.load(str(path))
+        for path in ours:
+            for statement in shipped_statements(path):
+                builder.add(statement)
+    for path in paths:
+        if path not in ours:
+            ctl.load(str(path))
 
 
 def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
@@ -240,8 +240,7 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     out = []
     for t, shape in shapes.items():
         for i, d in enumerate((shape.dims or ()) if shape is not None else ()):
-            terms = d.terms  # an integer is one constant term (is_int, value, inlined)
-            if len(terms) == 1 and not terms[0][0] and terms[0][1] > limit:
+            if d.is_int and d.value > limit:
                 out.append(f"{t}: axis {i} is {d.value}, beyond 2^62 (no runtime can hold it)")
     return out[:5]
 
@@ -293,7 +292,6 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         t1 = time.perf_counter()
         from .diagnostics import diagnostics_from_conflicts
 
-        diagnostics = None
         if explain:
             from .diagnose import diagnose
 
@@ -305,7 +303,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
                     diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
                     for d in diagnostics:
                         d.notes.append(UNEXPLAINED)
-        if diagnostics is None:
+        else:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)

@@ -20,11 +20,11 @@ except ImportError:  # pragma: no cover - another clingo build
 def symbol_texts(symbols: Iterable[clingo.Symbol]) -> list[str]:
     """The text of each symbol, as `str(symbol)` gives it. A model's symbols
     (`Model.symbols`) are read from their array, without making a Symbol of each."""
-    reps = getattr(symbols, "_p_symbols", None)  # clingo's lazy sequence of a model's symbols
-    symbols = list(symbols) if reps is None or _lib is None else symbols
     if _lib is None:
         return [str(s) for s in symbols]
+    reps = getattr(symbols, "_p_symbols", None)  # clingo's lazy sequence of a model's symbols
     if reps is None:
+        symbols = list(symbols)
         reps = [s._rep for s in symbols]
     size_of, write, text_of = _lib.clingo_symbol_to_string_size, _lib.clingo_symbol_to_string, \
         _ffi.string

@@ -71,3 +71,13 @@ def test_onnx_scan_body_and_local_function(tmp_path):
     assert (sol.shape("sT"), sol.shape("ys"), sol.shape("z")) == ("[n]", "[s, n]", "[s, n]")
     out = shape_logic.run(path, {"s0": np.ones(3, np.float32), "xs": np.ones((4, 3), np.float32)})
     np.testing.assert_allclose(out["z"][-1], [10.0, 10.0, 10.0])
+
+
+def test_a_function_may_leave_a_declaration_null_as_the_graph_may():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 3]"}},
+         "functions": {"f": {"inputs": {"a": None}, "outputs": ["b"],
+                             "annotations": {"b": None}, "initializers": None,
+                             "nodes": [{"op": "Relu", "inputs": ["a"], "outputs": ["b"]}]}},
+         "nodes": [{"name": "r", "op": "f", "inputs": ["x"], "outputs": ["y"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[2, 3]"
