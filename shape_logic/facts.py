@@ -1,7 +1,7 @@
 """A graph as ASP facts (the input predicates of encodings/schema.lp).
 
-Two forms. Solving writes what the user declared directly (`rank(T, R).`,
-`op(N, Op).`). Explaining gives every declared fact its *source* `src(Kind, Name,
+Two forms. Solving writes what the user declared directly (`rank(T, R).`; every
+node in force: `op(N, O) :- node(N, O).`). Explaining gives every declared fact its *source* `src(Kind, Name,
 Part)` (`given_rank(T, R, S). source(S).`), so that sources can be switched on
 and off: Kind is input | init | output | ann | node, Part is rank | dims | dtype |
 data for tensors and `all` for nodes.
@@ -27,8 +27,12 @@ def graph_facts(graph: Graph, sourced: bool = False, foreign=frozenset()) -> str
     """The graph as facts; `foreign`: nodes whose operator's rule file describes other
     domains (solver.select_rules), named with their domain so that no rule applies."""
     out: list[str] = [f'opset("", {graph.opset}).']
+    if not sourced:  # every node is in force (explaining derives op/2 from its source)
+        out.append("op(N, O) :- node(N, O).")
+    made = {t for n in graph.nodes + graph.body_nodes for t in n.outputs if t}
     for t in graph.tensors():
-        out.append(f"tensor({quote(t)}).")
+        if t not in made:  # a node's outputs are tensors by nodes.lp
+            out.append(f"tensor({quote(t)}).")
     for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
                         ("output", graph.outputs), ("ann", graph.annotations)):
         for info in decls.values():
@@ -187,20 +191,30 @@ def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
     return out
 
 
+MAX_PACKED_INPUTS = 5  # nodes.lp unpacks nodeK facts for K up to this
+
+
 def node_facts(node: Node, sourced: bool = True) -> list[str]:
-    n = quote(node.name)
-    # node/2 is always a fact (rules may negate it); op/2 says the node is in force
-    in_force = f"source(src(node,{n},all))." if sourced else f"op({n},{quote(node.op)})."
-    out = [f"node({n},{quote(node.op)}). {in_force}",
-           f"ninputs({n},{len(node.inputs)}). noutputs({n},{len(node.outputs)})."]
+    """The node as one statement where it can be (nodes.lp derives node/2, ninputs/2,
+    noutputs/2, input/3 and output/3 from it), its attributes and bodies. node/2 holds
+    whatever is in force (rules may negate it); op/2 says the node is in force."""
+    n, o = quote(node.name), quote(node.op)
+    ins, outs = node.inputs, node.outputs
+    out = []
+    if len(ins) <= MAX_PACKED_INPUTS and outs:
+        ports = "".join("," + quote(t or "") for t in ins)
+        out.append(f"node{len(ins)}({n},{o},{len(outs)},{quote(outs[0] or '')}{ports}).")
+        later = 1
+    else:
+        out.append(f"node_io({n},{o},{len(ins)},{len(outs)}).")
+        out.extend(f"input({n},{k},{quote(t)})." for k, t in enumerate(ins) if t)
+        later = 0
+    # an omitted optional output has no fact, as an absent input
+    out.extend(f"output({n},{k},{quote(t)})." for k, t in enumerate(outs) if t and k >= later)
+    if sourced:
+        out.append(f"source(src(node,{n},all)).")
     if node.domain not in ("", "ai.onnx"):  # a contrib op (com.microsoft) shares names with ONNX
         out.append(f"domain({n},{quote(node.domain)}).")
-    for k, t in enumerate(node.inputs):
-        if t:
-            out.append(f"input({n},{k},{quote(t)}).")
-    for k, t in enumerate(node.outputs):
-        if t:  # an omitted optional output has no fact, as an absent input
-            out.append(f"output({n},{k},{quote(t)}).")
     for key, value in node.attrs.items():
         out.extend(attr_facts(node, key, value))
     for key, (ins, outs) in node.bodies.items():  # a subgraph's copy (subgraphs.py)

@@ -13,7 +13,7 @@ from .rule_check import check_rule_text
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENCODINGS_DIR = ROOT / "encodings"
 RULES_DIR = ROOT / "rules"
-CORE_FILES = ("schema.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
+CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
               "families.lp", "floats.lp", "counts.lp", "rows.lp", "labels.lp",
               "axes.lp", "violations.lp", "show.lp")
 
