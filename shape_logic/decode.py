@@ -9,6 +9,7 @@ of appearance.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -18,7 +19,7 @@ from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
-from .asp.texts import symbol_texts
+from .asp.texts import symbols_text
 from .decode_rows import decode_rows
 
 
@@ -45,16 +46,29 @@ class Atoms:
         instead of one per argument, and one regular-expression scan per predicate over
         the whole text instead of one match per atom (this dominates large graphs)."""
         a = Atoms()
-        text = "\n".join(symbol_texts(symbols))
-        dims, ranks, dtypes = a.dims, a.rank, a.dtype
-        for name, axis, value in _DIM.findall(text):
-            e = _dim_text(value)
+        text = symbols_text(symbols)
+        escapes = "\\" in text  # else names need no unquoting and scan faster
+        unquote = _unquote if escapes else _as_is
+        dim_re, rank_re, dtype_re = _PATTERNS[escapes]
+        values: dict = {}  # a dim's text -> its Expr (None: unreadable); few distinct ones
+        dims, ranks, dtypes = defaultdict(set), defaultdict(set), defaultdict(set)
+        found = 0
+        for name, axis, value in dim_re.findall(text):
+            found += 1
+            e = values.get(value, _UNREAD)
+            if e is _UNREAD:
+                e = values[value] = _dim_text(value)
             if e is not None:
-                dims.setdefault((_unquote(name), int(axis)), set()).add(e)
-        for name, rank in _RANK.findall(text):
-            ranks.setdefault(_unquote(name), set()).add(int(rank))
-        for name, dtype in _DTYPE.findall(text):
-            dtypes.setdefault(_unquote(name), set()).add(dtype)
+                dims[(unquote(name), int(axis))].add(e)
+        for name, rank in rank_re.findall(text):
+            found += 1
+            ranks[unquote(name)].add(int(rank))
+        for name, dtype in dtype_re.findall(text):
+            found += 1
+            dtypes[unquote(name)].add(dtype)
+        a.dims, a.rank, a.dtype = dict(dims), dict(ranks), dict(dtypes)
+        if found == len(symbols):  # every atom was one of those three
+            return a
         line, at = 0, 0
         for m in _RARE.finditer(text):  # the others (a few) through their own symbols
             line += text.count("\n", at, m.start())
@@ -96,10 +110,15 @@ class Atoms:
                                     (args[2].string, args[3].number)))
 
 
-_STR = r'"((?:[^"\\]|\\.)*)"'
-_DIM = re.compile(rf'^dim\({_STR},(-?\d+),(-?\d+|"(?:[^"\\]|\\.)*")\)$', re.M)
-_RANK = re.compile(rf'^rank\({_STR},(\d+)\)$', re.M)
-_DTYPE = re.compile(rf'^dtype\({_STR},(\w+)\)$', re.M)
+def _patterns(string: str) -> tuple:
+    """The regular expressions of dim/3, rank/2 and dtype/2 atoms, given how a quoted
+    string is written (with or without backslash escapes)."""
+    return (re.compile(rf'^dim\("({string})",(-?\d+),(-?\d+|"{string}")\)$', re.M),
+            re.compile(rf'^rank\("({string})",(\d+)\)$', re.M),
+            re.compile(rf'^dtype\("({string})",(\w+)\)$', re.M))
+
+
+_PATTERNS = {True: _patterns(r'(?:[^"\\]|\\.)*'), False: _patterns(r'[^"\\]*')}
 # every other atom (a line that is not one of the three above)
 _RARE = re.compile(r'^(?!dim\("|rank\("|dtype\(").+$', re.M)
 
@@ -107,6 +126,13 @@ _RARE = re.compile(r'^(?!dim\("|rank\("|dtype\(").+$', re.M)
 def _tensor_key(sym: clingo.Symbol):
     """A tensor's name, or a virtual tensor (brow(N, T)) as its text."""
     return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+_UNREAD = object()
+
+
+def _as_is(s: str) -> str:
+    return s
 
 
 def _unquote(s: str) -> str:
@@ -190,9 +216,13 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     shapes, dtypes, poly = {}, {}, []
     data_ranges: dict = {}
     tensors = graph.tensors()
+    bound = bool(resolve.best)
+    all_dims, all_ranks, all_dtypes = atoms.dims, atoms.rank, atoms.dtype
+    shared: dict[tuple, Shape] = {}  # one Shape per distinct dims: most tensors repeat a few
     for t in tensors:
-        ranks = atoms.rank.get(t)
-        dtypes[t] = min(atoms.dtype[t]) if atoms.dtype.get(t) else None
+        ranks = all_ranks.get(t)
+        held = all_dtypes.get(t)
+        dtypes[t] = min(held) if held else None
         if not ranks:
             shapes[t] = None
             if t in atoms.min_rank:
@@ -200,8 +230,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
             continue
         dims = []
         for i in range(min(ranks)):
-            values = atoms.dims.get((t, i))
-            if values and len(values) == 1 and not resolve.best:
+            values = all_dims.get((t, i))
+            if values and len(values) == 1 and not bound:
                 dims.append(next(iter(values)))  # the common case: one value, nothing bound
             elif values:
                 dims.append(min((resolve(v) for v in values), key=simplicity))
@@ -210,7 +240,11 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                 bounds = atoms.data_bounds.get((t, i))
                 if bounds:
                     _note_data_range(data_ranges, dims[-1], bounds, resolve)
-        shapes[t] = Shape((tuple(dims),))
+        key = tuple(dims)
+        shape = shared.get(key)
+        if shape is None:
+            shape = shared[key] = Shape((key,))
+        shapes[t] = shape
     rows = decode_rows(graph, atoms, poly, resolve, void, fresh) if poly else {}
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
@@ -305,11 +339,14 @@ def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dic
                 seen.add(s)
                 order.append(s)
 
+    visited: set[int] = set()  # shapes are shared: each distinct one is visited once
     for t in tensors:
         sh = shapes.get(t)
         if sh is not None:
-            for d in sh.dims:
-                visit(d)
+            if id(sh) not in visited:
+                visited.add(id(sh))
+                for d in sh.dims:
+                    visit(d)
         elif t in rows:
             for d in rows[t].lead + rows[t].trail:
                 visit(d)

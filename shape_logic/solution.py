@@ -27,8 +27,8 @@ class Solution:
         count = len(rename)
         row_vars: dict[str, str] = {}
         conflicted = self.decoded.conflicted
-        for t in self.graph.tensors():
-            sh = self.decoded.shapes.get(t)
+        texts: dict[int, str] = {}  # decoded shapes are shared objects: each printed once
+        for t, sh in self.decoded.shapes.items():  # every tensor, in the graph's order
             row = self.decoded.rows.get(t)
             if sh is None and row is not None:  # rank unknown: a row, `[n]@s@[c]`
                 if row.var not in row_vars:
@@ -49,7 +49,14 @@ class Solution:
                 if conflicted:
                     dims = ["?" if (t, i) in conflicted else str(d.subs(rename))
                             for i, d in enumerate(sh.dims)]
-                else:  # (subs returns the dim itself when there is nothing to rename)
+                elif not self.decoded.labels:
+                    text = texts.get(id(sh))
+                    if text is None:  # (subs returns the dim itself when there is nothing to rename)
+                        text = texts[id(sh)] = "[" + ", ".join(str(d.subs(rename))
+                                                               for d in sh.dims) + "]"
+                    self._shapes[t] = text
+                    continue
+                else:
                     dims = [str(d.subs(rename)) for d in sh.dims]
                 if self.decoded.labels:
                     dims = [f"{lab}:{d}" if (lab := self._label(t, i)) else d
@@ -100,10 +107,8 @@ class Solution:
                 for a, b in self.decoded.constraints]
 
     def to_json(self) -> dict:
-        tensors = {}
-        for t in self.graph.tensors():
-            entry = {"dtype": self.decoded.dtypes.get(t), "shape": self._shapes[t]}
-            tensors[t] = entry
+        dtypes = self.decoded.dtypes
+        tensors = {t: {"dtype": dtypes.get(t), "shape": shape} for t, shape in self._shapes.items()}
         out = {
             "status": self.status,
             "tensors": tensors,
