@@ -4,7 +4,7 @@
 
 Each size runs in its own process so that peak memory (max RSS) is its own.
 Prints load+validate, facts, parse (clingo reading the program), ground, solve, read
-(the answer set into Python), decode, explain (finding and minimizing the core, describing
+(the answer set into Python), decode, json (the solution as INTERFACE §4's JSON), explain (finding and minimizing the core, describing
 it), rescan (solving the whole graph again with the error switched off, to find further
 independent errors) and total seconds, for a consistent graph and one with an injected
 conflict. parse/ground/solve/read add up every solve of the run, the rescan's included.
@@ -31,8 +31,11 @@ def one(n: int, conflict: bool) -> dict:
     g = transformer(n, conflict_at=(n // 32 if conflict else None))
     t0 = time.perf_counter()
     sol = shape_logic.solve(g)
+    t1 = time.perf_counter()
+    sol.to_json()  # end to end: the issue's target is load to JSON out
     total = time.perf_counter() - t0
     out = {k: round(v, 3) for k, v in sol.timings.items()}
+    out["json"] = round(time.perf_counter() - t1, 3)
     out.update(nodes=len(g["nodes"]), total=round(total, 3), status=sol.status,
                peak_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
     return out
@@ -40,7 +43,7 @@ def one(n: int, conflict: bool) -> dict:
 
 def main(sizes):
     print(f"{'nodes':>7} {'kind':>9} {'load':>6} {'facts':>6} {'parse':>6} {'ground':>7} "
-          f"{'solve':>6} {'read':>6} {'decode':>7} {'explain':>8} {'rescan':>7} {'total':>7} "
+          f"{'solve':>6} {'read':>6} {'decode':>7} {'json':>6} {'explain':>8} {'rescan':>7} {'total':>7} "
           f"{'MB':>6} status")
     for n in sizes:
         for conflict in (False, True):
@@ -52,7 +55,7 @@ def main(sizes):
             d = json.loads(r.stdout)
             print(f"{d['nodes']:>7} {'conflict' if conflict else 'ok':>9} {d['load']:>6} "
                   f"{d['facts']:>6} {d['parse']:>6} {d['ground']:>7} {d['solve']:>6} "
-                  f"{d['read']:>6} {d['decode']:>7} {d.get('explain', '-'):>8} "
+                  f"{d['read']:>6} {d['decode']:>7} {d['json']:>6} {d.get('explain', '-'):>8} "
                   f"{d.get('rescan', '-'):>7} {d['total']:>7} {d['peak_mb']:>6} {d['status']}")
 
 
