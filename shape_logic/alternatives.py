@@ -48,7 +48,7 @@ def enumerate_alternatives(problem, open_mm=(), spent: int = 0) -> tuple[dict, l
         f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
     try:
         ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False,
-                                 choices=True, allowance=allowance(spent))
+                                 choices=True, allowance=allowance(spent), voids=True)
     except Abandoned:
         return {}, [], True
     seen: dict[str, list] = {t: [] for t in graph.tensors()}

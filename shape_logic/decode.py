@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import clingo
 
@@ -35,6 +36,8 @@ class Atoms:
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
+    # when set, gives the void edges on demand (the solve grounds voids.lp only then)
+    void_loader: Any = None
     min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
@@ -211,7 +214,7 @@ class Decoded:
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
     resolve = Resolver(atoms.binds)
-    void = _void_classes(atoms.void_edges)
+    void = _VoidClasses(atoms)
     fresh = _FreshNames(graph.fresh_count)
     shapes, dtypes, poly = {}, {}, []
     data_ranges: dict = {}
@@ -318,11 +321,23 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def _void_classes(edges) -> _UnionFind:
-    uf = _UnionFind()
-    for a, b in edges:
-        uf.union(a, b)
-    return uf
+class _VoidClasses:
+    """The classes of equal axes without a value, read when the first such axis is met."""
+
+    def __init__(self, atoms: Atoms):
+        self.atoms = atoms
+        self.classes: _UnionFind | None = None
+
+    def find(self, axis):
+        if self.classes is None:
+            atoms = self.atoms
+            if atoms.void_loader is not None:
+                atoms.void_edges = atoms.void_edges + atoms.void_loader()
+                atoms.void_loader = None
+            self.classes = _UnionFind()
+            for a, b in atoms.void_edges:
+                self.classes.union(a, b)
+        return self.classes.find(axis)
 
 
 def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:

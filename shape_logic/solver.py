@@ -16,8 +16,8 @@ import clingo
 
 from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
-from .asp.program import (available_ops, core_encodings, is_shipped, load_rule_file,
-                          normal_domain, shipped_statements)
+from .asp.program import (VOIDS_FILE, VOIDS_PART, available_ops, core_encodings, is_shipped,
+                          load_rule_file, normal_domain, shipped_statements)
 from .decode import Atoms, decode
 from .errors import InputError
 from .facts import graph_facts
@@ -134,12 +134,13 @@ class Problem:
                        {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown, foreign=foreign)
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
-                observer=None, choices: bool = False,
-                allowance: int | None = None) -> tuple[clingo.Control, Functions]:
+                observer=None, choices: bool = False, allowance: int | None = None,
+                voids: bool = False) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources);
         `observer` (clingo's Observer) sees the ground rules (lineage). With `choices`,
         `extra` holds choice rules (alternatives.lp): answer sets differ. Past `allowance`
-        computations, the grounding is abandoned (limits.Abandoned)."""
+        computations, the grounding is abandoned (limits.Abandoned). With `voids`, the
+        equal axes without a value are grounded too (else `ground_voids` does it later)."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -160,7 +161,8 @@ class Problem:
                           allowance=allowance)
         t0 = time.perf_counter()
         try:
-            _add_program_files(ctl, core_encodings() + [rf.path for rf in self.rule_files])
+            _add_program_files(ctl, core_encodings() + [rf.path for rf in self.rule_files]
+                               + [VOIDS_FILE])
             ctl.add("base", [], self.sourced_facts if sourced else self.facts)
             ctl.add("base", [], extra)
         except RuntimeError:
@@ -170,7 +172,8 @@ class Problem:
         deadline.phase = "grounding"
         try:
             with phase("ground"):
-                ctl.ground([("base", [])], context=funcs)
+                parts = [("base", [])] + ([(VOIDS_PART, [])] if voids else [])
+                ctl.ground(parts, context=funcs)
         except Abandoned:
             raise
         except (RuntimeError, Expired):  # clingo re-raises a callback's exception, or wraps it
@@ -209,6 +212,8 @@ class Problem:
                                  + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
             symbols = []
         atoms = Atoms.read(symbols)
+        # the decoder asks for the equal axes without a value when it meets one
+        atoms.void_loader = lambda: ground_voids(ctl, funcs)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
         self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
         return atoms, funcs
@@ -218,6 +223,15 @@ class Problem:
 # inconsistent graphs that runs away, and the shape error is then given without its core
 UNEXPLAINED = ("not explained: finding the nodes and declarations behind this error took "
                "more computation than solving the whole graph allows (it stands all the same)")
+
+
+def ground_voids(ctl: clingo.Control, funcs: Functions) -> list:
+    """The edges between equal axes without a value (voids.lp), grounded after the base
+    program: its atoms are facts (the program is Horn, its sources facts), read as such."""
+    ctl.ground([(VOIDS_PART, [])], context=funcs)
+    return [((a.symbol.arguments[0].string, a.symbol.arguments[1].number),
+             (a.symbol.arguments[2].string, a.symbol.arguments[3].number))
+            for a in ctl.symbolic_atoms.by_signature("eqvoid", 4) if a.is_fact]
 
 
 def _add_program_files(ctl: clingo.Control, paths: list) -> None:
@@ -286,6 +300,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     t0 = time.perf_counter()
     with phase("decode"):
         decoded = decode(problem.graph, atoms)
+    atoms.void_loader = None  # (it holds the grounded control, which nothing needs now)
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:

@@ -46,6 +46,11 @@ def core_encodings() -> list[Path]:
     return [ENCODINGS_DIR / f for f in CORE_FILES]
 
 
+# the program part the decoder grounds on demand: equal axes without a value (voids.lp)
+VOIDS_FILE = ENCODINGS_DIR / "voids.lp"
+VOIDS_PART = "voids"
+
+
 def rule_dirs(user_dirs=()) -> list[Path]:
     """Directories searched for rule files, later ones taking precedence."""
     dirs = [RULES_DIR]
@@ -92,7 +97,13 @@ def load_rule_file(op: str, path: Path) -> RuleFile:
 
 def is_shipped(path: Path) -> bool:
     """One of our encodings or rule files (not a user's)."""
-    return path.parent.resolve() in (ENCODINGS_DIR, RULES_DIR)
+    return _our_directory(path.parent)
+
+
+@lru_cache(maxsize=64)
+def _our_directory(directory: Path) -> bool:
+    # asked for every file of every solve: resolving the path each time cost ~1.5 ms a solve
+    return directory.resolve() in (ENCODINGS_DIR, RULES_DIR)
 
 
 def shipped_statements(path: Path) -> tuple:
