@@ -65,5 +65,7 @@ def enumerate_alternatives(problem, open_mm=(), spent: int = 0) -> tuple[dict, l
                 s = sol.shape(t)
                 if s not in seen[t]:
                     seen[t].append(s)
-    alternatives = {t: v for t, v in seen.items() if len(v) > 1}
+    # in a canonical order, not clingo's order of enumeration (which follows the program)
+    alternatives = {t: sorted(v) for t, v in seen.items() if len(v) > 1}
+    cases = sorted(cases, key=lambda c: sorted((k, str(v)) for k, v in c.items()))
     return alternatives, (cases if alternatives else []), count > MAX_MODELS

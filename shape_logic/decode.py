@@ -55,22 +55,20 @@ class Atoms:
         dim_re, rank_re, dtype_re = _PATTERNS[escapes]
         values: dict = {}  # a dim's text -> its Expr (None: unreadable); few distinct ones
         dims, ranks, dtypes = defaultdict(set), defaultdict(set), defaultdict(set)
-        found = 0
         for name, axis, value in dim_re.findall(text):
-            found += 1
             e = values.get(value, _UNREAD)
             if e is _UNREAD:
                 e = values[value] = _dim_text(value)
             if e is not None:
                 dims[(unquote(name), int(axis))].add(e)
         for name, rank in rank_re.findall(text):
-            found += 1
             ranks[unquote(name)].add(int(rank))
         for name, dtype in dtype_re.findall(text):
-            found += 1
             dtypes[unquote(name)].add(dtype)
         a.dims, a.rank, a.dtype = dict(dims), dict(ranks), dict(dtypes)
-        if found == len(symbols):  # every atom was one of those three
+        # (the patterns take tensors, named by strings; virtual tensors' atoms are skipped)
+        ours = sum(text.count("\n" + p) for p in _OURS) + text.startswith(_OURS)
+        if ours == len(symbols):  # every atom was a dim, rank or dtype
             return a
         line, at = 0, 0
         for m in _RARE.finditer(text):  # the others (a few) through their own symbols
@@ -122,8 +120,9 @@ def _patterns(string: str) -> tuple:
 
 
 _PATTERNS = {True: _patterns(r'(?:[^"\\]|\\.)*'), False: _patterns(r'[^"\\]*')}
-# every other atom (a line that is not one of the three above)
-_RARE = re.compile(r'^(?!dim\("|rank\("|dtype\(").+$', re.M)
+# every other atom (a line that is not a dim, rank or dtype, of a tensor or a virtual one)
+_OURS = ("dim(", "rank(", "dtype(")
+_RARE = re.compile(r'^(?!dim\(|rank\(|dtype\().+$', re.M)
 
 
 def _tensor_key(sym: clingo.Symbol):
@@ -276,18 +275,20 @@ def _note_data_range(data_ranges: dict, name: Expr, bounds, resolve):
 
 
 def _constraints(unsolved, resolve) -> list:
-    seen, out = set(), []
+    """The equations that must hold, one per difference of their sides (`s4 + max(3, s2) =
+    s4 + 3` is `max(3, s2) = 3`), each as its simplest form: the same whatever order the
+    answer set lists them in."""
+    best: dict = {}
     for e1, e2 in unsolved:
         a, b = resolve(e1), resolve(e2)
         if a == b:
             continue
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((a, b) if simplicity(a) >= simplicity(b) else (b, a))
-    out.sort(key=lambda ab: (str(ab[0]), str(ab[1])))
-    return out
+        pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
+        rank = (simplicity(pair[0]), simplicity(pair[1]))
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, pair)
+    return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
 
 
 class _FreshNames:
