@@ -26,23 +26,41 @@ MAX_ATTR_CHARS = 256  # string attributes up to this length are also given chara
 def graph_facts(graph: Graph, sourced: bool = False, foreign=frozenset()) -> str:
     """The graph as facts; `foreign`: nodes whose operator's rule file describes other
     domains (solver.select_rules), named with their domain so that no rule applies."""
-    out: list[str] = [f'opset("", {graph.opset}).']
+    return "".join(fact_chunks(graph, sourced, foreign))
+
+
+def fact_chunks(graph: Graph, sourced: bool = False, foreign=frozenset(),
+                size: int = 20_000):
+    """The graph's facts as texts of about `size` statements each (clingo can parse one
+    while the next is written: solver.stream_facts)."""
+    batch: list[str] = []
+    for group in _fact_groups(graph, sourced, foreign):
+        batch.extend(group)
+        if len(batch) >= size:
+            yield "\n".join(batch) + "\n"
+            batch = []
+    if batch:
+        yield "\n".join(batch) + "\n"
+
+
+def _fact_groups(graph: Graph, sourced: bool, foreign):
+    """The statements, a list at a time (per declaration, per node)."""
+    head = [f'opset("", {graph.opset}).']
     if not sourced:  # every node is in force (explaining derives op/2 from its source)
-        out.append("op(N, O) :- node(N, O).")
+        head.append("op(N, O) :- node(N, O).")
     made = {t for n in graph.nodes + graph.body_nodes for t in n.outputs if t}
-    for t in graph.tensors():
-        if t not in made:  # a node's outputs are tensors by nodes.lp
-            out.append(f"tensor({quote(t)}).")
+    # a node's outputs are tensors by nodes.lp
+    head.extend(f"tensor({quote(t)})." for t in graph.tensors() if t not in made)
+    yield head
     for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
                         ("output", graph.outputs), ("ann", graph.annotations)):
         for info in decls.values():
-            out.extend(tensor_facts(info, kind, sourced))
-    out.extend(_shared_shape_variables(graph, sourced))
+            yield tensor_facts(info, kind, sourced)
+    yield _shared_shape_variables(graph, sourced)
     for node in graph.nodes + graph.body_nodes:
         if node.name in foreign:
             node = dataclasses.replace(node, op=f"{node.domain}.{node.op}")
-        out.extend(node_facts(node, sourced))
-    return "\n".join(out) + "\n"
+        yield node_facts(node, sourced)
 
 
 def _declared(pred: str, args: str, source: str | None) -> str:

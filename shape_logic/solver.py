@@ -20,7 +20,8 @@ from .asp.program import (VOIDS_FILE, VOIDS_PART, available_ops, core_encodings,
                           load_rule_file, normal_domain, shipped_statements)
 from .decode import Atoms, decode
 from .errors import InputError
-from .facts import graph_facts
+from .asp.feed import stream_facts
+from .facts import fact_chunks, graph_facts
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
@@ -101,7 +102,8 @@ class Problem:
 
     graph: Graph
     rule_files: list
-    facts: str  # the declared facts written directly (solving)
+    facts: str | None  # the declared facts written directly (solving); None: not yet
+    # written (the first control writes them while clingo parses them: asp/feed.py)
     rules: tuple = ()
     timings: dict = field(default_factory=dict)
     context: str = ""  # sourced facts beyond the graph's (neighbourhood.py)
@@ -126,12 +128,24 @@ class Problem:
             validate(graph)
             rule_files, unknown, foreign = select_rules(graph, rules, strict)
         t1 = time.perf_counter()
-        stop_if_expired("writing the facts")
-        with phase("facts"):
-            facts = graph_facts(graph, foreign=foreign)
-        t2 = time.perf_counter()
-        return Problem(graph, rule_files, facts, tuple(rules),
-                       {"load": t1 - t0, "facts": t2 - t1}, unknown=unknown, foreign=foreign)
+        return Problem(graph, rule_files, None, tuple(rules), {"load": t1 - t0},
+                       unknown=unknown, foreign=foreign)
+
+    def _add_facts(self, ctl: clingo.Control, sourced: bool) -> float:
+        """The facts into `ctl` (written while clingo parses them, the first time); the
+        seconds spent writing them."""
+        if sourced:
+            ctl.add("base", [], self.sourced_facts)
+        elif self.facts is not None:
+            ctl.add("base", [], self.facts)
+        else:
+            stop_if_expired("writing the facts")
+            with phase("facts"):
+                self.facts, writing = stream_facts(ctl, fact_chunks(self.graph,
+                                                                    foreign=self.foreign))
+            self.timings["facts"] = writing
+            return writing
+        return 0.0
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None, choices: bool = False, allowance: int | None = None,
@@ -163,7 +177,7 @@ class Problem:
         try:
             _add_program_files(ctl, core_encodings() + [rf.path for rf in self.rule_files]
                                + [VOIDS_FILE])
-            ctl.add("base", [], self.sourced_facts if sourced else self.facts)
+            writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
         except RuntimeError:
             raise _program_error(messages)
@@ -186,7 +200,8 @@ class Problem:
                             largest_contributors(ctl, self.rule_files))
         if undefined:
             raise _undefined_error(undefined)
-        self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0
+        # (parsing, less the writing of the facts that it overlapped)
+        self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0 - writing
         self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
         return ctl, funcs
 
