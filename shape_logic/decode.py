@@ -16,6 +16,7 @@ from typing import Any
 
 import clingo
 
+from .asp.release import release
 from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
@@ -334,6 +335,7 @@ class _VoidClasses:
             atoms = self.atoms
             if atoms.void_loader is not None:
                 atoms.void_edges = atoms.void_edges + atoms.void_loader()
+                release(atoms.void_loader)  # the grounded control, not needed any more
                 atoms.void_loader = None
             self.classes = _UnionFind()
             for a, b in atoms.void_edges:

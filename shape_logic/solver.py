@@ -21,6 +21,7 @@ from .asp.program import (VOIDS_FILE, VOIDS_PART, available_ops, core_encodings,
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
+from .asp.release import release
 from .facts import fact_chunks, graph_facts
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
@@ -315,7 +316,9 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     t0 = time.perf_counter()
     with phase("decode"):
         decoded = decode(problem.graph, atoms)
-    atoms.void_loader = None  # (it holds the grounded control, which nothing needs now)
+    # (it holds the grounded control, which nothing needs now: freed in the background)
+    release(atoms.void_loader)
+    atoms.void_loader = None
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:
