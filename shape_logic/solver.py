@@ -17,7 +17,7 @@ import clingo
 from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
 from .asp.program import (VOIDS_FILE, VOIDS_PART, available_ops, core_encodings, is_shipped,
-                          load_rule_file, normal_domain, shipped_statements)
+                          load_rule_file, normal_domain, shipped_program)
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
@@ -251,15 +251,21 @@ def ground_voids(ctl: clingo.Control, funcs: Functions) -> list:
 
 
 def _add_program_files(ctl: clingo.Control, paths: list) -> None:
-    """Our encodings and rule files as statements parsed once per process; a user's rule
-    files loaded as they are now (clingo reports their syntax errors with their place)."""
+    """Our encodings and rule files as text or statements parsed once per process
+    (program.shipped_program); a user's rule files loaded as they are now (clingo reports
+    their syntax errors with their place)."""
     import clingo.ast
 
     ours = [p for p in paths if is_shipped(p)]
+    programs = [shipped_program(path) for path in ours]
+    texts = [p for p in programs if isinstance(p, str)]
+    if texts:
+        ctl.add("base", [], "".join(texts))
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for path in ours:
-            for statement in shipped_statements(path):
-                builder.add(statement)
+        for statements in programs:
+            if not isinstance(statements, str):
+                for statement in statements:
+                    builder.add(statement)
     for path in paths:
         if path not in ours:
             ctl.load(str(path))

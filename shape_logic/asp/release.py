@@ -16,12 +16,15 @@ import threading
 _pending: queue.SimpleQueue = queue.SimpleQueue()
 _thread: threading.Thread | None = None
 _lock = threading.Lock()
+_STOP = object()
 
 
 def release(owner) -> None:
     """Let `owner` (a control, or whatever holds the last reference to one) go in the
-    background."""
+    background. None is nothing to release."""
     global _thread
+    if owner is None:
+        return
     with _lock:
         if _thread is None:
             _thread = threading.Thread(target=_drop, name="shape-logic-release", daemon=True)
@@ -32,7 +35,7 @@ def release(owner) -> None:
 def _drop() -> None:
     while True:
         owner = _pending.get()
-        if owner is None:
+        if owner is _STOP:
             return
         del owner  # the last reference: clingo frees the control here
 
@@ -41,5 +44,5 @@ def _drop() -> None:
 def _finish() -> None:
     """Free what is pending before the interpreter (and clingo's library) goes away."""
     if _thread is not None and _thread.is_alive():
-        _pending.put(None)
+        _pending.put(_STOP)
         _thread.join()
