@@ -129,3 +129,44 @@ def test_a_sum_a_narrow_type_wraps_is_not_followed(dtype, a, b):
 def test_a_sum_the_type_holds_is_followed(dtype):
     sol = solve(_sum_as_shape(dtype, 3, 4, x="[7]"))
     assert sol.status == "ok" and sol.shape("y") == "[7]"
+
+
+INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
+
+
+def _slice_to(end_op: str, a: int, b: int | None) -> dict:
+    """x[0:end] where end = end_op(a, b) (or end_op(a)) is computed in int64."""
+    inits = {"a": {"dtype": "i64", "shape": [1], "data": [a]},
+             "zero": {"dtype": "i64", "shape": [1], "data": [0]}}
+    ins = ["a"]
+    if b is not None:
+        inits["b"] = {"dtype": "i64", "shape": [1], "data": [b]}
+        ins.append("b")
+    return {"inputs": {"x": {"dtype": "f32", "shape": "[10]"}}, "initializers": inits,
+            "nodes": [{"op": end_op, "inputs": ins, "outputs": ["end"]},
+                      {"op": "Slice", "inputs": ["x", "zero", "end"], "outputs": ["y"]}]}
+
+
+@pytest.mark.parametrize("op, a, b", [("Add", INT64_MAX, 1), ("Sub", INT64_MIN, 1),
+                                      ("Mul", INT64_MAX, 2), ("Neg", INT64_MIN, None)])
+def test_int64_arithmetic_past_its_range_is_not_followed(op, a, b):
+    """INT64_MAX (a Slice end exporters write) + 1 wraps around to INT64_MIN at run time,
+    so x[0:end] is empty there, not x: the end is not taken as 2^63."""
+    import numpy as np
+
+    from shape_logic import run
+
+    sol = solve(_slice_to(op, a, b))
+    assert sol.status == "ok" and sol.shape("y") != "[10]"
+    out = run(_slice_to(op, a, b), {"x": np.zeros(10, np.float32)})  # as the runtime does
+    with np.errstate(over="ignore"):
+        end = int({"Add": np.add, "Sub": np.subtract, "Mul": np.multiply}[op](
+            np.int64(a), np.int64(b)) if b is not None else -np.int64(a))
+    assert out["y"].shape == (len(range(10)[0:end]),)
+
+
+@pytest.mark.parametrize("op, a, b, end", [("Add", INT64_MAX - 1, 1, INT64_MAX),
+                                           ("Sub", 12, 5, 7), ("Mul", 2, 3, 6)])
+def test_int64_arithmetic_within_its_range_is_followed(op, a, b, end):
+    sol = solve(_slice_to(op, a, b))
+    assert sol.status == "ok" and sol.shape("y") == f"[{min(end, 10)}]"

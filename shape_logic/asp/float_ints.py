@@ -78,19 +78,20 @@ def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
 NARROW_INT_TYPES = {"i32": True, "u32": False}
 
 
-# integer types narrower than 64 bits -> (signed?, bits): their arithmetic wraps around
-INT_TYPE_BITS = {"i8": (True, 8), "i16": (True, 16), "i32": (True, 32),
-                 "u8": (False, 8), "u16": (False, 16), "u32": (False, 32)}
+# integer types -> (signed?, bits): their arithmetic wraps around
+INT_TYPE_BITS = {"i8": (True, 8), "i16": (True, 16), "i32": (True, 32), "i64": (True, 64),
+                 "u8": (False, 8), "u16": (False, 16), "u32": (False, 32), "u64": (False, 64)}
 
 
 def type_holds(e: Expr, dtype: str) -> bool:
-    """Whether the integer type `dtype` (narrower than 64 bits) holds e: a known integer
-    within its range, or a symbolic one held under the size assumption (int_held, 32-bit
-    types only). Elsewhere the runtime's result has wrapped around."""
+    """Whether the integer type `dtype` holds e: a known integer within its range (past it
+    the runtime's result has wrapped around: INT64_MAX + 1, a Slice end exporters write, is
+    INT64_MIN), or a symbolic one held under the size assumption: a size in dims fits 64
+    bits (input dims are below 2^62), 32-bit types only hold what int_held says."""
     if dtype not in INT_TYPE_BITS:
         return False
     if not e.is_int:
-        return int_held(e, dtype)
+        return INT_TYPE_BITS[dtype][1] == 64 or int_held(e, dtype)
     signed, bits = INT_TYPE_BITS[dtype]
     lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
     return lo <= e.value < hi
