@@ -21,7 +21,7 @@ import numpy as np
 
 from .analyses.streaming import WINDOWED, StreamError, stream_plan
 from .errors import InputError
-from .kernels import graph_kernel, load_kernel
+from .kernels import graph_kernel
 from .stream_steps import Pointwise, SliceSteps, Window
 
 __all__ = ["Stream", "StreamError", "StreamResult", "run_stream"]
@@ -107,7 +107,10 @@ class Stream:
         common = (args, in_axes, out_axis, self._counter)
         streamed = in_axes.get(0)
         if node.op in WINDOWED and streamed is not None and streamed >= 2:
-            return Window(node, load_kernel(node.op), self.graph.opset, *common,
+            # the node's own kernel class (a node of another domain has none: exit 2, as
+            # for `run`), made again per window with the streamed axis's padding taken out
+            kernel_cls = type(graph_kernel(self.graph, node))
+            return Window(node, kernel_cls, self.graph.opset, *common,
                           rank=rank_of(node.inputs[0]))
         if node.op == "Slice" and streamed is not None and self.graph.opset >= 10:
             r = rank_of(node.inputs[0])

@@ -157,3 +157,18 @@ def test_concat_of_streams_with_different_histories_and_average_pooling(chunk):
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6)
     assert sum(got.macs) == 9 * 2 * C * 3  # the convolution's, computed once
+
+
+def test_a_window_of_another_domain_is_not_run_with_onnxs_kernel():
+    """A Conv of a custom domain, its output annotated so that it can stream: there is no
+    kernel for it (as `run` says), never ONNX's Conv in its place."""
+    from shape_logic.errors import InputError
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 2, T]"}},
+         "outputs": {"y": {"dtype": "f32", "shape": "[1, 2, T - 2]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": [2, 2, 3],
+                                "data": np.ones((2, 2, 3)).tolist()}},
+         "nodes": [{"op": "Conv", "domain": "my.domain", "inputs": ["x", "w"],
+                    "outputs": ["y"]}]}
+    with pytest.raises(InputError, match="Conv of domain 'my.domain': no kernel"):
+        run_stream(g, {"x": np.ones((1, 2, 7), np.float32)}, "x", 2, chunk=2)
