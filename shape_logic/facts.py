@@ -108,6 +108,15 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
     return out
 
 
+def declares_rows(graph: Graph) -> bool:
+    """Some declaration gives a row (`min_rank`, rows.lp): an input without a shape, or a
+    shape with a shape variable (`s@[a]`, as tensor_facts writes them)."""
+    return any(info.shape.dims is None if info.shape is not None else kind == "input"
+               for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
+                                   ("output", graph.outputs), ("ann", graph.annotations))
+               for info in decls.values())
+
+
 def labeled_positions(shape) -> list[tuple[int, str]]:
     """(position, label) of the labeled axes: from the front before a shape variable (or
     throughout), from the back (negative) after it."""

@@ -19,6 +19,7 @@ CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp"
 
 DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
 _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
+_ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ class RuleFile:
             return (DEFAULT_DOMAIN,)
         return tuple(normal_domain(d) for d in m.group(1).split())
 
+    @cached_property
+    def seeds_rows(self) -> bool:
+        """The file derives `min_rank` or `same_row` from no row (a line `% rows: seeds`,
+        held to what its rules can derive by tests/core/test_rows_seeds.py): a graph
+        whose declarations have no row is then solved without encodings/rows.lp."""
+        return _ROWS_LINE.search(self.text) is not None
+
 
 def normal_domain(domain: str) -> str:
     return DEFAULT_DOMAIN if domain in ("", "ai.onnx") else domain
@@ -45,6 +53,9 @@ def normal_domain(domain: str) -> str:
 def core_encodings() -> list[Path]:
     return [ENCODINGS_DIR / f for f in CORE_FILES]
 
+
+# rank polymorphism: left out of a solve where no row can occur (solver.rows_possible)
+ROWS_FILE = ENCODINGS_DIR / "rows.lp"
 
 # the program part the decoder grounds on demand: equal axes without a value (voids.lp)
 VOIDS_FILE = ENCODINGS_DIR / "voids.lp"
