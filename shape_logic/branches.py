@@ -67,9 +67,10 @@ class Scopes:
         self.defined: dict = {}  # tensor -> the If branches it is defined in
         self.reads: dict = {}  # guard term -> (term it copies, scope)
         for node in graph.nodes + graph.body_nodes:
-            if node.op == "If":
-                for key in node.bodies:
-                    self.ids.setdefault((node.name, key), len(self.ids) + 1)
+            branches = [(node.name, key) for key in node.bodies] if node.op == "If" else []
+            # (a neighbourhood, neighbourhood.py, may hold a branch's nodes without its If)
+            for branch in branches + list(_if_chain(node)):
+                self.ids.setdefault(branch, len(self.ids) + 1)
         if not self.ids:
             return
         for node in graph.nodes + graph.body_nodes:

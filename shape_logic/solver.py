@@ -355,13 +355,12 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = unknown_op_warnings(problem.unknown)
-    if atoms.branch_conflicts:
+    if atoms.branch_conflicts and not atoms.conflicts:  # (else they may echo the error)
         from .diagnostics import _describe
 
-        seen = {str(c.arguments[0]): _describe(*c.arguments).message
-                for c in atoms.branch_conflicts}
+        seen = dict.fromkeys(_describe(*c.arguments).message for c in atoms.branch_conflicts)
         warnings += [f"an If branch cannot run with these shapes (fine if it is not taken): "
-                     f"{m}" for m in list(seen.values())[:5]]
+                     f"{m}" for m in list(seen)[:5]]
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)

@@ -90,3 +90,20 @@ def test_what_both_branches_give_in_the_names_around_them():
         "else_branch": {"inputs": [], "outputs": ["x"], "nodes": []}}}]
     sol = solve(squeeze_if(nested, IDENTITY))
     assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
+
+
+def test_an_error_outside_the_branches_is_explained_and_not_echoed_by_them():
+    # 220 nodes: explained in a neighbourhood (neighbourhood.py), which keeps the branches'
+    # nodes whether or not it holds their If; their copies of x echo the clash, unreported
+    from shape_logic import solve
+
+    g = squeeze_if(SQUEEZE, IDENTITY)
+    prev = "x"
+    for i in range(220):
+        g["nodes"].append({"name": f"r{i}", "op": "Relu", "inputs": [prev], "outputs": [f"z{i}"]})
+        prev = f"z{i}"
+    g["initializers"]["four"] = {"dtype": "f32", "shape": [4], "data": [1, 2, 3, 4]}
+    g["nodes"].append({"name": "bad", "op": "Add", "inputs": ["four", prev], "outputs": ["w"]})
+    sol = solve(g)
+    assert sol.status == "error" and not sol.warnings
+    assert "two sizes: 3 and 4" in sol.diagnostics[0].to_json()["message"]
