@@ -17,6 +17,7 @@ from typing import Any
 import clingo
 
 from .asp.release import release
+from .branches import is_scoped, unscoped_name
 from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
@@ -36,6 +37,7 @@ class Atoms:
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
+    branch_conflicts: list = field(default_factory=list)  # those inside If branches
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
     # when set, gives the void edges on demand (the solve grounds voids.lp only then)
     void_loader: Any = None
@@ -252,8 +254,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
     ranges = {}
-    for s, rs in atoms.ranges.items():
-        if resolve(Expr.sym(s)).symbols() == {s}:
+    for s, rs in atoms.ranges.items():  # (an If branch's own names: only where it runs)
+        if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     constraints = _constraints(atoms.unsolved, resolve)
     conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
@@ -282,8 +284,8 @@ def _constraints(unsolved, resolve) -> list:
     best: dict = {}
     for e1, e2 in unsolved:
         a, b = resolve(e1), resolve(e2)
-        if a == b:
-            continue
+        if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
+            continue  # (an equation of an If branch's own names holds only where it runs)
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
         rank = (simplicity(pair[0]), simplicity(pair[1]))
@@ -371,4 +373,13 @@ def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dic
     for a, b in constraints:
         visit(a)
         visit(b)
-    return {old: f"_{i + 1}" for i, old in enumerate(order)}
+    # an If branch's own name prints as the name it copies (branches.py): the branch's
+    # tensors exist only when it runs, and then the two are equal
+    rename: dict[str, str] = {}
+    fresh: dict[str, str] = {}  # a fresh name -> its number
+    for old in order:
+        base = unscoped_name(old)
+        if base.startswith("_"):
+            base = fresh.setdefault(base, f"_{len(fresh) + 1}")
+        rename[old] = base
+    return rename

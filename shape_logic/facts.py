@@ -16,6 +16,7 @@ import numpy as np
 
 from .graph import INTEGER_DTYPES, Graph, Node, TensorInfo, dtype_of_array
 from .asp.terms import expr_fact_text, int_text, quote
+from .branches import Scopes
 from .errors import InputError
 
 MAX_VALUE_ELEMENTS = 1024  # integer constants up to this size are known element by element
@@ -57,10 +58,14 @@ def _fact_groups(graph: Graph, sourced: bool, foreign):
         for info in decls.values():
             yield tensor_facts(info, kind, sourced)
     yield _shared_shape_variables(graph, sourced)
+    scopes = Scopes(graph)  # an If branch reads the tensors around it through copies
     for node in graph.nodes + graph.body_nodes:
+        terms, outs = scopes.inputs(node), scopes.branch_outputs(node)
         if node.name in foreign:
             node = dataclasses.replace(node, op=f"{node.domain}.{node.op}")
-        yield node_facts(node, sourced)
+        yield node_facts(node, sourced, terms, outs)
+    if scopes.ids:
+        yield scopes.facts()
 
 
 def _declared(pred: str, args: str, source: str | None) -> str:
@@ -221,20 +226,29 @@ def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
 MAX_PACKED_INPUTS = 5  # nodes.lp unpacks nodeK facts for K up to this
 
 
-def node_facts(node: Node, sourced: bool = True) -> list[str]:
+def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
+               body_terms: dict | None = None) -> list[str]:
     """The node as one statement where it can be (nodes.lp derives node/2, ninputs/2,
     noutputs/2, input/3 and output/3 from it), its attributes and bodies. node/2 holds
-    whatever is in force (rules may negate it); op/2 says the node is in force."""
+    whatever is in force (rules may negate it); op/2 says the node is in force.
+    `terms`: inputs read through another term (an If branch's copy, branches.py);
+    `body_terms`: the same for (body, output) of the node's bodies."""
     n, o = quote(node.name), quote(node.op)
     ins, outs = node.inputs, node.outputs
+    terms = terms or {}
+    body_terms = body_terms or {}
+
+    def port(t):
+        return terms.get(t) or quote(t)
+
     out = []
     if len(ins) <= MAX_PACKED_INPUTS and outs:
-        ports = "".join("," + quote(t or "") for t in ins)
+        ports = "".join("," + (port(t) if t else quote("")) for t in ins)
         out.append(f"node{len(ins)}({n},{o},{len(outs)},{quote(outs[0] or '')}{ports}).")
         later = 1
     else:
         out.append(f"node_io({n},{o},{len(ins)},{len(outs)}).")
-        out.extend(f"input({n},{k},{quote(t)})." for k, t in enumerate(ins) if t)
+        out.extend(f"input({n},{k},{port(t)})." for k, t in enumerate(ins) if t)
         later = 0
     # an omitted optional output has no fact, as an absent input
     out.extend(f"output({n},{k},{quote(t)})." for k, t in enumerate(outs) if t and k >= later)
@@ -248,7 +262,8 @@ def node_facts(node: Node, sourced: bool = True) -> list[str]:
         k = quote(key)
         out.append(f"body_count({n},{k},{len(ins)},{len(outs)}).")
         out.extend(f"body_input({n},{k},{i},{quote(t)})." for i, t in enumerate(ins))
-        out.extend(f"body_output({n},{k},{i},{quote(t)})." for i, t in enumerate(outs))
+        out.extend(f"body_output({n},{k},{i},{body_terms.get((key, t)) or quote(t)})."
+                   for i, t in enumerate(outs))
     return out
 
 

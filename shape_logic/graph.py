@@ -88,6 +88,8 @@ class Node:
     # subgraph attributes (Scan's body): key -> (input tensors, output tensors) of the
     # body's copy in this node's namespace, whose nodes are in Graph.body_nodes
     bodies: dict = field(default_factory=dict)
+    # the bodies it is in, outermost first: (node, attribute, op) of each (subgraphs.py)
+    scope: tuple = ()
 
     @property
     def place(self) -> str:

@@ -24,7 +24,7 @@ class Solution:
     def __post_init__(self):
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
         self._shapes: dict[str, str] = {}
-        count = len(rename)
+        count = len({v for v in self.decoded.rename.values() if v.startswith("_")})  # fresh
         row_vars: dict[str, str] = {}
         conflicted = self.decoded.conflicted
         texts: dict[int, str] = {}  # decoded shapes are shared objects: each printed once

@@ -23,6 +23,7 @@ from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
 from .asp.release import release
+from .branches import branch_names, in_branch
 from .facts import declares_rows, fact_chunks, graph_facts
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
@@ -241,6 +242,13 @@ class Problem:
                                  + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
             symbols = []
         atoms = Atoms.read(symbols)
+        if self.graph.body_nodes and atoms.conflicts:
+            # what an If branch requires fails only if it runs: not an error of the graph
+            names = branch_names(self.graph)
+            atoms.branch_conflicts = [c for c in atoms.conflicts
+                                      if in_branch(c.arguments[0], names)]
+            atoms.conflicts = [c for c in atoms.conflicts
+                               if not in_branch(c.arguments[0], names)]
         # the decoder asks for the equal axes without a value when it meets one
         atoms.void_loader = lambda: ground_voids(ctl, funcs)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
@@ -360,6 +368,12 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = unknown_op_warnings(problem.unknown)
+    if atoms.branch_conflicts and not atoms.conflicts:  # (else they may echo the error)
+        from .diagnostics import _describe
+
+        seen = dict.fromkeys(_describe(*c.arguments).message for c in atoms.branch_conflicts)
+        warnings += [f"an If branch cannot run with these shapes (fine if it is not taken): "
+                     f"{m}" for m in list(seen)[:5]]
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)

@@ -58,6 +58,8 @@ def expand_bodies(reader, nodes: list, functions: dict, depth: int = 0) -> list:
             ins = [prefix + n for n in decls_of(value.get("inputs", []))]
             outs = [_inner_name(value, prefix, n) for n in decls_of(value.get("outputs", []))]
             node.bodies[key] = (ins, outs)
+            for inner in body_nodes:
+                inner.scope = node.scope + ((node.name, key, node.op),)
             out.extend(body_nodes)
             out.extend(expand_bodies(reader, body_nodes, functions, depth + 1))
     return out

@@ -38,6 +38,11 @@ def _floordiv(a: Expr, b: Expr) -> Expr:
     q = exact_div(a, b)
     if q is not None:
         return q
+    # a common factor cancels: floor(m*a / (m*b)) = floor(a / b) wherever the division is
+    # defined (m != 0); Reshape's -1 after a split axis gives floor(b*h*w / (2*b*w))
+    common = _common_factor(a, b)
+    if common:
+        return floordiv(exact_div(a, common), exact_div(b, common))
     # a common integer factor cancels: floor(2h / 2c) = floor(h / c)
     g = gcd(a.content(), b.content())
     if g > 1:
@@ -45,6 +50,18 @@ def _floordiv(a: Expr, b: Expr) -> Expr:
     if b.constant_term() < 0 and all(c < 0 for _, c in b.terms):
         a, b = -a, -b
     return Expr.atom(Atom("floordiv", (a, b)))
+
+
+def _common_factor(a: Expr, b: Expr) -> Expr | None:
+    """The greatest monomial dividing every term of a and of b, if not 1."""
+    common: dict | None = None
+    for mono, _ in a.terms + b.terms:
+        powers = dict(mono)
+        common = powers if common is None else \
+            {at: min(p, powers[at]) for at, p in common.items() if at in powers}
+        if not common:
+            return None
+    return Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1})
 
 
 def _floordiv_int(a: Expr, c: int) -> Expr:

@@ -52,6 +52,19 @@ def test_operations_are_exact(pair, env):
     assert evaluate(e, env) == f(env)
 
 
+@settings(max_examples=300, deadline=None)
+@given(exprs(depth=2), exprs(depth=2), exprs(depth=1), envs)
+def test_division_by_an_expression_with_a_common_factor_is_exact(px, py, pm, env):
+    # floor(m*x / (m*y)) = floor(x / y) wherever the division is defined
+    (x, fx), (y, fy), (m, fm) = px, py, pm
+    assume(fy(env) * fm(env) != 0)
+    try:
+        e = ops.floordiv(x * m, y * m)
+    except ExprOverflow:
+        return
+    assert evaluate(e, env) == (fx(env) * fm(env)) // (fy(env) * fm(env))
+
+
 @settings(max_examples=400, deadline=None)
 @given(exprs())
 def test_printing_round_trips(pair):
@@ -74,6 +87,9 @@ def test_bounds_contain_the_value(pair, env):
     ("(a*b + a)//(b + 1)", "a"), ("max(s, 1)", "s"), ("min(9223372036854775807, s)", "s"),
     ("max(a, max(b, 3))", "max(3, max(a, b))"), ("(b*s*100)//64", "25*b*s//16"),
     ("h//2//3", "h//6"),
+    # a common factor cancels (Reshape's -1 after pixel_unshuffle's split axes)
+    ("b*h*w//(2*b*w)", "h//2"), ("w*(h//2)//(2*(h//2))", "w//2"), ("(a*b*b + a*b)//(a*b*h)",
+                                                                     "(b + 1)//h"),
 ])
 def test_equal_expressions_print_identically(a, b):
     assert str(parse_dim(a)) == str(parse_dim(b))

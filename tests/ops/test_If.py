@@ -1,5 +1,6 @@
 """If: rules/If.lp on data cases (branches as graph objects); the kernel against
 onnxruntime in tests/kernels/test_nn.py::test_if."""
+import numpy as np
 import pytest
 
 from shape_logic.testing import check_case
@@ -29,3 +30,80 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_case(name):
     check_case("If", *CASES[name])
+
+
+# ----- what a branch requires of the tensors around it holds only when it runs
+
+def squeeze_if(then_nodes, else_nodes, opset=13):
+    """onnx's export of `x.squeeze(1)` for a dynamic axis 1: Squeeze only when it is 1.
+    The branches read x, a tensor of the graph around them."""
+    return {"opset": opset,
+            "inputs": {"x": {"dtype": "f32", "shape": "[b, s, 3]"}},
+            "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]}},
+            "nodes": [
+                {"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                {"name": "at1", "op": "Gather", "inputs": ["sh", "one"], "outputs": ["d"]},
+                {"name": "is1", "op": "Equal", "inputs": ["d", "one"], "outputs": ["c"]},
+                {"name": "if", "op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+                    "then_branch": {"inputs": [], "outputs": ["t"], "nodes": then_nodes},
+                    "else_branch": {"inputs": [], "outputs": ["e"], "nodes": else_nodes}}}]}
+
+
+SQUEEZE = [{"op": "Squeeze", "inputs": ["x", "one"], "outputs": ["t"]}]
+IDENTITY = [{"op": "Identity", "inputs": ["x"], "outputs": ["e"]}]
+
+
+def test_a_branch_does_not_bind_the_tensors_it_reads():
+    # the then-branch's Squeeze requires axis 1 of x to be 1: that holds when the
+    # branch runs, not in every run (s was bound to 1, and x printed [b, 1, 3])
+    from shape_logic import run, solve
+
+    sol = solve(squeeze_if(SQUEEZE, IDENTITY))
+    assert sol.status == "ok" and sol.bindings == {}
+    assert sol.shape("x") == "[b, s, 3]"
+    # inside the branches, the names are the ones they copy
+    assert sol.shape("if/then_branch/t") == "[b, 3]"
+    assert sol.shape("if/else_branch/e") == "[b, s, 3]"
+    assert sol.dims("y") is None  # rank 2 or 3, as the condition goes
+    x = np.ones((2, 5, 3), np.float32)
+    assert run(squeeze_if(SQUEEZE, IDENTITY), {"x": x})["y"].shape == (2, 5, 3)
+    # with axis 1 known to be 5 the then-branch cannot run: a warning, not a shape error
+    static = squeeze_if(SQUEEZE, IDENTITY)
+    static["inputs"]["x"]["shape"] = "[2, 5, 3]"
+    sol = solve(static)
+    assert sol.status == "ok" and sol.shape("x") == "[2, 5, 3]"
+    assert any("If branch cannot run" in w and "axis 1 of `x (as an If branch reads it)`" in w
+               for w in sol.warnings)
+
+
+def test_what_both_branches_give_in_the_names_around_them():
+    # each branch's copy of x has its own names; the If takes what both give, named back
+    from shape_logic import solve
+
+    relu = [{"op": "Relu", "inputs": ["x"], "outputs": ["t"]}]
+    sol = solve(squeeze_if(relu, IDENTITY))
+    assert sol.shape("y") == "[b, s, 3]" and sol.bindings == {}
+    # a nested If reads x through both branches' copies
+    nested = [{"op": "If", "inputs": ["c"], "outputs": ["t"], "attrs": {
+        "then_branch": {"inputs": [], "outputs": ["u"], "nodes": [
+            {"op": "Squeeze", "inputs": ["x", "one"], "outputs": ["u"]}]},
+        "else_branch": {"inputs": [], "outputs": ["x"], "nodes": []}}}]
+    sol = solve(squeeze_if(nested, IDENTITY))
+    assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
+
+
+def test_an_error_outside_the_branches_is_explained_and_not_echoed_by_them():
+    # 220 nodes: explained in a neighbourhood (neighbourhood.py), which keeps the branches'
+    # nodes whether or not it holds their If; their copies of x echo the clash, unreported
+    from shape_logic import solve
+
+    g = squeeze_if(SQUEEZE, IDENTITY)
+    prev = "x"
+    for i in range(220):
+        g["nodes"].append({"name": f"r{i}", "op": "Relu", "inputs": [prev], "outputs": [f"z{i}"]})
+        prev = f"z{i}"
+    g["initializers"]["four"] = {"dtype": "f32", "shape": [4], "data": [1, 2, 3, 4]}
+    g["nodes"].append({"name": "bad", "op": "Add", "inputs": ["four", prev], "outputs": ["w"]})
+    sol = solve(g)
+    assert sol.status == "error" and not sol.warnings
+    assert "two sizes: 3 and 4" in sol.diagnostics[0].to_json()["message"]
