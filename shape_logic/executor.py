@@ -36,6 +36,7 @@ from .exec_rewrite import (
 from .exec_shuffle import fuse_conv_shuffle
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
+from .kernels import workers
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -89,19 +90,25 @@ class Plan:
     open_symbols: set  # symbols no input decides: data-dependent
 
 
-def run(graph, inputs: dict, check: bool = True, profile: bool = False, threads: int | None = 1,
-        **kwargs) -> RunResult:
+def run(graph, inputs: dict, check: bool = True, profile: bool = False,
+        threads: int | None = None, blas_threads: int | None = 1, **kwargs) -> RunResult:
     """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
-    return Program(graph, check=check, threads=threads).run(inputs, profile=profile, **kwargs)
+    return Program(graph, check=check, threads=threads, blas_threads=blas_threads).run(
+        inputs, profile=profile, **kwargs)
 
 
 class Program:
-    def __init__(self, source, check: bool = True, rules=(), threads: int | None = 1):
-        """`threads`: BLAS threads while running (kernels/blas.py; None: as configured)."""
+    def __init__(self, source, check: bool = True, rules=(), threads: int | None = None,
+                 blas_threads: int | None = 1):
+        """`threads`: how many threads one node's work may be split over, this one
+        included (kernels/workers.py; None: the CPUs the process may use, 1: none but
+        this one). `blas_threads`: NumPy's BLAS threads inside each of them while running
+        (kernels/blas.py; one by default, so that nothing spins; None: as configured)."""
         self.graph: Graph = load_graph(source)
         order = validate(self.graph)
         self.check = check
         self.threads = threads
+        self.blas_threads = blas_threads
         self.rules = rules
         self.solution = None
         if check:
@@ -249,7 +256,7 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
-        with blas_threads(self.threads):
+        with blas_threads(self.blas_threads), workers.threads(self.threads):
             return self._run(feeds, binder, plan, profile, warmup, repeat)
 
     def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:

@@ -320,8 +320,8 @@ def test_cli_run_reads_small_types_from_raw_npy(tmp_path, capsys):
 
 @pytest.mark.parametrize("threads", [1, None])
 def test_blas_threads_while_running(monkeypatch, threads):
-    """BLAS runs on `threads` threads during a run (one by default) and is restored after;
-    None leaves it as configured."""
+    """BLAS runs on `blas_threads` threads during a run (one by default) and is restored
+    after; None leaves it as configured."""
     from threadpoolctl import threadpool_info, threadpool_limits
 
     from shape_logic.kernels.MatMul import MatMul
@@ -333,7 +333,7 @@ def test_blas_threads_while_running(monkeypatch, threads):
         real(self, *a, **k))[1])
     with threadpool_limits(limits=2, user_api="blas"):
         before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-        out = Program(mlp(), threads=threads).run(feeds())
+        out = Program(mlp(), blas_threads=threads).run(feeds())
         after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     assert out["y/out"].shape == (4, 2) and before == after
     assert seen == [[1] * len(before) if threads == 1 else before]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shape_logic.kernels import Conv as conv_module
+from shape_logic.kernels import conv_parts as conv_module
 from shape_logic.kernels import load_kernel
 from shape_logic.kernels.taps import RowPlan, TapPlan, tap_plan
 
