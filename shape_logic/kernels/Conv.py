@@ -41,7 +41,7 @@ class Conv(Kernel):
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
-        self._filters = (None, None, None, None)  # (w, b, x dtype, filters()) of the last call
+        self._filters = (None,) * 5  # (w, b, x dtype, order, filters()) of the last call
         # ((group, M), spacing(group, M), `order` inverted) of the last call
         self._spacing = (None, None, None)
 
@@ -58,40 +58,42 @@ class Conv(Kernel):
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
-        mg = m // group
         wg, bias, dups = self.filters(x, w, b, group)
         spaced = self.spacing(group, m)
         gather = self.order is not None and spaced is None  # an order BLAS cannot write
-        relu, result = self.relu and not gather, np.empty((n, m) + out, x.dtype)
+        result = np.empty((n, m) + out, x.dtype)
         # the grid is the result itself when no column is thrown away (nor a dtype)
         compact = plan.compact and wg.dtype == x.dtype and not gather
         length = plan.grid_length()
         grid = result.reshape(n, m, length) if compact else \
-            _grid_buffer((n, m, length), wg.dtype)
-        flat_out = result.reshape(n, m, -1)
-        outg = group_view(flat_out, group, spaced)
-        outg = outg.reshape(outg.shape[:3] + out)
-        addg = None
-        if addend is not None and not gather:
-            addg = group_view(np.ascontiguousarray(addend).reshape(n, m, -1), group, spaced)
-            addg = addg if compact else addg.reshape(addg.shape[:3] + out)
-        call = Call(plan, x, wg, group_view(grid, group, spaced), outg, addg,
-                    bias, dups, relu, compact)
+            scratch("result", (n, m, length), wg.dtype)  # the parts write, then it is cut
+        call = Call(plan, x, wg, group_view(grid, group, spaced), dups)
         k = len(plan.taps)
         parts = workers.worth(n * plan.length * k * (c // group) * (m + COPY_COST * group))
-        if group > 1:  # whole groups per part, each from its input channels to its rows
+        add, relu = (None, False) if gather else (addend, self.relu)  # (after the gather)
+        if parts > 1:  # each part finishes its own filters
+            call.parted(result, bias[1], add, relu, spaced, compact)
+        else:  # finished as a whole, over contiguous arrays (fewer, faster passes)
+            call.whole(result, grid, bias[0], add, relu, compact)
+        if group > 1 and parts == 1:
+            call.groups(0, group)
+        elif group > 1:  # whole groups per part, each from its input channels to its rows
             bounds = spread(group, parts, 1)
             workers.parallel(lambda p: call.groups(bounds[p], bounds[p + 1]),
                              len(bounds) - 1)
         else:  # whole rows of flat output positions per part, from one split input
             call.flat = plan.split(x, 0)
-            bounds = spread(plan.length, parts, plan.pitch)
-            workers.parallel(lambda p: call.columns(bounds[p], bounds[p + 1]),
-                             len(bounds) - 1)
-            if not compact:  # the cut and the finishing, by ranges of filters
-                rows = spread(mg, workers.worth(result.size * COPY_COST), 1)
+            if parts == 1:
+                call.columns(0, plan.length)
+            else:
+                bounds = spread(plan.length, parts, plan.pitch)
+                workers.parallel(lambda p: call.columns(bounds[p], bounds[p + 1]),
+                                 len(bounds) - 1)
+            if parts > 1 and not compact:  # the cut and the finishing, by filters
+                rows = spread(m, parts, 1)
                 workers.parallel(lambda p: call.finish(0, 1, rows[p], rows[p + 1]),
                                  len(rows) - 1)
+        call.finish_whole()
         if gather:  # the result's channels from the filters' (any order)
             result = result[:, self._spacing[2]]
             if addend is not None:
@@ -131,25 +133,32 @@ class Conv(Kernel):
         return self._spacing[1]
 
     def filters(self, x, w, b, group):
-        """(weights [G, M/G, C/G*K] in the computing dtype, bias [G, M/G] in that dtype
-        or None, per group the runs of filters repeating an earlier one: (rows, row)
-        pairs), in filter order, worked out once per weight array (a graph's weights are
-        the same arrays on every run)."""
+        """(weights [G, M/G, C/G*K] in the computing dtype, the bias in that dtype or
+        None as (per grid row [M, 1], per filter [G, M/G]), the runs of filters repeating
+        an earlier one of their group: (group, rows, row)), worked out once per weight
+        array (a graph's weights are the same arrays on every run) and order."""
         last = self._filters
-        if last[0] is w and last[1] is b and last[2] == x.dtype:
-            return last[3]
+        if last[0] is w and last[1] is b and last[2] == x.dtype and last[3] is self.order:
+            return last[4]
         m = w.shape[0]
         dtype = np.result_type(x, w)
         wg = w.reshape(group, m // group, -1).astype(dtype, copy=False)
-        bias = None if b is None else b.astype(dtype, copy=False).reshape(group, m // group)
+        bias = (None, None)
+        if b is not None:
+            by_filter = b.astype(dtype, copy=False)
+            by_row = by_filter
+            if self.spacing(group, m) is not None:  # the grid's rows in the result's order
+                by_row = np.empty_like(by_filter)
+                by_row[np.asarray(self.order)] = by_filter
+            bias = (by_row.reshape(m, 1), by_filter.reshape(group, m // group))
         dups = duplicate_filters(w, b, group)
-        self._filters = (w, b, x.dtype, (wg, bias, dups))
-        return self._filters[3]
+        self._filters = (w, b, x.dtype, self.order, (wg, bias, dups))
+        return self._filters[4]
 
 
 def duplicate_filters(w, b, group) -> list:
-    """Per group, the runs of filters that bit for bit repeat an earlier one of the group
-    (bias included): [(slice of rows, slice of the one row)], rows within the group.
+    """The runs of filters that bit for bit repeat an earlier one of their group (bias
+    included): [(group, slice of rows, slice of the one row)], rows within the group.
     Equal filters see the same input, so their channels are equal, but BLAS computes the
     rows of a tile in different orders and they can differ in the last bit; a channel
     that only repeats another is copied from it (a softmax over large tied logits, as in
@@ -157,7 +166,7 @@ def duplicate_filters(w, b, group) -> list:
     m = w.shape[0]
     mg = m // group
     if mg == 1:  # one filter per group (depthwise): nothing to repeat
-        return [[] for _ in range(group)]
+        return []
     rows = w.reshape(m, -1)
     if b is not None:
         rows = np.concatenate([rows, b.reshape(m, 1).astype(rows.dtype)], axis=1)
@@ -169,20 +178,14 @@ def duplicate_filters(w, b, group) -> list:
         _, first, inverse = np.unique(keys[lo:lo + mg], return_index=True,
                                       return_inverse=True)
         earliest = [int(e) for e in first[inverse.reshape(-1)]]
-        runs, r = [], 0
+        r = 0
         while r < mg:  # runs of rows repeating one: one broadcast copy each
             src, end = earliest[r], r + 1
             if src != r:
                 while end < mg and earliest[end] == src:
                     end += 1
-                runs.append((slice(r, end), slice(src, src + 1)))
+                found.append((g, slice(r, end), slice(src, src + 1)))
             r = end
-        found.append(runs)
     return found
 
 
-
-def _grid_buffer(shape, dtype) -> np.ndarray:
-    """The products' grid when it is not the result: a scratch buffer of the calling
-    thread (the parts write into it, then the result is cut out of it)."""
-    return scratch("result", shape, dtype)

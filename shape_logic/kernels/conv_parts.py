@@ -55,13 +55,31 @@ def spread(total: int, parts: int, unit: int) -> list[int]:
 class Call:
     """The buffers and geometry of one Conv call; its methods are the parts."""
 
-    def __init__(self, plan, x, wg, yg, outg, addg, bias, dups, relu: bool, compact: bool):
+    def __init__(self, plan, x, wg, yg, dups):
         self.plan, self.x, self.wg, self.yg = plan, x, wg, yg
-        self.outg, self.addg = outg, addg
-        self.bias = bias  # [G, M/G] in filter order, or None
-        self.dups = dups  # per group: [(rows, row)] of equal filters (Conv.filters)
-        self.relu, self.compact = relu, compact
+        self.dups = dups  # [(group, rows, row)]: equal filters (Conv.filters)
         self.flat = None  # the split input (one group: made once, before the parts)
+        self.split = False  # each part finishes its filters (`parted`), else `whole`
+        self.last = None  # the finishing of the whole call, after the parts
+
+    def parted(self, result, bias, addend, relu: bool, spaced, compact: bool) -> None:
+        """Each part finishes its own filters: through views in filter order of the
+        result and the addend; `bias` [G, M/G] in filter order."""
+        n, m, *out = result.shape
+        group = self.wg.shape[0]
+        outg = group_view(result.reshape(n, m, -1), group, spaced)
+        self.outg = outg.reshape(outg.shape[:3] + tuple(out))
+        addg = None
+        if addend is not None:
+            addg = group_view(np.ascontiguousarray(addend).reshape(n, m, -1), group, spaced)
+            addg = addg if compact else addg.reshape(addg.shape[:3] + tuple(out))
+        self.addg, self.bias, self.relu, self.compact = addg, bias, relu, compact
+        self.split = True
+
+    def whole(self, result, grid, bias, addend, relu: bool, compact: bool) -> None:
+        """The call is finished as a whole after its one part (`finish_whole`); `bias`
+        [M, 1] in the grid's row order."""
+        self.last = (result, grid, bias, addend, relu, compact)
 
     # ----- grouped: whole groups per part
     def groups(self, g0: int, g1: int) -> None:
@@ -94,10 +112,11 @@ class Call:
                 part = part.reshape(n, z - a, -1, plan.length)  # [N, groups, C/G*K, L]
                 for i in range(n):
                     np.matmul(wg[a:z], part[i], out=plan.head(yg[i, a:z]))
-        for q in range(g0, g1):
-            for rows, row in self.dups[q]:
+        for q, rows, row in self.dups:
+            if g0 <= q < g1:
                 yg[:, q, rows] = yg[:, q, row]
-        self.finish(g0, g1, 0, wg.shape[1])
+        if self.split:
+            self.finish(g0, g1, 0, wg.shape[1])
 
     # ----- one group: whole rows of the flat output positions per part
     def columns(self, lo: int, hi: int) -> None:
@@ -119,9 +138,9 @@ class Call:
                 for i in range(n):
                     np.matmul(wg[0], cols[i].reshape(c * k, z - a),
                               out=plan.head(yg[i, 0])[..., a:z])
-        for rows, row in self.dups[0]:
+        for _, rows, row in self.dups:
             yg[:, 0, rows, lo:hi] = yg[:, 0, row, lo:hi]
-        if self.compact:
+        if self.split and self.compact:
             self.finish(0, 1, 0, wg.shape[1], lo, hi)
 
     # ----- finishing
@@ -144,3 +163,20 @@ class Call:
             np.add(dst, add, out=dst)
         if self.relu:
             np.maximum(dst, zeros(dst.size, dst.dtype).reshape(dst.shape), out=dst)
+
+    def finish_whole(self) -> None:
+        """The whole call's finishing (`whole`), over contiguous arrays."""
+        if self.last is None:
+            return
+        result, grid, bias, addend, relu, compact = self.last
+        n, m = result.shape[:2]
+        if not compact:
+            np.copyto(result, self.plan.cut(grid))
+        if bias is not None:
+            rows = result.reshape(n, m, -1)
+            np.add(rows, bias, out=rows)
+        if addend is not None:
+            np.add(result, addend, out=result)
+        if relu:
+            flat = result.reshape(-1)
+            np.maximum(flat, zeros(flat.size, flat.dtype), out=flat)
