@@ -14,8 +14,9 @@ enough to pay for it (`worth`).
 
 `threads(n)` sets how many threads (the caller included) a kernel may use in the current
 thread's context (a ContextVar: another thread's run keeps its own setting; the parts
-themselves see 1). One pool serves the process; a second caller while it is busy runs its
-parts alone.
+themselves run in a copy of the caller's context). One pool serves the process; a second
+caller while it is busy (a part that splits again, another thread's run) runs its parts
+alone.
 """
 from __future__ import annotations
 
@@ -86,9 +87,11 @@ def parallel(part, n_parts: int) -> None:
 
 class _Job:
     """One call of `parallel`: parts taken from a shared counter; the caller sleeps on
-    `finished` (a lock it holds) until the last part is done."""
+    `finished` (a lock it holds) until the last part is done. Workers run the parts in
+    a copy of the caller's context (NumPy's error state, the threads setting: a part
+    that splits again finds the pool busy and runs its parts alone)."""
 
-    __slots__ = ("part", "count", "taken", "done", "error", "finished")
+    __slots__ = ("part", "count", "taken", "done", "error", "finished", "context")
 
     def __init__(self, part, count: int):
         self.part = part
@@ -98,15 +101,20 @@ class _Job:
         self.error = None
         self.finished = threading.Lock()
         self.finished.acquire()
+        self.context = contextvars.copy_context()
 
-    def work(self) -> None:
+    def work(self, caller: bool = False) -> None:
         """Take parts until none is left."""
+        run = None if caller else self.context.copy().run  # (one context per thread)
         while True:
             i = next(self.taken)
             if i >= self.count:
                 return
             try:
-                self.part(i)
+                if run is None:
+                    self.part(i)
+                else:
+                    run(self.part, i)
             except BaseException as e:  # noqa: BLE001  (raised again in the caller)
                 if self.error is None:
                     self.error = e
@@ -145,7 +153,7 @@ class _Pool:
             for lock in self.wake[:min(helpers, n_parts - 1)]:
                 if lock.locked():  # (a worker still finishing the last job's loop is
                     lock.release()  # woken by the release it has not taken yet)
-            job.work()
+            job.work(caller=True)
             job.finished.acquire()  # the parts a worker took are done
             self.job = None
         finally:
