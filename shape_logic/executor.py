@@ -300,6 +300,7 @@ class Program:
         for t, origin in self.folded.items():  # computed at build time, checked per plan
             if t in expected and t in env:
                 binder.check(t, origin, expected[t], env[t])
+        start = time.perf_counter()
         with np.errstate(all="ignore"):
             run_step = _StepRunner(env, binder, expected, prof)
             for item in self.items:
@@ -309,6 +310,8 @@ class Program:
                 run_step(item, None)
                 for t in item.free:
                     env.pop(t, None)
+        if prof is not None:
+            prof.add_run(time.perf_counter() - start)
         return env
 
 

@@ -85,14 +85,20 @@ class Conv(Kernel):
             call.flat = plan.split(x, 0)
             if parts == 1:
                 call.columns(0, plan.length)
+            elif k == 1 and not plan.masks and not dups and plan.length < m:
+                # few positions: the filters split instead (the input is the columns;
+                # equal filters would copy rows across parts)
+                rows = spread(m, parts, 8)
+                workers.parallel(lambda p: call.filter_rows(rows[p], rows[p + 1]),
+                                 len(rows) - 1)
             else:
                 bounds = spread(plan.length, parts, plan.pitch)
                 workers.parallel(lambda p: call.columns(bounds[p], bounds[p + 1]),
                                  len(bounds) - 1)
-            if parts > 1 and not compact:  # the cut and the finishing, by filters
-                rows = spread(m, parts, 1)
-                workers.parallel(lambda p: call.finish(0, 1, rows[p], rows[p + 1]),
-                                 len(rows) - 1)
+                if not compact:  # the cut and the finishing, by filters
+                    rows = spread(m, parts, 1)
+                    workers.parallel(lambda p: call.finish(0, 1, rows[p], rows[p + 1]),
+                                     len(rows) - 1)
         call.finish_whole()
         if gather:  # the result's channels from the filters' (any order)
             result = result[:, self._spacing[2]]

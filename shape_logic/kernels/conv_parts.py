@@ -143,6 +143,17 @@ class Call:
         if self.split and self.compact:
             self.finish(0, 1, 0, wg.shape[1], lo, hi)
 
+    def filter_rows(self, r0: int, r1: int) -> None:
+        """One group, a 1x1 kernel reading the input itself: filters [r0, r1) at every
+        position (and their finishing when the grid is the result). For few positions
+        (late layers), where whole rows of positions would leave BLAS skinny products."""
+        plan, flat, wg, yg = self.plan, self.flat, self.wg, self.yg
+        cols = plan.tap(flat, 0)
+        for i in range(flat.shape[0]):
+            np.matmul(wg[0, r0:r1], cols[i], out=plan.head(yg[i, 0, r0:r1]))
+        if self.split:
+            self.finish(0, 1, r0, r1)
+
     # ----- finishing
     def finish(self, g0: int, g1: int, r0: int, r1: int, lo: int = 0,
                hi: int | None = None) -> None:
