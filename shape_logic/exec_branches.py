@@ -13,8 +13,9 @@ tensor, and nothing outside reads a branch before the join: the group can run wh
 first step was, in any interleaving. Branches are taken longest first (`cost`, a
 step's multiply-adds, the unit of workers.MIN_WORK).
 
-Within a group, the tensors the steps' last uses free are freed after the whole group
-(in another interleaving a freed tensor might still be needed), shape checks are made
+Frees are assigned again by last use over the items, a group being one (a step between
+two of a group's steps in the sequential order now runs after the group): within a
+group nothing is freed before the whole group is done, shape checks are made
 under a lock (the binder is shared), and if steps fail, the error raised is the one of
 the step that comes first in the sequential order, as a sequential run would raise it.
 """
@@ -94,7 +95,26 @@ def branch_groups(steps: list, constants, outputs: set, cost) -> list:
             items.append(grouped[id(step)])
         elif id(step) not in taken:
             items.append(step)
+    if grouped:
+        _refree(items, outputs)
     return items
+
+
+def _refree(items: list, outputs: set) -> None:
+    """Frees by last use again, a group being one item: a step between two of a group's
+    steps now runs after the group, and may read what a group step's last use freed."""
+    last = {}
+    for i, item in enumerate(items):
+        for step in item.steps if isinstance(item, Group) else [item]:
+            for t in uses(step) + step.node.outputs:
+                if t:
+                    last[t] = i
+    frees = [[] for _ in items]
+    for t, i in last.items():
+        if t not in outputs:
+            frees[i].append(t)
+    for item, free in zip(items, frees):
+        item.free = free
 
 
 def run_group(group: Group, run_step, env: dict) -> None:

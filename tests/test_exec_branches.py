@@ -110,3 +110,22 @@ def test_of_two_failing_branches_the_first_in_order_is_raised(branches_pay, monk
     for _ in range(5):  # whichever thread fails first: node "a" comes first in order
         with pytest.raises(ExecutionError, match='Conv node "a"'):
             program.run(x)
+
+
+def test_a_step_between_branch_steps_still_finds_what_it_reads(branches_pay):
+    """f is read by both branches and by n, which came between them in the sequential
+    order and runs after the group: f must not be freed with the group."""
+    nodes = [{"name": "a", "op": "Relu", "inputs": ["f"], "outputs": ["ya"]},
+             {"name": "n", "op": "Neg", "inputs": ["f"], "outputs": ["z"]},
+             {"name": "b", "op": "Sigmoid", "inputs": ["f"], "outputs": ["yb"]},
+             {"name": "j", "op": "Add", "inputs": ["ya", "yb"], "outputs": ["y"]}]
+    g = {"inputs": {"f": {"dtype": "f32", "shape": "[2, 3]"}}, "nodes": nodes,
+         "outputs": {"y": {}, "z": {}}}
+    program = Program(g, threads=2)
+    assert [s.node.name for s in program.steps] == ["a", "n", "b", "j"]
+    assert len(groups(program)) == 1
+    x = {"f": np.arange(6, dtype=F32).reshape(2, 3) - 2}
+    out = program.run(x)
+    np.testing.assert_array_equal(out["z"], -x["f"])
+    np.testing.assert_allclose(out["y"], np.maximum(x["f"], 0) + 1 / (1 + np.exp(-x["f"])),
+                               rtol=1e-6)

@@ -1,7 +1,8 @@
 """Conv cut into parts for the intra-op threads (kernels/conv_parts.py): every path, split
 as finely as it goes (MIN_WORK 1, three threads), agrees with onnx's reference; whole
 groups per part give the same bits as one part; the finishing (bias, a fused residual
-Add, a fused Relu, a fused channel order) and equal filters hold in every part."""
+Add, a fused Relu, a fused channel order) holds in every part (equal filters in parts:
+test_conv_paths.py)."""
 import numpy as np
 import pytest
 
@@ -85,16 +86,3 @@ def test_finishing_in_every_part(monkeypatch, case, order_kind):
     np.testing.assert_allclose(many, want, rtol=1e-5, atol=1e-5)
     if group > 1:  # whole groups: each group's products are the same calls
         np.testing.assert_array_equal(many, one)
-
-
-@pytest.mark.parametrize("group", [1, 2])
-def test_equal_filters_stay_equal_in_parts(split_finely, group):
-    rng = np.random.default_rng(2)
-    m, c = 12, 8 * group
-    mg = m // group
-    w = rand(rng, (m, c // group, 3, 3), low=0.5, high=1.0)
-    b = rand(rng, (m,))
-    w[mg - 1], b[mg - 1] = w[0], b[0]  # a repeat within group 0
-    x = rand(rng, (1, c, 9, 9), low=1e3, high=1e4)
-    (y,) = check("Conv", [x, w, b], {"group": group, "pads": [1, 1, 1, 1]})
-    assert np.array_equal(y[:, mg - 1], y[:, 0])
