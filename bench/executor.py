@@ -1,14 +1,22 @@
 """The NumPy executor on onnx's "light" models vs onnxruntime and onnx's reference evaluator.
 
-    python bench/executor.py [--repeat N] [--no-reference] [MODEL ...]
+    python bench/executor.py [--repeat N] [--no-reference] [--one-thread] [MODEL ...]
 
 For each model (default: all of onnx/backend/test/data/light/light_*.onnx) the inputs
 are made as onnx's test runner makes them (Runner.generate_dummy_data, random=False).
 Prepare time (loading, solving when every op has a rule file, building kernels, folding
 constants) is printed apart; run times are the minimum over N runs after one warm-up
 (the reference evaluator runs once: it is slow), as wall and as CPU (process) time.
+Ours and onnxruntime run in turns, one call each, so that a change in the machine's
+load while a model is measured falls on both (with a pause after onnxruntime's call
+while its threads spin, which would take a core from ours).
 Ratios: reference / ours (target >= 5) and ours / onnxruntime (target <= 2). Every
 output is also compared with the expected one.
+
+Defaults against defaults: our Program as a user makes it (threads: the CPUs the process
+may use, BLAS on one thread inside each) and an onnxruntime session with default options
+(its intra-op threads, spinning allowed). --threads, --ort-no-spin, --ours-threads and
+--blas-threads set either side; --one-thread also times our Program(threads=1).
 """
 from __future__ import annotations
 
@@ -48,46 +56,71 @@ def load_case(path: str):
     return model, feeds, numpy_helper.to_array(proto)
 
 
-def timed(fn, repeat: int) -> tuple[float, float]:
-    """(wall, cpu) seconds of one call: the minimum over `repeat` calls after a warm-up.
-    CPU is the process time of all threads: on a loaded machine it is the steadier one."""
-    fn()  # warm-up
-    walls, cpus = [], []
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - t0)
-        cpus.append(time.process_time() - c0)
-    return min(walls), min(cpus)
+# onnxruntime's idle threads spin for ~50-60 ms after a run (allow_spinning, its
+# default), taking a core from whatever runs next in the process: after each of its
+# calls the next call waits this long (its own spinning during a run is its business)
+SETTLE = 0.1
 
 
-def prepare(model, blas_threads: int | None = 1):
+def timed(fns: dict, repeat: int, settle: tuple = ()) -> dict:
+    """{name: (wall, cpu)} seconds of one call of each function: the minimum over
+    `repeat` calls after a warm-up, the functions called in turns (a function named in
+    `settle` is followed by a pause of SETTLE). CPU is the process time of all threads:
+    on a loaded machine it is the steadier one."""
+    walls = {k: [] for k in fns}
+    cpus = {k: [] for k in fns}
+    for r in range(repeat + 1):  # the first round warms up
+        for k, fn in fns.items():
+            t0, c0 = time.perf_counter(), time.process_time()
+            fn()
+            if r:
+                walls[k].append(time.perf_counter() - t0)
+                cpus[k].append(time.process_time() - c0)
+            if k in settle:
+                time.sleep(SETTLE)
+    return {k: (min(walls[k]), min(cpus[k])) for k in fns}
+
+
+def prepare(model, threads: int | None = None, blas_threads: int | None = 1):
     """Our Program: checked when every op has a rule file, else unchecked (said so)."""
     from shape_logic.asp.program import available_ops
     from shape_logic.executor import Program
 
     checked = {n.op_type for n in model.graph.node} <= set(available_ops())
     t0 = time.perf_counter()
-    program = Program(model, check=checked, threads=blas_threads)
+    program = Program(model, check=checked, threads=threads, blas_threads=blas_threads)
     return program, checked, time.perf_counter() - t0
 
 
-def bench_model(path: str, repeat: int, reference: bool, threads: int,
-                blas_threads: int | None = 1) -> dict:
+def ort_session(model, threads: int, spin: bool):
+    """An onnxruntime session: its defaults unless `threads` (intra-op) or not `spin`
+    (no busy-waiting threads: their spinning counts as onnxruntime's CPU time)."""
     import onnxruntime as ort
 
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3  # (no warnings about unused initializers)
+    if threads:
+        opts.intra_op_num_threads = threads
+    if not spin:
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(model.SerializeToString(), opts,
+                                providers=["CPUExecutionProvider"])
+
+
+def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
     model, feeds, want = load_case(path)
-    program, checked, prep = prepare(model, blas_threads)
-    ours = timed(lambda: program.run(feeds), repeat)
+    program, checked, prep = prepare(model, args.ours_threads or None,
+                                     args.blas_threads or None)
     got = next(iter(program.run(feeds).values()))
     ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-5)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    # no busy-waiting threads: their spinning would count as onnxruntime's CPU time
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    sess = ort.InferenceSession(model.SerializeToString(), opts,
-                                providers=["CPUExecutionProvider"])
-    ort_t = timed(lambda: sess.run(None, feeds), repeat)
+    sess = ort_session(model, args.threads, not args.ort_no_spin)
+    fns = {"ours": lambda: program.run(feeds), "ort": lambda: sess.run(None, feeds)}
+    if args.one_thread:
+        one, _, _ = prepare(model, 1, args.blas_threads or None)
+        got = next(iter(one.run(feeds).values()))
+        ok = ok and got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-5)
+        fns["one"] = lambda: one.run(feeds)
+    times = timed(fns, repeat, settle=() if args.ort_no_spin else ("ort",))
     ref_t = None
     if reference:
         from onnx.reference import ReferenceEvaluator
@@ -97,39 +130,52 @@ def bench_model(path: str, repeat: int, reference: bool, threads: int,
         ev.run(None, feeds)
         ref_t = (time.perf_counter() - t0, time.process_time() - c0)
     return {"model": os.path.basename(path)[6:-5], "checked": checked, "prepare": prep,
-            "ours": ours, "ort": ort_t, "ref": ref_t, "ok": ok}
+            "ours": times["ours"], "ort": times["ort"], "one": times.get("one"),
+            "ref": ref_t, "ok": ok}
 
 
 def main(argv=None):
+    from shape_logic.kernels.workers import available
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("models", nargs="*", help="model names (alexnet, resnet50, ...)")
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                    help="onnxruntime's intra-op threads")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="onnxruntime's intra-op threads (0: its default)")
+    ap.add_argument("--ort-no-spin", action="store_true",
+                    help="onnxruntime's threads sleep instead of spinning while idle")
+    ap.add_argument("--ours-threads", type=int, default=0,
+                    help="our threads per node (0: the executor's default, the CPUs)")
     ap.add_argument("--blas-threads", type=int, default=1,
                     help="our BLAS threads (the executor's default 1; 0: as configured)")
+    ap.add_argument("--one-thread", action="store_true",
+                    help="also time our Program(threads=1), in the same turns")
     ap.add_argument("--no-reference", action="store_true")
     args = ap.parse_args(argv)
     paths = [p for p in light_models()
              if not args.models or any(m in os.path.basename(p) for m in args.models)]
-    print(f"onnxruntime threads {args.threads}, ours: BLAS threads "
-          f"{args.blas_threads or 'as configured'}, load average "
+    print(f"onnxruntime: threads {args.threads or 'default'}, spinning "
+          f"{'off' if args.ort_no_spin else 'default (on)'}; ours: threads "
+          f"{args.ours_threads or f'default ({available()})'}, BLAS threads "
+          f"{args.blas_threads or 'as configured'}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("times in ms, wall / cpu (process time, all threads); min of the runs")
+    one_head = f" {'ours 1 thread':>15} {'1t/ort':>11}" if args.one_thread else ""
     print(f"{'model':14} {'chk':>3} {'prep s':>6} {'ours':>15} {'onnxruntime':>15} "
-          f"{'reference':>17} {'ref/ours':>9} {'ours/ort':>11}  match")
+          f"{'reference':>17} {'ref/ours':>9} {'ours/ort':>11}{one_head}  match")
     rows = []
     for p in paths:
-        r = bench_model(p, args.repeat, not args.no_reference, args.threads,
-                        args.blas_threads or None)
+        r = bench_model(p, args.repeat, not args.no_reference, args)
         rows.append(r)
-        ours, ort_t, ref = r["ours"], r["ort"], r["ref"]
+        ours, ort_t, ref, one = r["ours"], r["ort"], r["ref"], r["one"]
         ref_s = f"{ref[0] * 1e3:8.0f}/{ref[1] * 1e3:<8.0f}" if ref else f"{'-':>17}"
         speed = f"{ref[0] / ours[0]:4.1f}/{ref[1] / ours[1]:<4.1f}" if ref else f"{'-':>9}"
+        one_s = (f" {one[0] * 1e3:7.0f}/{one[1] * 1e3:<7.0f} {one[0] / ort_t[0]:5.2f}/"
+                 f"{one[1] / ort_t[1]:<5.2f}") if one else ""
         print(f"{r['model'][:14]:14} {'yes' if r['checked'] else 'no':>3} {r['prepare']:6.1f} "
               f"{ours[0] * 1e3:7.0f}/{ours[1] * 1e3:<7.0f} {ort_t[0] * 1e3:7.0f}/"
               f"{ort_t[1] * 1e3:<7.0f} {ref_s} {speed} "
-              f"{ours[0] / ort_t[0]:5.2f}/{ours[1] / ort_t[1]:<5.2f}  "
+              f"{ours[0] / ort_t[0]:5.2f}/{ours[1] / ort_t[1]:<5.2f}{one_s}  "
               f"{'ok' if r['ok'] else 'MISMATCH'}", flush=True)
 
     def gm(xs):
@@ -137,9 +183,12 @@ def main(argv=None):
 
     for k, label in ((0, "wall"), (1, "cpu")):
         line = f"geometric mean ({label}): ours/ort {gm([r['ours'][k] / r['ort'][k] for r in rows]):.2f}"
+        if all(r["one"] for r in rows):
+            line += f", ours 1 thread/ort {gm([r['one'][k] / r['ort'][k] for r in rows]):.2f}"
         if all(r["ref"] for r in rows):
             line += f", ref/ours {gm([r['ref'][k] / r['ours'][k] for r in rows]):.1f}"
         print(line)
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ optimizations, kept checkable):
   the fused result (BatchNormalization keeps the shape);
 - Conv + Relu fusion (ONNX Runtime's FusedConv): a Relu that alone reads a Conv's output
   runs in place on the Conv's new result; checked the same way (Relu keeps the shape);
+  likewise a Relu after an inference BatchNormalization;
 - a Conv's constant bias moved into the pad-free Conv that alone reads its output;
 - Conv + Add fusion: a residual Add of a Conv's output runs in place on its result;
 - freeing: each intermediate is dropped after its last use.
@@ -117,7 +118,8 @@ def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
 
 def fuse_conv_relu(steps, outputs: set) -> list:
     """Run each Relu that alone reads a Conv's output inside the Conv (kernels/Conv.py
-    `relu`: in place on its result, which no other tensor shares)."""
+    `relu`: in place on its result, which no other tensor shares); likewise after an
+    inference BatchNormalization of one output (DenseNet's BN -> Relu -> Conv)."""
     readers, producer = _readers_and_producers(steps)
     drop = set()
     for relu in steps:
@@ -126,8 +128,10 @@ def fuse_conv_relu(steps, outputs: set) -> list:
             continue
         x = node.inputs[0]
         conv = producer.get(x)
-        if conv is None or conv.node.op != "Conv" or getattr(conv.kernel, "relu", True) \
-                or x in outputs or len(readers[x]) != 1:
+        if conv is None or getattr(conv.kernel, "relu", True) or x in outputs \
+                or len(readers[x]) != 1 or not (conv.node.op == "Conv" or (
+                    conv.node.op == "BatchNormalization" and _inference(conv)
+                    and len(conv.node.outputs) == 1)):
             continue
         conv.kernel.relu = True
         fused_node = dataclasses.replace(conv.node, outputs=list(node.outputs[:1]))
@@ -139,7 +143,7 @@ def fuse_conv_relu(steps, outputs: set) -> list:
 def _fused_into(conv, node, fused_node, made: str):
     """The Conv's step computing `node`'s output instead (as `fused_node`): the Conv's own
     output `made` is no longer made, and is checked as an alias of the result."""
-    origin = f'output 0 of {node.op} node "{node.name}" (fused into Conv node ' \
+    origin = f'output 0 of {node.op} node "{node.name}" (fused into {conv.node.op} node ' \
              f'"{conv.node.name}")'
     carried = conv.aliases[0] if conv.aliases else []
     return dataclasses.replace(conv, node=fused_node, origins=[origin],

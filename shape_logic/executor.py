@@ -15,6 +15,7 @@ inferred shape (`match_cast`).  Shape mismatches and kernel failures raise
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from typing import Any
@@ -33,9 +34,11 @@ from .exec_rewrite import (
     fuse_conv_relu,
     push_conv_bias,
 )
+from .exec_branches import Group, branch_groups, run_group
 from .exec_shuffle import fuse_conv_shuffle
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
+from .kernels import workers
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -89,19 +92,25 @@ class Plan:
     open_symbols: set  # symbols no input decides: data-dependent
 
 
-def run(graph, inputs: dict, check: bool = True, profile: bool = False, threads: int | None = 1,
-        **kwargs) -> RunResult:
+def run(graph, inputs: dict, check: bool = True, profile: bool = False,
+        threads: int | None = None, blas_threads: int | None = 1, **kwargs) -> RunResult:
     """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
-    return Program(graph, check=check, threads=threads).run(inputs, profile=profile, **kwargs)
+    return Program(graph, check=check, threads=threads, blas_threads=blas_threads).run(
+        inputs, profile=profile, **kwargs)
 
 
 class Program:
-    def __init__(self, source, check: bool = True, rules=(), threads: int | None = 1):
-        """`threads`: BLAS threads while running (kernels/blas.py; None: as configured)."""
+    def __init__(self, source, check: bool = True, rules=(), threads: int | None = None,
+                 blas_threads: int | None = 1):
+        """`threads`: how many threads one node's work may be split over, this one
+        included (kernels/workers.py; None: the CPUs the process may use, 1: none but
+        this one). `blas_threads`: NumPy's BLAS threads inside each of them while running
+        (kernels/blas.py; one by default, so that nothing spins; None: as configured)."""
         self.graph: Graph = load_graph(source)
         order = validate(self.graph)
         self.check = check
         self.threads = threads
+        self.blas_threads = blas_threads
         self.rules = rules
         self.solution = None
         if check:
@@ -146,6 +155,17 @@ class Program:
         self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
+        self.items = branch_groups(self.steps, self.constants, outputs, self._cost)
+
+    def _cost(self, step) -> int:
+        """A step's work, roughly: its output's elements, times a Conv's or Gemm's
+        multiply-adds per output element (to run the longest branch first)."""
+        dims = self._concrete(step.node.outputs[0]) if step.node.outputs[0] else None
+        size = int(np.prod(dims)) if dims else 1
+        w = self.constants.get(step.node.inputs[1]) if len(step.node.inputs) > 1 else None
+        if step.node.op in ("Conv", "Gemm", "MatMul") and w is not None and w.ndim:
+            size *= max(1, w.size // max(1, w.shape[0]))
+        return size
 
     def _concrete(self, tensor: str) -> tuple | None:
         """The solved dims of `tensor` as ints, or None (not solved, or not all known)."""
@@ -249,7 +269,7 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
-        with blas_threads(self.threads):
+        with blas_threads(self.blas_threads), workers.threads(self.threads):
             return self._run(feeds, binder, plan, profile, warmup, repeat)
 
     def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:
@@ -280,35 +300,57 @@ class Program:
         for t, origin in self.folded.items():  # computed at build time, checked per plan
             if t in expected and t in env:
                 binder.check(t, origin, expected[t], env[t])
+        start = time.perf_counter()
         with np.errstate(all="ignore"):
-            for step in self.steps:
-                node = step.node
-                args = [env[t] if t else None for t in node.inputs]
-                if prof is not None:
-                    t0, c0 = time.perf_counter(), time.process_time()
-                give_outer(step.kernel, env)
-                try:
-                    outs = step.kernel(*args)
-                except Exception as e:  # noqa: BLE001  (any kernel failure: one line naming
-                    # the node and op, never a NumPy traceback)
-                    raise ExecutionError(_kernel_failure(node, args, e)) from None
-                if prof is not None:
-                    prof.add(node, time.perf_counter() - t0, time.process_time() - c0)
-                for t, arr, origin in zip(node.outputs, outs, step.origins):
-                    if not t:
-                        continue
-                    env[t] = arr
-                    exp = expected.get(t)
-                    if exp is not None:
-                        binder.check(t, origin, exp, arr)
-                for k, pairs in enumerate(step.aliases):
-                    for t, origin, *shape in pairs:
-                        if t in expected:  # (a tensor of another shape: that shape)
-                            binder.check(t, origin, expected[t],
-                                         Shaped(shape[0], outs[k].dtype) if shape else outs[k])
-                for t in step.free:
+            run_step = _StepRunner(env, binder, expected, prof)
+            for item in self.items:
+                if isinstance(item, Group):  # independent branches (exec_branches.py)
+                    run_group(item, run_step, env)
+                    continue
+                run_step(item, None)
+                for t in item.free:
                     env.pop(t, None)
+        if prof is not None:
+            prof.add_run(time.perf_counter() - start)
         return env
+
+
+class _StepRunner:
+    """Runs one step of a run: its kernel, then the shape checks of what it made (under
+    `lock` when branches run at the same time); its profile times."""
+
+    def __init__(self, env, binder, expected, prof):
+        self.env, self.binder, self.expected, self.prof = env, binder, expected, prof
+
+    def __call__(self, step, lock) -> None:
+        env, expected, prof = self.env, self.expected, self.prof
+        node = step.node
+        args = [env[t] if t else None for t in node.inputs]
+        if prof is not None:  # in a branch: this thread's CPU (the other branch's is not
+            clock = time.process_time if lock is None else time.thread_time  # this node's)
+            t0, c0 = time.perf_counter(), clock()
+        give_outer(step.kernel, env)
+        try:
+            outs = step.kernel(*args)
+        except Exception as e:  # noqa: BLE001  (any kernel failure: one line naming
+            # the node and op, never a NumPy traceback)
+            raise ExecutionError(_kernel_failure(node, args, e)) from None
+        if prof is not None:
+            prof.add(node, time.perf_counter() - t0, clock() - c0)
+        with lock or contextlib.nullcontext():
+            check = self.binder.check
+            for t, arr, origin in zip(node.outputs, outs, step.origins):
+                if not t:
+                    continue
+                env[t] = arr
+                exp = expected.get(t)
+                if exp is not None:
+                    check(t, origin, exp, arr)
+            for k, pairs in enumerate(step.aliases):
+                for t, origin, *shape in pairs:
+                    if t in expected:  # (a tensor of another shape: that shape)
+                        check(t, origin, expected[t],
+                              Shaped(shape[0], outs[k].dtype) if shape else outs[k])
 
 
 def closing_graph(graph: Graph, feeds: dict) -> Graph:

@@ -1,6 +1,11 @@
 """Per-node timing of a run (`shape-logic run --profile`), after TFDeploy's CLI profiler:
 real (wall) and process (user + system CPU) time per node, averaged over the measured
-iterations, the most expensive nodes first, then a summary per operator."""
+iterations, the most expensive nodes first, then a summary per operator.
+
+Under the executor's threads a node's CPU time is that of all the process's threads while
+it runs (its work split over them), except for a node in a parallel branch: its own
+thread's, as the other branch runs meanwhile. Nodes of parallel branches overlap in wall
+time, so the run's wall time per run is measured apart from the sum over nodes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,6 +25,12 @@ class Profile:
     nodes: dict = field(default_factory=dict)  # node name -> NodeTime
     iterations: int = 1
     data_dependent: dict = field(default_factory=dict)
+    wall: float = 0.0  # the measured runs' wall time, whole
+    runs: int = 0
+
+    def add_run(self, wall: float):
+        self.wall += wall
+        self.runs += 1
 
     def add(self, node, real: float, cpu: float):
         rec = self.nodes.get(node.name)
@@ -56,8 +67,9 @@ class Profile:
 
     def report(self, top: int = 20) -> str:
         total = self.total or 1e-12
-        lines = [(f"profile: {len(self.nodes)} nodes, {self.total * 1e3:.3f} ms per run "
-                  f"(average of {self.iterations} after warm-up)"), "",
+        per_run = f"{self.wall / self.runs * 1e3:.3f} ms per run, " if self.runs else ""
+        lines = [(f"profile: {len(self.nodes)} nodes, {per_run}{self.total * 1e3:.3f} ms "
+                  f"summed over nodes (average of {self.iterations} after warm-up)"), "",
                  f"{'node':40} {'op':22} {'real ms':>9} {'cpu ms':>9} {'%':>6}"]
         for r in self.per_node()[:top]:
             lines.append(f"{r.name[:40]:40} {r.op[:22]:22} {r.real * 1e3:9.3f} "

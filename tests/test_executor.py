@@ -250,6 +250,31 @@ def test_conv_relu_fusion_runs_relu_in_place_and_keeps_the_check():
     assert [s.node.op for s in Program(g).steps] == ["Conv", "Relu", "Neg"]
 
 
+def test_batchnorm_relu_fusion_runs_relu_in_place_and_keeps_the_check():
+    """DenseNet's BN -> Relu (the BN before a Conv is not folded into it): the Relu runs
+    in place on the normalization's new result, the BN output is checked as an alias."""
+    from shape_logic.kernels import load_kernel
+
+    rng = np.random.default_rng(3)
+    consts = {k: rng.uniform(0.5, 1.5, (4,)).astype(F32) for k in "somv"}
+    consts["o"] -= 1.0  # some outputs negative
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 4, 5, 5]"}},
+         "initializers": {k: {"dtype": "f32", "shape": [4], "data": v.tolist()}
+                          for k, v in consts.items()},
+         "nodes": [{"name": "bn", "op": "BatchNormalization",
+                    "inputs": ["x", "s", "o", "m", "v"], "outputs": ["h"]},
+                   {"name": "r", "op": "Relu", "inputs": ["h"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    x = {"x": rng.standard_normal((1, 4, 5, 5)).astype(F32)}
+    program = Program(g)
+    assert [s.node.op for s in program.steps] == ["BatchNormalization"]
+    assert program.steps[0].kernel.relu
+    assert program.steps[0].aliases == [[("h", 'output 0 of BatchNormalization node "bn"')]]
+    (h,) = load_kernel("BatchNormalization")({})(x["x"], *(consts[k] for k in "somv"))
+    np.testing.assert_array_equal(program.run(x)["y"], np.maximum(h, 0))
+    assert (h < 0).any()
+
+
 @pytest.mark.parametrize("mul_shape,fused", [((4, 1, 1), True), ((1, 4, 1, 1), True),
                                              ((1,), True), ((5,), False), ((4, 1), False)])
 def test_batchnorm_mul_add_fusion_only_per_channel(mul_shape, fused):
@@ -320,8 +345,8 @@ def test_cli_run_reads_small_types_from_raw_npy(tmp_path, capsys):
 
 @pytest.mark.parametrize("threads", [1, None])
 def test_blas_threads_while_running(monkeypatch, threads):
-    """BLAS runs on `threads` threads during a run (one by default) and is restored after;
-    None leaves it as configured."""
+    """BLAS runs on `blas_threads` threads during a run (one by default) and is restored
+    after; None leaves it as configured."""
     from threadpoolctl import threadpool_info, threadpool_limits
 
     from shape_logic.kernels.MatMul import MatMul
@@ -333,7 +358,7 @@ def test_blas_threads_while_running(monkeypatch, threads):
         real(self, *a, **k))[1])
     with threadpool_limits(limits=2, user_api="blas"):
         before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-        out = Program(mlp(), threads=threads).run(feeds())
+        out = Program(mlp(), blas_threads=threads).run(feeds())
         after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     assert out["y/out"].shape == (4, 2) and before == after
     assert seen == [[1] * len(before) if threads == 1 else before]

@@ -4,6 +4,7 @@ used, and the running statistics are updated with momentum; opsets 9 and earlier
 the saved mean/var as extra outputs, which we give too."""
 import numpy as np
 
+from .Relu import zeros
 from .base import Kernel
 
 
@@ -11,6 +12,7 @@ class BatchNormalization(Kernel):
     attrs = {"epsilon": 1e-5, "momentum": 0.9, "training_mode": 0}
     legacy = ("spatial", "is_test", "consumed_inputs")
     n_inputs = (5, 5)
+    relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
 
     def run(self, x, scale, b, mean, var, epsilon, momentum, training_mode):
         if x.ndim < 2:
@@ -26,7 +28,10 @@ class BatchNormalization(Kernel):
             run_var = var * momentum + batch_var * (1 - momentum)
             return tuple(a.astype(x.dtype, copy=False)
                          for a in (y, run_mean, run_var, batch_mean, batch_var))
-        return self.normalize(x, scale, b, mean, var, epsilon, shape)
+        y = self.normalize(x, scale, b, mean, var, epsilon, shape)
+        if self.relu:  # y is new: in place
+            np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
+        return y
 
     @staticmethod
     def normalize(x, scale, b, mean, var, epsilon, shape):

@@ -6,7 +6,8 @@ planes; a 1x1 convolution with stride 1 and no padding uses the input itself. Th
 weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls BLAS
 for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
 the columns of a few groups at a time so that they stay in the cache. The geometry of an
-input shape is worked out once; temporaries are scratch buffers (scratch.py).
+input shape is worked out once; temporaries are scratch buffers (scratch.py). Large
+calls are cut into parts for the intra-op threads (conv_parts.py, workers.py).
 
 `order` (set by the executor's channel-shuffle fusion, exec_shuffle.py) puts output
 channel ch at channel order[ch] of the result. When the channels of every group land
@@ -16,18 +17,17 @@ pitch), so the shuffle costs nothing; any other order is one gather at the end.
 """
 import numpy as np
 
+from . import workers
 from .Relu import zeros
 from .base import Kernel
+from .conv_parts import Call, group_view, spread
 from .scratch import scratch
 from .spatial import geometry
 from .taps import tap_plan
 
-
-CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
-# a channel's grid at most this large: its taps are copied across channels
-# (RowPlan.copy_taps_across: long rows); larger ones row by row, as each tap's pass over
-# all channels would no longer find them in the cache ([136, 28, 28]: 600 -> 840 us)
-ACROSS_BYTES = 1 << 10
+# an element of the taps copied costs about what this many multiply-adds cost in BLAS
+# (the work estimate that decides how many parts a call is cut into)
+COPY_COST = 8
 
 
 class Conv(Kernel):
@@ -41,7 +41,7 @@ class Conv(Kernel):
 
     def setup(self, **attrs):
         self._plans = {}  # (x shape, w shape) -> (output sizes, TapPlan or None: empty)
-        self._filters = (None, None, None, None)  # (w, b, x dtype, filters()) of the last call
+        self._filters = (None,) * 5  # (w, b, x dtype, order, filters()) of the last call
         # ((group, M), spacing(group, M), `order` inverted) of the last call
         self._spacing = (None, None, None)
 
@@ -59,55 +59,55 @@ class Conv(Kernel):
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
         wg, bias, dups = self.filters(x, w, b, group)
-        flat = plan.split(x, 0)
-        k = len(plan.taps)
-        y = plan.empty((n, m), wg.dtype)
         spaced = self.spacing(group, m)
-        # yg [N, G, M/G, grid]: where each group's rows go (y itself, or spaced rows)
-        yg = y.reshape(n, group, m // group, -1) if spaced is None else \
-            np.ndarray((n, group, m // group, y.shape[-1]), y.dtype, y, spaced[0] * y.strides[1],
-                       (y.strides[0], spaced[1] * y.strides[1], spaced[2] * y.strides[1],
-                        y.strides[2]))
-        if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
-            cols = plan.tap(flat, 0).reshape(n, group, -1, plan.length)
-            for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-                np.matmul(wg, cols[i], out=plan.head(yg[i]))
-        elif c == group and plan.across and plan.size * x.itemsize <= ACROSS_BYTES:
-            # depthwise, stride 1, small images: every channel's taps as one run
-            cols = scratch("columns", (n, k, c, plan.size), x.dtype)
-            plan.copy_taps_across(flat, cols, 0)
-            for i in range(n):  # channel ch's taps: [K, L] at a row pitch (BLAS takes it)
-                np.matmul(wg, cols[i, :, :, :plan.length].transpose(1, 0, 2),
-                          out=plan.head(yg[i]))
-        else:
-            # the columns of a few groups at a time, so that they stay in the cache
-            per_group = c // group * k * plan.length * x.itemsize
-            step = max(1, min(group, CHUNK_BYTES // max(per_group, 1)))
-            cg = c // group
-            cols = scratch("columns", (n, step * cg, k, plan.length), x.dtype)
-            for g0 in range(0, group, step):
-                g1 = min(group, g0 + step)
-                part = cols[:, :(g1 - g0) * cg]
-                plan.copy_taps(flat[:, g0 * cg:g1 * cg], part, 0)
-                part = part.reshape(n, g1 - g0, -1, plan.length)  # [N, groups, C/G*K, L]
-                for i in range(n):
-                    np.matmul(wg[g0:g1], part[i], out=plan.head(yg[i, g0:g1]))
-        if self.order is not None and spaced is None:  # rows in the result's order
-            y = y[:, self._spacing[2]]
-        y = plan.unflatten(y, bias)
-        for dst, src in dups:
-            # equal filters (and biases) of a group see the same input, so their channels
-            # are equal, but BLAS computes the rows of a tile in different orders and
-            # they can differ in the last bit; a channel that only repeats another is
-            # copied from it (a softmax over large tied logits, as in onnx's constant-
-            # weight light models, turns one ulp into a different answer)
-            y[:, dst] = y[:, src]
-        y = y.astype(x.dtype, copy=False)
-        if addend is not None:  # y is new: in place (the rewrite checked the shapes)
-            np.add(y, addend, out=y)
-        if self.relu:  # y is new: in place
-            np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
-        return y
+        gather = self.order is not None and spaced is None  # an order BLAS cannot write
+        result = np.empty((n, m) + out, x.dtype)
+        # the grid is the result itself when no column is thrown away (nor a dtype)
+        compact = plan.compact and wg.dtype == x.dtype and not gather
+        length = plan.grid_length()
+        grid = result.reshape(n, m, length) if compact else \
+            scratch("result", (n, m, length), wg.dtype)  # the parts write, then it is cut
+        call = Call(plan, x, wg, group_view(grid, group, spaced), dups)
+        k = len(plan.taps)
+        parts = workers.worth(n * plan.length * k * (c // group) * (m + COPY_COST * group))
+        add, relu = (None, False) if gather else (addend, self.relu)  # (after the gather)
+        if parts > 1:  # each part finishes its own filters
+            call.parted(result, bias[1], add, relu, spaced, compact)
+        else:  # finished as a whole, over contiguous arrays (fewer, faster passes)
+            call.whole(result, grid, bias[0], add, relu, compact)
+        if group > 1 and parts == 1:
+            call.groups(0, group)
+        elif group > 1:  # whole groups per part, each from its input channels to its rows
+            bounds = spread(group, parts, 1)
+            workers.parallel(lambda p: call.groups(bounds[p], bounds[p + 1]),
+                             len(bounds) - 1)
+        else:  # whole rows of flat output positions per part, from one split input
+            call.flat = plan.split(x, 0)
+            if parts == 1:
+                call.columns(0, plan.length)
+            elif k == 1 and not plan.masks and not dups and plan.length < m:
+                # few positions: the filters split instead (the input is the columns;
+                # equal filters would copy rows across parts)
+                rows = spread(m, parts, 8)
+                workers.parallel(lambda p: call.filter_rows(rows[p], rows[p + 1]),
+                                 len(rows) - 1)
+            else:
+                bounds = spread(plan.length, parts, plan.pitch)
+                workers.parallel(lambda p: call.columns(bounds[p], bounds[p + 1]),
+                                 len(bounds) - 1)
+                if not compact:  # the cut and the finishing, by filters
+                    rows = spread(m, parts, 1)
+                    workers.parallel(lambda p: call.finish(0, 1, rows[p], rows[p + 1]),
+                                     len(rows) - 1)
+        call.finish_whole()
+        if gather:  # the result's channels from the filters' (any order)
+            result = result[:, self._spacing[2]]
+            if addend is not None:
+                np.add(result, addend, out=result)
+            if self.relu:
+                np.maximum(result, zeros(result.size, result.dtype).reshape(result.shape),
+                           out=result)
+        return result
 
     def plan(self, x, w, auto_pad, dilations, group, kernel_shape, pads, strides):
         if x.ndim < 3 or w.ndim != x.ndim or x.shape[1] != w.shape[1] * group \
@@ -139,28 +139,36 @@ class Conv(Kernel):
         return self._spacing[1]
 
     def filters(self, x, w, b, group):
-        """(weights [G, M/G, C/G*K] in the computing dtype, bias in that dtype and in the
-        result's channel order or None, duplicate channels in that order: (slice or
-        index array, channel) pairs), worked out once per weight array (a graph's weights
-        are the same arrays on every run)."""
+        """(weights [G, M/G, C/G*K] in the computing dtype, the bias in that dtype or
+        None as (per grid row [M, 1], per filter [G, M/G]), the runs of filters repeating
+        an earlier one of their group: (group, rows, row)), worked out once per weight
+        array (a graph's weights are the same arrays on every run) and order."""
         last = self._filters
-        if last[0] is w and last[1] is b and last[2] == x.dtype:
-            return last[3]
+        if last[0] is w and last[1] is b and last[2] == x.dtype and last[3] is self.order:
+            return last[4]
         m = w.shape[0]
         dtype = np.result_type(x, w)
         wg = w.reshape(group, m // group, -1).astype(dtype, copy=False)
-        bias = None if b is None else b.astype(dtype, copy=False)
+        bias = (None, None)
+        if b is not None:
+            by_filter = b.astype(dtype, copy=False)
+            by_row = by_filter
+            if self.spacing(group, m) is not None:  # the grid's rows in the result's order
+                by_row = np.empty_like(by_filter)
+                by_row[np.asarray(self.order)] = by_filter
+            bias = (by_row.reshape(m, 1), by_filter.reshape(group, m // group))
         dups = duplicate_filters(w, b, group)
-        if self.order is not None:
-            self.spacing(group, m)
-            bias = None if bias is None else bias[self._spacing[2]]
-            order = np.asarray(self.order)
-            dups = [(order[dst], order[src]) for dst, src in dups]
-        self._filters = (w, b, x.dtype, (wg, bias, dups))
-        return self._filters[3]
+        self._filters = (w, b, x.dtype, self.order, (wg, bias, dups))
+        return self._filters[4]
 
 
 def duplicate_filters(w, b, group) -> list:
+    """The runs of filters that bit for bit repeat an earlier one of their group (bias
+    included): [(group, slice of rows, slice of the one row)], rows within the group.
+    Equal filters see the same input, so their channels are equal, but BLAS computes the
+    rows of a tile in different orders and they can differ in the last bit; a channel
+    that only repeats another is copied from it (a softmax over large tied logits, as in
+    onnx's constant-weight light models, turns one ulp into a different answer)."""
     m = w.shape[0]
     mg = m // group
     if mg == 1:  # one filter per group (depthwise): nothing to repeat
@@ -175,13 +183,15 @@ def duplicate_filters(w, b, group) -> list:
         lo = g * mg
         _, first, inverse = np.unique(keys[lo:lo + mg], return_index=True,
                                       return_inverse=True)
-        earliest = [int(e) + lo for e in first[inverse.reshape(-1)]]
-        ch = lo
-        while ch < lo + mg:  # runs of channels repeating one: one broadcast copy each
-            src, end = earliest[ch - lo], ch + 1
-            if src != ch:
-                while end < lo + mg and earliest[end - lo] == src:
+        earliest = [int(e) for e in first[inverse.reshape(-1)]]
+        r = 0
+        while r < mg:  # runs of rows repeating one: one broadcast copy each
+            src, end = earliest[r], r + 1
+            if src != r:
+                while end < mg and earliest[end] == src:
                     end += 1
-                found.append((slice(ch, end), slice(src, src + 1)))
-            ch = end
+                found.append((g, slice(r, end), slice(src, src + 1)))
+            r = end
     return found
+
+

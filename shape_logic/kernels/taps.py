@@ -79,6 +79,7 @@ class TapPlan:
                                            + (slice(None),) * (len(box) - j - 1)))
         self.copies = [c for c in self.copies if c[1] is not None]
         self.compact = self.grid == self.out  # no columns to throw away
+        self.pitch = self.grid[-1]  # flat positions per grid row
         self.masks = []  # (see RowPlan): every tap reads padding where the input has none
         self.across = False  # (see RowPlan.copy_taps_across)
 
@@ -100,34 +101,25 @@ class TapPlan:
         phase, offset = self.taps[i]
         return flat[:, :, phase, offset:offset + self.length]
 
-    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
-        """cols [N, C, taps, L] = every tap's input (padding included)."""
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value, lo: int = 0,
+                  hi: int | None = None) -> None:
+        """cols [N, C, taps, hi - lo] = every tap's input (padding included) at the flat
+        output positions [lo, hi) (all L by default)."""
+        hi = self.length if hi is None else hi
         for i in range(len(self.taps)):
-            np.copyto(cols[:, :, i], self.tap(flat, i))
+            np.copyto(cols[:, :, i], self.tap(flat, i)[..., lo:hi])
 
-    def empty(self, lead, dtype) -> np.ndarray:
-        """A result buffer [*lead, grid size]; fill its first L columns (`head`). A
-        scratch array unless it is the result itself (`compact`)."""
-        shape = tuple(lead) + (self.size,)
-        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
+    def grid_length(self) -> int:
+        """The flat positions of a grid buffer (products at the first L: `head`)."""
+        return self.size
 
     def head(self, buf: np.ndarray) -> np.ndarray:
         return buf[..., :self.length]
 
-    def unflatten(self, buf: np.ndarray, bias=None) -> np.ndarray:
-        """The output positions of a result buffer [N, C, grid size] as a new contiguous
-        [N, C, *out] array, plus a per-channel `bias` [C]."""
-        n, c = buf.shape[:2]
-        if self.compact:  # in place, over whole planes (long rows: fast)
-            if bias is not None:
-                np.add(buf, bias.reshape(c, 1), out=buf)
-            return buf.reshape((n, c) + self.out)
-        view = buf.reshape((n, c) + self.grid)[(Ellipsis,) + tuple(slice(o) for o in self.out)]
-        out = view.copy()  # (always a copy: a view of one row is contiguous, and scratch)
-        if bias is not None:  # after the cut: over whole planes (long rows: faster)
-            flat = out.reshape(n, c, -1)
-            np.add(flat, bias.reshape(c, 1), out=flat)
-        return out
+    def cut(self, buf: np.ndarray) -> np.ndarray:
+        """The output positions of a grid buffer [..., grid size]: a view [..., *out]."""
+        grid = buf.reshape(buf.shape[:-1] + self.grid)
+        return grid[(Ellipsis,) + tuple(slice(o) for o in self.out)]
 
 
 def phase_slices(sizes, grid, phase, strides, begin):
@@ -224,18 +216,20 @@ class RowPlan:
         _, offset = self.taps[i]
         return flat[:, :, 0, offset:offset + self.length]
 
-    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
-        """cols [N, C, taps, L] = every tap's input (padding included)."""
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value, lo: int = 0,
+                  hi: int | None = None) -> None:
+        """cols [N, C, taps, hi - lo] = every tap's input (padding included) at the flat
+        output positions [lo, hi), whole rows (lo and hi multiples of the pitch)."""
         n, c = cols.shape[:2]
-        grid = flat[:, :, 0]
-        item = grid.itemsize
-        shape = (n, c) + self.kernel + (self.length,)
-        strides = grid.strides[:2] + tuple(t * item for t in self.tap_strides) + (item,)
-        if grid.flags.c_contiguous:  # over the buffer: as_strided costs ~10 us a call
-            taps = np.ndarray(shape, grid.dtype, grid, 0, strides)
+        hi = self.length if hi is None else hi
+        item = flat.itemsize
+        shape = (n, c) + self.kernel + (hi - lo,)
+        strides = flat.strides[:2] + tuple(t * item for t in self.tap_strides) + (item,)
+        if flat.flags.c_contiguous:  # over the buffer: as_strided costs ~10 us a call
+            taps = np.ndarray(shape, flat.dtype, flat, lo * item, strides)
         else:  # some channels of several images
-            taps = as_strided(grid, shape, strides, writeable=False)
-        np.copyto(cols.reshape((n, c) + self.kernel + (self.length,)), taps)
+            taps = as_strided(flat[:, :, 0, lo:], shape, strides, writeable=False)
+        np.copyto(cols.reshape(shape), taps)
         for b, k, columns in self.masks:
             taps = cols[:, :, b::k]
             taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
@@ -263,18 +257,12 @@ class RowPlan:
             taps = grid[..., b, :, :self.length]  # [N, *kernel[:-1], C, L]
             taps.reshape(taps.shape[:-1] + (-1, self.pitch))[..., columns] = value
 
-    def empty(self, lead, dtype) -> np.ndarray:
-        shape = tuple(lead) + (self.length,)
-        return np.empty(shape, dtype=dtype) if self.compact else scratch("result", shape, dtype)
+    def grid_length(self) -> int:
+        return self.length
 
     def head(self, buf: np.ndarray) -> np.ndarray:
         return buf
 
-    def unflatten(self, buf: np.ndarray, bias=None) -> np.ndarray:
-        n, c = buf.shape[:2]
-        if bias is not None:  # over whole planes (long rows), before cutting
-            np.add(buf, bias.reshape(c, 1), out=buf)
-        grid = buf.reshape((n, c) + self.buffer)
-        if self.compact:
-            return grid
-        return grid[(Ellipsis,) + tuple(slice(o) for o in self.out)].copy()  # never scratch
+    def cut(self, buf: np.ndarray) -> np.ndarray:
+        grid = buf.reshape(buf.shape[:-1] + self.buffer)
+        return grid[(Ellipsis,) + tuple(slice(o) for o in self.out)]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shape_logic.kernels import Conv as conv_module
-from shape_logic.kernels import load_kernel
+from shape_logic.kernels import conv_parts as conv_module
+from shape_logic.kernels import load_kernel, workers
 from shape_logic.kernels.taps import RowPlan, TapPlan, tap_plan
 
 from .reference import check, rand, seeds
@@ -105,10 +105,14 @@ def test_stride_one_uses_whole_rows_and_strides_use_phases():
     assert isinstance(one, TapPlan) and one.identity  # the input is its own column matrix
 
 
+@pytest.mark.parametrize("parts", [False, True])
 @pytest.mark.parametrize("group", [1, 2])
-def test_equal_filters_give_bitwise_equal_channels(group):
+def test_equal_filters_give_bitwise_equal_channels(monkeypatch, group, parts):
     """A filter repeating an earlier one of its group (bias too) gives the same bits:
-    over many large terms BLAS may round equal rows differently."""
+    over many large terms BLAS may round equal rows differently. Also with the call cut
+    into as many parts as it goes, for three threads (conv_parts.py)."""
+    if parts:
+        monkeypatch.setattr(workers, "MIN_WORK", 1)
     rng = np.random.default_rng(2)
     m, c = 40, 64 * group
     mg = m // group
@@ -119,7 +123,8 @@ def test_equal_filters_give_bitwise_equal_channels(group):
     if group > 1:
         w[mg], b[mg] = w[0], b[0]  # group 1 sees other channels: not a repeat
     x = rand(rng, (1, c, 9, 9), low=1e3, high=1e4)
-    (y,) = check("Conv", [x, w, b], {"group": group, "pads": [1, 1, 1, 1]})
+    with workers.threads(3 if parts else 1):
+        (y,) = check("Conv", [x, w, b], {"group": group, "pads": [1, 1, 1, 1]})
     assert np.array_equal(y[:, mg - 1], y[:, 0])
 
 

@@ -1,0 +1,110 @@
+"""The intra-op threads (kernels/workers.py): every part runs once, on the caller and the
+pool; errors come back to the caller; one setting per thread's context; a part that
+splits again, or a second caller while the pool is busy, runs its parts alone."""
+import threading
+
+import pytest
+
+from shape_logic.kernels import workers
+
+
+def test_every_part_runs_once_on_several_threads():
+    seen, names = [], set()
+    gate = threading.Barrier(2, timeout=10)  # two parts wait for each other: two threads
+
+    def part(i):
+        if i < 2:
+            gate.wait()
+        seen.append(i)
+        names.add(threading.current_thread().name)
+
+    with workers.threads(2):
+        workers.parallel(part, 7)
+    assert sorted(seen) == list(range(7))
+    assert len(names) == 2
+
+
+def test_one_thread_runs_the_parts_in_the_caller_in_order():
+    seen = []
+    with workers.threads(1):
+        workers.parallel(lambda i: seen.append((i, threading.current_thread())), 4)
+    assert seen == [(i, threading.current_thread()) for i in range(4)]
+
+
+def test_default_is_one_thread_and_the_setting_is_restored():
+    assert workers.current() == 1
+    with workers.threads(3):
+        assert workers.current() == 3
+        with workers.threads(None):
+            assert workers.current() == workers.available()
+        assert workers.current() == 3
+    assert workers.current() == 1
+    with pytest.raises(ValueError):
+        with workers.threads(0):
+            pass
+
+
+def test_the_setting_belongs_to_the_thread_that_made_it():
+    seen = []
+    with workers.threads(4):
+        t = threading.Thread(target=lambda: seen.append(workers.current()))
+        t.start()
+        t.join()
+    assert seen == [1]
+
+
+def test_an_error_in_a_part_is_raised_in_the_caller_after_the_others():
+    done = []
+
+    def part(i):
+        if i == 1:
+            raise KeyError("part 1")
+        done.append(i)
+
+    with workers.threads(2), pytest.raises(KeyError, match="part 1"):
+        workers.parallel(part, 5)
+    assert sorted(done) == [0, 2, 3, 4]
+    with workers.threads(2):  # the pool still works
+        out = []
+        workers.parallel(out.append, 3)
+    assert sorted(out) == [0, 1, 2]
+
+
+def test_a_part_that_splits_again_runs_its_parts_itself():
+    seen = []
+
+    def inner(i):
+        seen.append(i)
+
+    def outer(i):
+        workers.parallel(lambda j: inner((i, j)), 3)
+
+    with workers.threads(2):
+        workers.parallel(outer, 2)
+    assert sorted(seen) == [(i, j) for i in range(2) for j in range(3)]
+
+
+def test_two_callers_at_once_both_finish():
+    results = {}
+
+    def caller(k):
+        with workers.threads(2):
+            out = []
+            for _ in range(50):
+                workers.parallel(out.append, 4)
+            results[k] = sorted(out)
+
+    threads = [threading.Thread(target=caller, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert results == {k: sorted(list(range(4)) * 50) for k in range(3)}
+
+
+def test_small_work_is_not_split():
+    with workers.threads(4):
+        assert workers.worth(workers.MIN_WORK - 1) == 1
+        assert workers.worth(2 * workers.MIN_WORK) == 2
+        assert workers.worth(100 * workers.MIN_WORK) == 4
+    assert workers.worth(100 * workers.MIN_WORK) == 1  # one thread
