@@ -17,7 +17,7 @@ from typing import Any
 import clingo
 
 from .asp.release import release
-from .branches import is_scoped, unscoped_name
+from .scopes import is_scoped, unscoped_name
 from .graph import Graph
 from .shapes import Shape
 from .symbolic.expr import Expr, ExprOverflow
@@ -37,7 +37,9 @@ class Atoms:
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
-    branch_conflicts: list = field(default_factory=list)  # those inside If branches
+    # those inside bodies that may not run, as (the body's operator, conflict): scopes.py
+    scope_conflicts: list = field(default_factory=list)
+    runs: set = field(default_factory=set)  # the scopes that surely run (scope_runs/1)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
     # when set, gives the void edges on demand (the solve grounds voids.lp only then)
     void_loader: Any = None
@@ -97,6 +99,8 @@ class Atoms:
                 self.unsolved.add((e1, e2))
         elif name == "conflict":
             self.conflicts.append(s)
+        elif name == "scope_runs":
+            self.runs.add(args[0].number)
         elif name == "min_rank":
             t = _tensor_key(args[0])
             self.min_rank[t] = max(self.min_rank.get(t, 0), args[1].number)
@@ -254,7 +258,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
     ranges = {}
-    for s, rs in atoms.ranges.items():  # (an If branch's own names: only where it runs)
+    for s, rs in atoms.ranges.items():  # (a body's own names: only where it runs)
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     constraints = _constraints(atoms.unsolved, resolve)
@@ -285,7 +289,7 @@ def _constraints(unsolved, resolve) -> list:
     for e1, e2 in unsolved:
         a, b = resolve(e1), resolve(e2)
         if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
-            continue  # (an equation of an If branch's own names holds only where it runs)
+            continue  # (an equation of a body's own names holds only where it runs)
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
         rank = (simplicity(pair[0]), simplicity(pair[1]))
@@ -373,8 +377,8 @@ def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dic
     for a, b in constraints:
         visit(a)
         visit(b)
-    # an If branch's own name prints as the name it copies (branches.py): the branch's
-    # tensors exist only when it runs, and then the two are equal
+    # a body's own name prints as the name it copies (scopes.py): the body's tensors
+    # exist only when it runs, and then the two are equal
     rename: dict[str, str] = {}
     fresh: dict[str, str] = {}  # a fresh name -> its number
     for old in order:

@@ -85,8 +85,8 @@ def tensor_label(sym: clingo.Symbol) -> str:
         return sym.string
     if sym.type == clingo.SymbolType.Function and sym.name == "batch":
         return f"batch axes of {tensor_label(sym.arguments[1])}"
-    if sym.type == clingo.SymbolType.Function and sym.name == "guard":  # branches.py
-        return f"{tensor_label(sym.arguments[1])} (as an If branch reads it)"
+    if sym.type == clingo.SymbolType.Function and sym.name == "guard":  # scopes.py
+        return f"{tensor_label(sym.arguments[1])} (as a subgraph reads it)"
     if sym.type == clingo.SymbolType.Function and sym.name == "acc":
         return f"broadcast of the inputs of node {plain_text(sym.arguments[0])}"
     return plain_text(sym)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .graph import INTEGER_DTYPES, Graph, Node, TensorInfo, dtype_of_array
 from .asp.terms import expr_fact_text, int_text, quote
-from .branches import Scopes
+from .scopes import Scopes
 from .errors import InputError
 
 MAX_VALUE_ELEMENTS = 1024  # integer constants up to this size are known element by element
@@ -58,9 +58,9 @@ def _fact_groups(graph: Graph, sourced: bool, foreign):
         for info in decls.values():
             yield tensor_facts(info, kind, sourced)
     yield _shared_shape_variables(graph, sourced)
-    scopes = Scopes(graph)  # an If branch reads the tensors around it through copies
+    scopes = Scopes(graph)  # a body reads the tensors around it through copies
     for node in graph.nodes + graph.body_nodes:
-        terms, outs = scopes.inputs(node), scopes.branch_outputs(node)
+        terms, outs = scopes.inputs(node), scopes.body_outputs(node)
         if node.name in foreign:
             node = dataclasses.replace(node, op=f"{node.domain}.{node.op}")
         yield node_facts(node, sourced, terms, outs)
@@ -231,7 +231,7 @@ def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
     """The node as one statement where it can be (nodes.lp derives node/2, ninputs/2,
     noutputs/2, input/3 and output/3 from it), its attributes and bodies. node/2 holds
     whatever is in force (rules may negate it); op/2 says the node is in force.
-    `terms`: inputs read through another term (an If branch's copy, branches.py);
+    `terms`: inputs read through another term (a body's copy, scopes.py);
     `body_terms`: the same for (body, output) of the node's bodies."""
     n, o = quote(node.name), quote(node.op)
     ins, outs = node.inputs, node.outputs

@@ -17,13 +17,14 @@ import clingo
 
 from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
 from .asp.functions import Functions
-from .asp.program import (ROWS_FILE, VOIDS_FILE, VOIDS_PART, available_ops, core_encodings,
-                          is_shipped, load_rule_file, normal_domain, shipped_program)
+from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, available_ops,
+                          core_encodings, is_shipped, load_rule_file, normal_domain,
+                          shipped_program)
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
 from .asp.release import release
-from .branches import branch_names, in_branch
+from .scopes import is_scoped, scope_warnings, split_conflicts
 from .facts import declares_rows, fact_chunks, graph_facts
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
@@ -35,11 +36,12 @@ from .validate import validate
 
 
 def elimination_order(graph: Graph):
-    """Bind solver-made names first, then annotation names, then input names; then by name."""
+    """Bind a body's own names first (copies of others: scopes.py), then solver-made names,
+    then annotation names, then input names; then by name."""
     cls = graph.symbol_class
 
     def key(name: str):
-        return (cls.get(name, 2), name)
+        return (3 if is_scoped(name) else cls.get(name, 2), name)
 
     return key
 
@@ -191,6 +193,8 @@ class Problem:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
             if extra == "" and not sourced and not self.rows_possible:
                 paths.remove(ROWS_FILE)  # nothing can start a row: its rules never fire
+            if not self.graph.body_nodes:
+                paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
             _add_program_files(ctl, paths)
             writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
@@ -242,13 +246,9 @@ class Problem:
                                  + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
             symbols = []
         atoms = Atoms.read(symbols)
-        if self.graph.body_nodes and atoms.conflicts:
-            # what an If branch requires fails only if it runs: not an error of the graph
-            names = branch_names(self.graph)
-            atoms.branch_conflicts = [c for c in atoms.conflicts
-                                      if in_branch(c.arguments[0], names)]
-            atoms.conflicts = [c for c in atoms.conflicts
-                               if not in_branch(c.arguments[0], names)]
+        # what a body requires fails only if it runs: not an error of the graph, unless the
+        # body surely runs
+        split_conflicts(self.graph, atoms)
         # the decoder asks for the equal axes without a value when it meets one
         atoms.void_loader = lambda: ground_voids(ctl, funcs)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
@@ -368,12 +368,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = unknown_op_warnings(problem.unknown)
-    if atoms.branch_conflicts and not atoms.conflicts:  # (else they may echo the error)
-        from .diagnostics import _describe
-
-        seen = dict.fromkeys(_describe(*c.arguments).message for c in atoms.branch_conflicts)
-        warnings += [f"an If branch cannot run with these shapes (fine if it is not taken): "
-                     f"{m}" for m in list(seen)[:5]]
+    warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)

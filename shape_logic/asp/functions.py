@@ -14,7 +14,7 @@ from typing import Callable
 
 import clingo
 
-from ..branches import scope_expr, unscope_expr
+from ..scopes import rescope_expr, scope_expr
 from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
@@ -120,9 +120,9 @@ class Functions:
     mod = arithmetic(ops.mod)
     max = arithmetic(ops.maximum)
     min = arithmetic(ops.minimum)
-    # an If branch's copy of a dim, its symbols renamed to scope K's, and back (branches.py)
+    # a body's copy of a dim, its symbols renamed to scope K's, and back (scopes.py)
     scope = arithmetic(lambda e, k: scope_expr(e, k.value))
-    unscope = arithmetic(lambda e, k: unscope_expr(e, k.value))
+    rescope = arithmetic(lambda e, k, p: rescope_expr(e, k.value, p.value))
 
     def calc(self, formula: clingo.Symbol, *args: clingo.Symbol):
         """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args."""

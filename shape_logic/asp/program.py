@@ -15,7 +15,7 @@ ENCODINGS_DIR = ROOT / "encodings"
 RULES_DIR = ROOT / "rules"
 CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
               "families.lp", "floats.lp", "counts.lp", "rows.lp", "labels.lp",
-              "axes.lp", "violations.lp", "show.lp")
+              "axes.lp", "scopes.lp", "violations.lp", "show.lp")
 
 DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
 _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
@@ -56,6 +56,9 @@ def core_encodings() -> list[Path]:
 
 # rank polymorphism: left out of a solve where no row can occur (solver.rows_possible)
 ROWS_FILE = ENCODINGS_DIR / "rows.lp"
+
+# bodies reading the graph around them through copies: left out of a graph without bodies
+SCOPES_FILE = ENCODINGS_DIR / "scopes.lp"
 
 # the program part the decoder grounds on demand: equal axes without a value (voids.lp)
 VOIDS_FILE = ENCODINGS_DIR / "voids.lp"

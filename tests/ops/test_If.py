@@ -72,7 +72,7 @@ def test_a_branch_does_not_bind_the_tensors_it_reads():
     static["inputs"]["x"]["shape"] = "[2, 5, 3]"
     sol = solve(static)
     assert sol.status == "ok" and sol.shape("x") == "[2, 5, 3]"
-    assert any("If branch cannot run" in w and "axis 1 of `x (as an If branch reads it)`" in w
+    assert any("If branch cannot run" in w and "axis 1 of `x (as a subgraph reads it)`" in w
                for w in sol.warnings)
 
 

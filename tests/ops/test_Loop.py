@@ -43,3 +43,141 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_case(name):
     check_case("Loop", *CASES[name])
+
+
+# ----- what the body requires of the tensors around it holds only when it runs
+
+def squeezing_loop(trip=None, cond=False, scan_output=False, x="[b, s, 3]"):
+    """A Loop whose body squeezes axis 1 of x, a tensor of the graph around it that the
+    body reads directly, and sums it into a carried scalar (/tmp/sound/loop_zero.py): the
+    trip count is the input m, or the constant `trip`; with `cond`, an input c too."""
+    nodes = [{"op": "Squeeze", "inputs": ["x", "one"], "outputs": ["q"]},
+             {"op": "ReduceSum", "inputs": ["q"], "outputs": ["r"], "attrs": {"keepdims": 0}},
+             {"op": "Add", "inputs": ["v", "r"], "outputs": ["v2"]},
+             {"op": "Identity", "inputs": ["x"], "outputs": ["e"]}]
+    g = {"opset": 13,
+         "inputs": {"x": {"dtype": "f32", "shape": x}},
+         "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]}},
+         "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "c" if cond else "", "v0"],
+                    "outputs": ["v", "ys"] if scan_output else ["v"],
+                    "attrs": {"body": body(nodes, ["v2", "e"] if scan_output else ["v2"])}},
+                   {"name": "z", "op": "Constant", "inputs": [], "outputs": ["v0"],
+                    "attrs": {"value": {"dtype": "f32", "shape": [], "data": 0.0}}}]}
+    if trip is None:
+        g["inputs"]["m"] = {"dtype": "i64", "shape": "[]"}
+    else:
+        g["initializers"]["m"] = {"dtype": "i64", "shape": [], "data": trip}
+    if cond:
+        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
+    return g
+
+
+def test_a_loop_that_may_run_no_iteration_does_not_bind_what_its_body_reads():
+    # the Squeeze requires axis 1 of x to be 1 when the body runs; with m = 0 it does not,
+    # and x (2, 5, 3) is fine (s was bound to 1, x printed [b, 1, 3], and run refused it)
+    from shape_logic import run, solve
+
+    sol = solve(squeezing_loop())
+    assert sol.status == "ok" and sol.bindings == {} and not sol.warnings
+    assert sol.shape("x") == "[b, s, 3]" and sol.shape("v") == "[]"
+    assert sol.shape("loop/q") == "[b, 3]"  # inside, the names are the ones they copy
+    x = np.ones((2, 5, 3), np.float32)
+    assert run(squeezing_loop(), {"x": x, "m": np.array(0, np.int64)})["v"] == 0
+    # a condition may be false from the start: the same with a trip count of 3
+    sol = solve(squeezing_loop(trip=3, cond=True))
+    assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
+    out = run(squeezing_loop(trip=3, cond=True), {"x": x, "c": np.array(False)})
+    assert out["v"] == 0
+
+
+def test_a_loop_that_surely_runs_binds_what_its_body_reads():
+    # a trip count >= 1 and no condition: the body runs, its requirements hold
+    from shape_logic import solve
+
+    sol = solve(squeezing_loop(trip=3))
+    assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
+    # a symbolic trip count (a dim, >= 1) too
+    g = squeezing_loop(trip=None)
+    del g["inputs"]["m"]
+    g["initializers"]["zero"] = {"dtype": "i64", "shape": [], "data": 0}
+    g["nodes"] += [{"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"name": "at0", "op": "Gather", "inputs": ["sh", "zero"], "outputs": ["m"]}]
+    sol = solve(g)
+    assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
+    # with x known, a body that cannot run is an error there, a warning where it may not run
+    assert solve(squeezing_loop(trip=3, x="[2, 5, 3]")).status == "error"
+    sol = solve(squeezing_loop(x="[2, 5, 3]"))
+    assert sol.status == "ok" and sol.shape("x") == "[2, 5, 3]"
+    assert any("a Loop body cannot run" in w and "axis 1 of `x (as a subgraph reads it)`" in w
+               for w in sol.warnings)
+
+
+def test_scan_outputs_keep_the_body_names():
+    # the elements [b, 1, 3] are x as the body sees it: the stacked output says so, in the
+    # body's names, while x keeps its own
+    from shape_logic import solve
+
+    sol = solve(squeezing_loop(scan_output=True))
+    assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
+    assert sol.shape("ys") == "[_1, b, 1, 3]"
+    sol = solve(squeezing_loop(trip=3, scan_output=True))
+    assert sol.shape("ys") == "[3, b, 1, 3]" and sol.bindings == {"s": 1}
+
+
+def carried_loop(trip=None, cond=False):
+    """A value [n, 4] carried through Relu (invariant) whose axis 0 the body squeezes."""
+    body_ = body([{"op": "Relu", "inputs": ["v"], "outputs": ["v2"]},
+                  {"op": "Squeeze", "inputs": ["v", "zero"], "outputs": ["w"]}], ["v2"])
+    g = {"opset": 13, "inputs": {"v0": {"dtype": "f32", "shape": "[n, 4]"}},
+         "initializers": {"zero": {"dtype": "i64", "shape": [1], "data": [0]}},
+         "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "c" if cond else "", "v0"],
+                    "outputs": ["v"], "attrs": {"body": body_}}]}
+    if trip is None:
+        g["inputs"]["m"] = {"dtype": "i64", "shape": "[]"}
+    else:
+        g["initializers"]["m"] = {"dtype": "i64", "shape": [], "data": trip}
+    if cond:
+        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
+    return g
+
+
+def test_what_the_body_requires_of_a_carried_value_binds_it_only_when_it_runs():
+    from shape_logic import run, solve
+
+    sol = solve(carried_loop())
+    assert (sol.shape("v0"), sol.shape("v")) == ("[n, 4]", "[n, 4]")
+    assert sol.shape("loop/v") == "[1, 4]"  # where the body runs
+    assert sol.bindings == {}
+    v0 = np.ones((5, 4), np.float32)
+    assert run(carried_loop(), {"v0": v0, "m": np.array(0, np.int64)})["v"].shape == (5, 4)
+    sol = solve(carried_loop(trip=3))
+    assert (sol.shape("v0"), sol.shape("v")) == ("[1, 4]", "[1, 4]") and sol.bindings == {"n": 1}
+    sol = solve(carried_loop(trip=3, cond=True))
+    assert (sol.shape("v0"), sol.shape("v")) == ("[n, 4]", "[n, 4]") and sol.bindings == {}
+
+
+def test_nested_bodies():
+    # a loop that runs inside one that may not: x is bound only inside the outer body
+    from shape_logic import solve
+
+    inner = {"name": "inner", "op": "Loop", "inputs": ["three", "", "v"], "outputs": ["u"],
+             "attrs": {"body": body([{"op": "Squeeze", "inputs": ["x", "one"], "outputs": ["q"]},
+                                     {"op": "Relu", "inputs": ["v"], "outputs": ["v2"]}], ["v2"])}}
+
+    def outer(trip):
+        return {"opset": 13,
+                "inputs": {"x": {"dtype": "f32", "shape": "[b, s, 3]"},
+                           "v0": {"dtype": "f32", "shape": "[n, 4]"},
+                           "m": {"dtype": "i64", "shape": "[]"}},
+                "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]},
+                                 "three": {"dtype": "i64", "shape": [], "data": 3}},
+                "nodes": [{"name": "outer", "op": "Loop", "inputs": [trip, "", "v0"],
+                           "outputs": ["v"], "attrs": {"body": body(
+                               [inner, {"op": "Relu", "inputs": ["u"], "outputs": ["v2"]}],
+                               ["v2"])}}]}
+
+    sol = solve(outer("m"))
+    assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
+    assert sol.shape("outer/inner/q") == "[b, 3]"
+    sol = solve(outer("three"))  # both run
+    assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
