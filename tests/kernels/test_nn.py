@@ -181,6 +181,24 @@ def test_global_pool(op, seed, shape):
 
 
 @FAST
+@given(seed=seeds, shape=st.lists(small, min_size=3, max_size=5), p=st.sampled_from([1, 2, 3]))
+def test_global_lp_pool(seed, shape, p):
+    # onnx's reference has no GlobalLpPool: onnxruntime's
+    check("GlobalLpPool", [rand(np.random.default_rng(seed), shape)], {"p": p}, ort=True)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=4), data=st.data(),
+       p=st.sampled_from([1, 2]))
+def test_lp_normalization(seed, shape, data, p):
+    # onnx's reference sums x^p, not |x|^p: onnxruntime's (some all-zero lines: 0, not NaN)
+    x = rand(np.random.default_rng(seed), shape)
+    x[..., 0] = 0
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("LpNormalization", [x], {"axis": axis, "p": p}, ort=True)
+
+
+@FAST
 @given(seed=seeds, shape=st.lists(small, min_size=3, max_size=4), size=st.integers(1, 5))
 def test_lrn(seed, shape, size):
     check("LRN", [rand(np.random.default_rng(seed), shape)], {"size": size, "alpha": 0.01},
