@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shape_logic.kernels import load_kernel
+from shape_logic.testing import reference_outputs
 
 from .reference import TESTED, check, rand, seeds
 
@@ -631,3 +632,47 @@ def test_conv_integer(seed, case, per_channel):
     b = rand(rng, [w[0]], "i32", -999, 999) if bias else None
     check("QLinearConv", [xq, np.float32(0.02), np.uint8(120), wq, ws, np.int8(0),
                           np.float32(rng.uniform(0.1, 2)), np.uint8(128), b], attrs)
+
+
+@pytest.mark.parametrize("op", ["RandomNormal", "RandomUniform", "RandomNormalLike",
+                                "RandomUniformLike", "Bernoulli"])
+def test_random_kernels(op):
+    """The random operators' draws are NumPy's, not the reference's: their shapes and types
+    agree with it, a seed repeats them, and their distribution is the operator's."""
+    TESTED.add(op)
+    like = op.endswith("Like") or op == "Bernoulli"
+    x = np.full((400, 50), 0.25, np.float32)
+    attrs = {"seed": 3.0} | ({} if like else {"shape": [400, 50]})
+    attrs |= {"RandomNormal": {"mean": 2.0, "scale": 0.5},
+              "RandomNormalLike": {"mean": 2.0, "scale": 0.5},
+              "RandomUniform": {"low": 1.0, "high": 3.0},
+              "RandomUniformLike": {"low": 1.0, "high": 3.0}}.get(op, {})
+    args = [x] if like else []
+    kernel = load_kernel(op)(attrs)
+    (y,) = kernel(*args)
+    (want,) = reference_outputs(op, args, attrs)
+    assert y.shape == want.shape and y.dtype == want.dtype
+    assert np.array_equal(kernel(*args)[0], y)  # seeded: the same draws again
+    mean = {"Bernoulli": 0.25}.get(op, 2.0)
+    assert abs(float(y.mean()) - mean) < 0.02
+    if "Uniform" in op:
+        assert y.min() >= 1.0 and y.max() < 3.0
+    if "Normal" in op:
+        assert abs(float(y.std()) - 0.5) < 0.02
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=4), data=st.data())
+def test_rms_normalization(seed, shape, data):
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("RMSNormalization", [rand(rng, shape), rand(rng, shape[axis:])], {"axis": axis},
+          opset=23)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, max_size=4), alpha=st.floats(0.1, 2))
+def test_swiglu(seed, shape, alpha):
+    rng = np.random.default_rng(seed)
+    check("SwiGLU", [rand(rng, shape, "f32", -30, 30), rand(rng, shape)], {"alpha": alpha},
+          opset=28)
