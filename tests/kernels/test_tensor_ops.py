@@ -345,3 +345,15 @@ def test_reverse_sequence(seed, shape, batch_first, data):
     lens = np.array([data.draw(st.integers(0, shape[ta])) for _ in range(shape[ba])], np.int64)
     check("ReverseSequence", [rand(np.random.default_rng(seed), shape), lens],
           {"batch_axis": ba, "time_axis": ta})
+
+
+@FAST
+@given(seed=seeds, shape=shapes, data=st.data())
+def test_center_crop_pad(seed, shape, data):
+    r = len(shape)
+    axes = data.draw(st.none() | st.lists(st.integers(-r, r - 1), min_size=1, max_size=r,
+                                          unique_by=lambda a: a % r))
+    n = r if axes is None else len(axes)
+    sizes = np.array([data.draw(st.integers(1, 7)) for _ in range(n)], np.int64)
+    check("CenterCropPad", [rand(np.random.default_rng(seed), shape, "i32"), sizes],
+          None if axes is None else {"axes": axes})
