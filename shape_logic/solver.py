@@ -56,7 +56,7 @@ def select_rules(graph: Graph, rule_dirs=(),
     net (unknown dtype and rank, fresh names) and the rest of the graph is still solved
     (Relax's "safety net"); with `strict` it is an input error instead. So does a node of
     a domain its operator's rule file does not describe (com.microsoft's Unique is not
-    ONNX's)."""
+    ONNX's). The files a chosen one uses (`% uses: Conv`) are chosen too."""
     known = available_ops(rule_dirs)
     files = {}
     used = set()  # the operators of the nodes their rule file describes
@@ -73,7 +73,18 @@ def select_rules(graph: Graph, rule_dirs=(),
                              f"{node.place}.op")
         unknown.append(node)
     foreign = frozenset(n.name for n in unknown if n.op in files)
-    return [rf for op, rf in files.items() if op in used], unknown, foreign
+    chosen = {op: rf for op, rf in files.items() if op in used}
+    todo = list(chosen.values())
+    while todo:  # the files the chosen ones build on (`% uses: Conv`), and theirs
+        rf = todo.pop()
+        for op in rf.uses:
+            if op in chosen:
+                continue
+            if op not in known:
+                raise InputError(f"uses operator {op!r}, which has no rule file", str(rf.path))
+            chosen[op] = files.get(op) or load_rule_file(op, known[op])
+            todo.append(chosen[op])
+    return list(chosen.values()), unknown, foreign
 
 
 def _unknown_reason(node, rule_file) -> str:

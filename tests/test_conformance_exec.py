@@ -18,6 +18,10 @@ KNOWN_FAILURES: list[re.Pattern] = [
     # (the runtimes accept them); rules/Range.lp follows the ONNX spec (scalars), so the
     # checked run reports a shape error now that If has a rule file
     re.compile(r"^test_affine_grid_(2d|3d)(_align_corners)?_expanded$"),
+    # Bernoulli's values are random draws: the recorded ones are NumPy's legacy generator's
+    # (np.random.binomial, unseeded even in test_bernoulli_seed), which no runtime
+    # reproduces; the shapes and types match (tests/test_conformance_shapes.py)
+    re.compile(r"^test_bernoulli(_double|_seed)?(_expanded)?$"),
 ]
 
 CASES = {c.name: c for c in runnable_cases()}

@@ -23,6 +23,12 @@ KNOWN_FAILURES = {
     "test_unique_sorted_with_axis_3d": "data-dependent (constant input)",
     "test_unique_sorted_with_negative_axis": "data-dependent (constant input)",
     "test_unique_sorted_without_axis": "data-dependent (constant input)",
+    # how many boxes survive the suppression depends on their coordinates and scores: a
+    # fresh name in 0..b*c*min(s, max_output_boxes_per_class)
+    **{f"test_nonmaxsuppression_{c}": "data-dependent (boxes kept)" for c in (
+        "suppress_by_IOU", "suppress_by_IOU_and_scores", "flipped_coordinates",
+        "limit_output_size", "single_box", "identical_boxes", "center_point_box_format",
+        "two_classes", "two_batches", "iou_threshold_boundary")},
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     "test_scan_sum": "Scan before opset 9 (batch axis, sequence_lens) is not implemented",
     "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "

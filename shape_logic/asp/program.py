@@ -20,6 +20,7 @@ CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp"
 DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
 _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
 _ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
+_USES_LINE = re.compile(r"^%\s*uses:(.*)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,14 @@ class RuleFile:
         if m is None:
             return (DEFAULT_DOMAIN,)
         return tuple(normal_domain(d) for d in m.group(1).split())
+
+    @cached_property
+    def uses(self) -> tuple[str, ...]:
+        """The operators whose rule files this one builds on, from a line `% uses: Conv`:
+        QLinearConv states which of its tensors are the convolution's (`conv/4`) and
+        Conv.lp's shape rules do the rest. A solve loads those files along with it (the
+        ones in force: a user's Conv.lp replaces ours for QLinearConv too)."""
+        return tuple(op for m in _USES_LINE.finditer(self.text) for op in m.group(1).split())
 
     @cached_property
     def seeds_rows(self) -> bool:

@@ -33,6 +33,17 @@ UNARY = {
     "HardSigmoid": ("f32", (-5, 5), st.fixed_dictionaries(
         {"alpha": st.floats(0.05, 1), "beta": st.floats(0, 1)})),
     "Gelu": ("f32", (-5, 5), st.sampled_from([{}, {"approximate": "tanh"}])),
+    "Round": ("f32", (-5, 5), None), "HardSwish": ("f32", (-5, 5), None),
+    "Mish": ("f32", (-30, 30), None), "Acos": ("f32", (-1, 1), None),
+    "Acosh": ("f32", (1, 9), None), "Asin": ("f32", (-1, 1), None),
+    "Asinh": ("f32", (-9, 9), None), "Atan": ("f32", (-9, 9), None),
+    "Atanh": ("f32", (-0.99, 0.99), None), "Cosh": ("f32", (-5, 5), None),
+    "Sinh": ("f32", (-5, 5), None), "Tan": ("f32", (-1.5, 1.5), None),
+    "BitwiseNot": ("i32", (-99, 99), None),
+    "Celu": ("f32", (-5, 5), st.fixed_dictionaries({"alpha": st.floats(0.1, 3)})),
+    "ThresholdedRelu": ("f32", (-3, 3), st.fixed_dictionaries({"alpha": st.floats(-1, 2)})),
+    "Shrink": ("f32", (-3, 3), st.fixed_dictionaries(
+        {"lambd": st.floats(0, 2), "bias": st.floats(-1, 1)})),
 }
 
 
@@ -45,14 +56,33 @@ def test_unary(op, seed, shape, data):
     x = rand(rng, shape, dtype, lo, hi)
     if op in ("IsNaN", "IsInf") and x.size:
         x.reshape(-1)[0] = [np.nan, np.inf, -np.inf][seed % 3]
-    check(op, [x], data.draw(attrs) if attrs is not None else None)
+    if op == "Round" and x.size:  # halves go to the even neighbour
+        x.reshape(-1)[0] = [0.5, 1.5, -2.5][seed % 3]
+    # Celu is float32 only before opset 28; Swish exists from opset 24
+    check(op, [x], data.draw(attrs) if attrs is not None else None,
+          opset=12 if op == "Celu" else 18)
+
+
+@FAST
+@given(seed=seeds, shape=shapes, alpha=st.floats(-2, 2))
+def test_swish(seed, shape, alpha):
+    check("Swish", [rand(np.random.default_rng(seed), shape, "f32", -30, 30)], {"alpha": alpha},
+          opset=24)
+
+
+@FAST
+@given(seed=seeds, shape=shapes, dtype=st.sampled_from(["i8", "u8", "i64"]))
+def test_shrink_integers(seed, shape, dtype):
+    x = rand(np.random.default_rng(seed), shape, dtype, -9, 9)
+    check("Shrink", [x], {"lambd": 1.5, "bias": 2.0})
 
 
 BINARY = {"Add": ["f32", "i64"], "Sub": ["f32", "i32"], "Mul": ["f32", "i64"],
           "Div": ["f32", "i64"], "Pow": ["f32"], "Equal": ["f32", "i64"],
           "Less": ["f32", "i64"], "Greater": ["f32"], "LessOrEqual": ["i32"],
           "GreaterOrEqual": ["f32"], "And": ["bool"], "Or": ["bool"], "Xor": ["bool"],
-          "PRelu": ["f32"], "Mod": ["i64", "i32"]}
+          "PRelu": ["f32"], "Mod": ["i64", "i32"], "BitwiseAnd": ["i32", "u8"],
+          "BitwiseOr": ["i64", "u16"], "BitwiseXor": ["i8", "u64"]}
 
 
 @pytest.mark.parametrize("op", BINARY)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shape_logic.kernels import load_kernel
+from shape_logic.testing import reference_outputs
 
 from .reference import TESTED, check, rand, seeds
 
@@ -178,6 +179,24 @@ def test_lppool(seed, case, p):
 @given(seed=seeds, shape=st.lists(small, min_size=3, max_size=5))
 def test_global_pool(op, seed, shape):
     check(op, [rand(np.random.default_rng(seed), shape)], ort=len(shape) != 4)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=3, max_size=5), p=st.sampled_from([1, 2, 3]))
+def test_global_lp_pool(seed, shape, p):
+    # onnx's reference has no GlobalLpPool: onnxruntime's
+    check("GlobalLpPool", [rand(np.random.default_rng(seed), shape)], {"p": p}, ort=True)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=4), data=st.data(),
+       p=st.sampled_from([1, 2]))
+def test_lp_normalization(seed, shape, data, p):
+    # onnx's reference sums x^p, not |x|^p: onnxruntime's (some all-zero lines: 0, not NaN)
+    x = rand(np.random.default_rng(seed), shape)
+    x[..., 0] = 0
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("LpNormalization", [x], {"axis": axis, "p": p}, ort=True)
 
 
 @FAST
@@ -539,3 +558,188 @@ def test_maxpool_valid_ignores_ceil_mode():
     attrs = {"kernel_shape": [3], "strides": [2], "ceil_mode": 1, "auto_pad": "VALID"}
     got = check("MaxPool", [x], attrs)
     assert got is not None and got[0].shape == (1, 1, 1)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=3), data=st.data(),
+       zdtype=st.sampled_from(["u8", "i8", "i16", "u16", None]))
+def test_quantize_dequantize(seed, shape, data, zdtype):
+    """QuantizeLinear and DequantizeLinear per tensor, per axis and per block (opset 21)."""
+    rng = np.random.default_rng(seed)
+    r = len(shape)
+    axis = data.draw(st.integers(-r, r - 1))
+    attrs = {"axis": axis}
+    kind = data.draw(st.sampled_from(["tensor", "axis", "block"]))
+    if kind == "tensor":
+        sshape = []
+    elif kind == "axis":
+        sshape = [shape[axis]]
+    else:
+        attrs["block_size"] = b = data.draw(st.integers(1, 3))
+        sshape = [-(-d // b) if i == axis % r else d for i, d in enumerate(shape)]
+    x = rand(rng, shape, "f32", -40, 40)
+    scale = rand(rng, sshape, "f32", 0.05, 0.5)
+    zero = None if zdtype is None else rand(rng, sshape, zdtype, -3, 9)
+    ins = [x, scale] + ([zero] if zero is not None else [])
+    (q,) = check("QuantizeLinear", ins, attrs, opset=21)
+    check("DequantizeLinear", [q] + ins[1:], attrs, opset=21)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=3),
+       to=st.sampled_from([17, 19, 22, 21]))
+def test_quantize_small_types(seed, shape, to):
+    # float8 (saturating), int4, uint4 through output_dtype
+    x = rand(np.random.default_rng(seed), shape, "f32", -500, 500)
+    (q,) = check("QuantizeLinear", [x, np.float32(0.7)], {"output_dtype": to}, opset=21)
+    check("DequantizeLinear", [q, np.float32(0.7)], opset=21)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, max_size=3), lo=st.floats(-5, 0), hi=st.floats(0, 5))
+def test_dynamic_quantize(seed, shape, lo, hi):
+    x = rand(np.random.default_rng(seed), shape, "f32", lo, hi)
+    check("DynamicQuantizeLinear", [x], n_outputs=3)
+
+
+@FAST
+@given(seed=seeds, m=small, k=small, n=small, batch=st.lists(st.integers(1, 3), max_size=2),
+       zeros=st.booleans())
+def test_matmul_integer(seed, m, k, n, batch, zeros):
+    rng = np.random.default_rng(seed)
+    a = rand(rng, batch + [m, k], "u8", 0, 255)
+    b = rand(rng, [k, n], "i8", -128, 127)
+    z = [np.uint8(rng.integers(0, 255)), rand(rng, [n], "i8", -9, 9)] if zeros else []
+    check("MatMulInteger", [a, b] + z)
+    yz = np.int8(rng.integers(-9, 9))
+    check("QLinearMatMul", [a, np.float32(0.03), np.uint8(7), b, np.float32(0.01), np.int8(3),
+                            np.float32(rng.uniform(0.05, 1)), yz])
+
+
+@FAST
+@given(seed=seeds, case=conv_case(), per_channel=st.booleans())
+def test_conv_integer(seed, case, per_channel):
+    # 2-D only where a weight zero point or scale is per channel: onnx's reference lays
+    # such vectors out for 2-D kernels only
+    rng = np.random.default_rng(seed)
+    x, w, attrs, bias = case
+    per_channel = per_channel and len(x) == 4
+    xq = rand(rng, x, "u8", 0, 255)
+    wq = rand(rng, w, "i8", -128, 127)
+    wz = rand(rng, [w[0]], "i8", -5, 5) if per_channel else np.int8(2)
+    check("ConvInteger", [xq, wq, np.uint8(120), wz], attrs)
+    ws = rand(rng, [w[0]], "f32", 0.001, 0.01) if per_channel else np.float32(0.005)
+    b = rand(rng, [w[0]], "i32", -999, 999) if bias else None
+    check("QLinearConv", [xq, np.float32(0.02), np.uint8(120), wq, ws, np.int8(0),
+                          np.float32(rng.uniform(0.1, 2)), np.uint8(128), b], attrs)
+
+
+@pytest.mark.parametrize("op", ["RandomNormal", "RandomUniform", "RandomNormalLike",
+                                "RandomUniformLike", "Bernoulli"])
+def test_random_kernels(op):
+    """The random operators' draws are NumPy's, not the reference's: their shapes and types
+    agree with it, a seed repeats them, and their distribution is the operator's."""
+    TESTED.add(op)
+    like = op.endswith("Like") or op == "Bernoulli"
+    x = np.full((400, 50), 0.25, np.float32)
+    attrs = {"seed": 3.0} | ({} if like else {"shape": [400, 50]})
+    attrs |= {"RandomNormal": {"mean": 2.0, "scale": 0.5},
+              "RandomNormalLike": {"mean": 2.0, "scale": 0.5},
+              "RandomUniform": {"low": 1.0, "high": 3.0},
+              "RandomUniformLike": {"low": 1.0, "high": 3.0}}.get(op, {})
+    args = [x] if like else []
+    kernel = load_kernel(op)(attrs)
+    (y,) = kernel(*args)
+    (want,) = reference_outputs(op, args, attrs)
+    assert y.shape == want.shape and y.dtype == want.dtype
+    assert np.array_equal(kernel(*args)[0], y)  # seeded: the same draws again
+    mean = {"Bernoulli": 0.25}.get(op, 2.0)
+    assert abs(float(y.mean()) - mean) < 0.02
+    if "Uniform" in op:
+        assert y.min() >= 1.0 and y.max() < 3.0
+    if "Normal" in op:
+        assert abs(float(y.std()) - 0.5) < 0.02
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=4), data=st.data())
+def test_rms_normalization(seed, shape, data):
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("RMSNormalization", [rand(rng, shape), rand(rng, shape[axis:])], {"axis": axis},
+          opset=23)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, max_size=4), alpha=st.floats(0.1, 2))
+def test_swiglu(seed, shape, alpha):
+    rng = np.random.default_rng(seed)
+    check("SwiGLU", [rand(rng, shape, "f32", -30, 30), rand(rng, shape)], {"alpha": alpha},
+          opset=28)
+
+
+@FAST
+@given(seed=seeds, spatial=st.lists(st.integers(2, 5), min_size=1, max_size=3), data=st.data())
+def test_grid_sample(seed, spatial, data):
+    rng = np.random.default_rng(seed)
+    out = [data.draw(small) for _ in spatial]
+    attrs = {"mode": data.draw(st.sampled_from(["nearest", "linear", "cubic"])),
+             "padding_mode": data.draw(st.sampled_from(["zeros", "border", "reflection"])),
+             "align_corners": int(data.draw(st.booleans()))}
+    grid = rand(rng, [2] + out + [len(spatial)], "f32", -1.3, 1.3)
+    check("GridSample", [rand(rng, [2, 3] + spatial), grid], attrs, opset=20)
+
+
+@FAST
+@given(seed=seeds, k=small, oh=small, ow=small, data=st.data())
+def test_roi_align(seed, k, oh, ow, data):
+    rng = np.random.default_rng(seed)
+    corners = rng.uniform(-1, 9, (k, 2, 2))
+    rois = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+    attrs = {"output_height": oh, "output_width": ow,
+             "sampling_ratio": data.draw(st.integers(0, 2)),
+             "mode": data.draw(st.sampled_from(["avg", "max"])),
+             "coordinate_transformation_mode": data.draw(st.sampled_from(
+                 ["half_pixel", "output_half_pixel"]))}
+    check("RoiAlign", [rand(rng, [2, 3, 6, 8]), rois.astype(np.float32),
+                       rng.integers(0, 2, k).astype(np.int64)], attrs, opset=16)
+
+
+@FAST
+@given(seed=seeds, b=st.integers(1, 2), c=st.integers(1, 3), s=st.integers(1, 9),
+       m=st.integers(0, 6), iou=st.floats(0, 1), center=st.sampled_from([0, 1]),
+       score=st.none() | st.floats(0, 1))
+def test_non_max_suppression(seed, b, c, s, m, iou, center, score):
+    rng = np.random.default_rng(seed)
+    ins = [rand(rng, [b, s, 4], "f32", 0, 4), rand(rng, [b, c, s], "f32", 0, 1),
+           np.array([m], np.int64), np.array([iou], np.float32)]
+    if score is not None:
+        ins.append(np.array([score], np.float32))
+    check("NonMaxSuppression", ins, {"center_point_box": center})
+
+
+@FAST
+@given(seed=seeds, pooled=st.lists(st.integers(1, 3), min_size=1, max_size=3), data=st.data())
+def test_max_unpool(seed, pooled, data):
+    # MaxPool's input of the size unpooling gives back (see tests/ops/test_MaxUnpool.py)
+    k = [data.draw(st.integers(1, 3)) for _ in pooled]
+    s = [data.draw(st.integers(1, 3)) for _ in pooled]
+    attrs = {"kernel_shape": k, "strides": s}
+    x = rand(np.random.default_rng(seed), [2, 2] + [(p - 1) * si + ki for p, si, ki
+                                                   in zip(pooled, s, k)])
+    values, idx = reference_outputs("MaxPool", [x], attrs, n_outputs=2)
+    check("MaxUnpool", [values, idx], attrs)
+
+
+@FAST
+@given(seed=seeds, image=st.lists(st.integers(2, 6), min_size=1, max_size=3), data=st.data())
+def test_col2im(seed, image, data):
+    r = len(image)
+    block = [data.draw(st.integers(1, d)) for d in image]
+    attrs = {"strides": [data.draw(st.integers(1, 2)) for _ in range(r)],
+             "pads": [data.draw(st.integers(0, 1)) for _ in range(2 * r)],
+             "dilations": [1] * r}
+    counts = [(image[i] + attrs["pads"][i] + attrs["pads"][i + r] - block[i]) //
+              attrs["strides"][i] + 1 for i in range(r)]
+    x = rand(np.random.default_rng(seed), [2, 2 * int(np.prod(block)), int(np.prod(counts))])
+    check("Col2Im", [x, np.array(image, np.int64), np.array(block, np.int64)], attrs)

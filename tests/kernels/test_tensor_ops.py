@@ -298,3 +298,62 @@ def test_resize(seed, shape, data):
     scales = np.array([data.draw(st.sampled_from([1.0, 0.5, 2.0])) for _ in shape], np.float32)
     check("Resize", [rand(np.random.default_rng(seed), shape), None, scales],
           {"mode": data.draw(st.sampled_from(["nearest", "linear"]))})
+
+
+@FAST
+@given(seed=seeds, shape=shapes, data=st.data(), excl=st.booleans(), rev=st.booleans(),
+       dtype=st.sampled_from(["f32", "i64"]))
+def test_cumprod(seed, shape, data, excl, rev, dtype):
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    check("CumProd", [rand(np.random.default_rng(seed), shape, dtype), np.array(axis, np.int64)],
+          {"exclusive": int(excl), "reverse": int(rev)}, opset=26)
+
+
+@FAST
+@given(seed=seeds, shape=shapes, data=st.data(),
+       reduction=st.sampled_from(["none", "add", "mul", "max", "min"]))
+def test_scatter_elements(seed, shape, data, reduction):
+    # duplicate indices: with reduction they all combine; without, the values differ only in
+    # which duplicate wins, so indices are distinct along the axis then
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    ishape = [data.draw(st.integers(1, d)) for d in shape]
+    n = shape[axis]
+    if reduction == "none":
+        ishape[axis] = data.draw(st.integers(1, n))
+        order = np.argsort(rng.random(ishape[:axis] + [n] + ishape[axis + 1:]), axis=axis)
+        idx = np.take(order, range(ishape[axis]), axis=axis)
+    else:
+        idx = rng.integers(-n, n, size=ishape)
+    check("ScatterElements", [rand(rng, shape), idx.astype(np.int64), rand(rng, ishape)],
+          {"axis": axis, "reduction": reduction})
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(st.integers(1, 5), min_size=2, max_size=2),
+       k=st.integers(-5, 5), dtype=st.sampled_from([None, 1, 7, 9]))
+def test_eyelike(seed, shape, k, dtype):
+    attrs = {"k": k} if dtype is None else {"k": k, "dtype": dtype}
+    check("EyeLike", [rand(np.random.default_rng(seed), shape, "i32")], attrs)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=2, max_size=4), batch_first=st.booleans(),
+       data=st.data())
+def test_reverse_sequence(seed, shape, batch_first, data):
+    ba, ta = (0, 1) if batch_first else (1, 0)
+    lens = np.array([data.draw(st.integers(0, shape[ta])) for _ in range(shape[ba])], np.int64)
+    check("ReverseSequence", [rand(np.random.default_rng(seed), shape), lens],
+          {"batch_axis": ba, "time_axis": ta})
+
+
+@FAST
+@given(seed=seeds, shape=shapes, data=st.data())
+def test_center_crop_pad(seed, shape, data):
+    r = len(shape)
+    axes = data.draw(st.none() | st.lists(st.integers(-r, r - 1), min_size=1, max_size=r,
+                                          unique_by=lambda a: a % r))
+    n = r if axes is None else len(axes)
+    sizes = np.array([data.draw(st.integers(1, 7)) for _ in range(n)], np.int64)
+    check("CenterCropPad", [rand(np.random.default_rng(seed), shape, "i32"), sizes],
+          None if axes is None else {"axes": axes})

@@ -1,0 +1,8 @@
+"""Atanh: y = artanh(x), elementwise."""
+import numpy as np
+
+from .families import UnaryFloat
+
+
+class Atanh(UnaryFloat):
+    fn = np.arctanh

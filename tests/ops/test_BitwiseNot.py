@@ -1,0 +1,34 @@
+"""BitwiseNot: rules/BitwiseNot.lp on data cases, and against onnx's reference on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+OPSET = 18
+CASES = {
+    "symbolic shape": ({"inputs": [("i32", "[b, s, 768]")]}, {"y0": "[b, s, 768]"}),
+    "scalar": ({"inputs": [("i64", "[]")]}, {"y0": "[]"}),
+    "backward from the output": ({"inputs": [("u8", "S")],
+                                  "outputs": {"y0": {"shape": "[4, n]"}}},
+                                 {"x0": "[4, n]"}),
+    "output annotation clashes": ({"inputs": [("i8", "[2, 3]")],
+                                   "outputs": {"y0": {"shape": "[3, 2]"}}}, "error"),
+    "two inputs": ({"inputs": [("i8", "[2]"), ("i8", "[2]")]}, "error"),
+    "dtype kept": ({"inputs": [("u16", "[n]")]}, {"y0": "[n]", "dtypes": {"y0": "u16"}}),
+    "float elements": ({"inputs": ["[3]"]}, "error"),
+    "bool elements": ({"inputs": [("bool", "[3]")]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("BitwiseNot", {"opset": OPSET, **spec}, expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=4),
+       st.sampled_from(["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]))
+def test_matches_reference(shape, dtype):
+    check_against_reference("BitwiseNot", [random_array(shape, dtype)], None, opset=OPSET)

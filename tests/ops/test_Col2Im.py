@@ -1,0 +1,59 @@
+"""Col2Im: rules/Col2Im.lp on data cases, and against onnx's reference."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+OPSET = 18
+
+
+def i64(v):
+    return np.array(v, np.int64)
+
+
+CASES = {
+    "images from blocks": ({"inputs": ["[n, 27, 9]", i64([5, 5]), i64([3, 3])]},
+                           {"y0": "[n, 3, 5, 5]"}),
+    "the channels and block count from the shapes": (
+        {"inputs": ["[n, k, l]", i64([5, 5]), i64([3, 3])],
+         "outputs": {"y0": {"shape": "[n, 2, 5, 5]"}}},
+        {"x0": "[n, 18, 9]"}),
+    "strides, pads, dilations": ({"inputs": ["[1, 12, L]", i64([6, 7]), i64([2, 3])],
+                                  "attrs": {"strides": [2, 1], "pads": [1, 0, 1, 2],
+                                            "dilations": [1, 2]}},
+                                 {"x0": "[1, 12, 20]", "y0": "[1, 2, 6, 7]"}),
+    "symbolic channels": ({"inputs": ["[n, c, 9]", i64([5, 5]), i64([3, 3])]},
+                          {"y0": "[n, c//9, 5, 5]"}),
+    "runtime image shape: its length gives the rank": ({"inputs": ["[1, 9, 4]", ("i64", "[3]"),
+                                                                   ("i64", "B")]},
+                                                       {"y0": "[1, _1, _2, _3, _4]",
+                                                        "x2": "[3]"}),
+    "a block count that does not fit": ({"inputs": ["[1, 18, 8]", i64([5, 5]), i64([3, 3])]},
+                                        "error"),
+    "channels not divisible by the block": ({"inputs": ["[1, 10, 9]", i64([5, 5]),
+                                                        i64([3, 3])]}, "error"),
+    "shapes of different lengths": ({"inputs": ["[1, 9, 9]", i64([5, 5]), i64([9])]}, "error"),
+    "a 2-d input": ({"inputs": ["[27, 9]", i64([5, 5]), i64([3, 3])]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("Col2Im", {"opset": OPSET, **spec}, expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(2, 6), min_size=1, max_size=3), st.data())
+def test_matches_reference(image, data):
+    r = len(image)
+    block = [data.draw(st.integers(1, d)) for d in image]
+    st_ = [data.draw(st.integers(1, 2)) for _ in range(r)]
+    pads = [data.draw(st.integers(0, 1)) for _ in range(2 * r)]
+    counts = [(image[i] + pads[i] + pads[i + r] - (block[i] - 1) - 1) // st_[i] + 1
+              for i in range(r)]
+    c = data.draw(st.integers(1, 2))
+    x = random_array([1, c * int(np.prod(block)), int(np.prod(counts))])
+    check_against_reference("Col2Im", [x, i64(image), i64(block)],
+                            {"strides": st_, "pads": pads}, opset=OPSET, const=[1, 2])

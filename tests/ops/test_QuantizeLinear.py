@@ -1,0 +1,89 @@
+"""QuantizeLinear: rules/QuantizeLinear.lp on data cases (per tensor, per axis, per block,
+the output type by opset), and against onnx's reference on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+OPSET = 21
+CASES = {
+    "per tensor, the zero point's type": ({"inputs": ["[b, c, h]", ("f32", "[]"), ("i8", "[]")]},
+                                          {"y0": "[b, c, h]", "dtypes": {"y0": "i8"}}),
+    "no zero point: uint8": ({"inputs": ["[b, 3]", ("f32", "[]")]},
+                             {"y0": "[b, 3]", "dtypes": {"y0": "u8"}}),
+    "output_dtype": ({"inputs": ["[b, 3]", ("f32", "[]")], "attrs": {"output_dtype": 22}},
+                     {"dtypes": {"y0": "i4"}}),
+    "output_dtype and the zero point's type differ": (
+        {"inputs": ["[b, 3]", ("f32", "[]"), ("i8", "[]")], "attrs": {"output_dtype": 2}},
+        "error"),
+    "one-element scale, a scalar zero point": ({"inputs": ["[b, c]", ("f32", "[1]"),
+                                                           ("u8", "[]")]}, {"y0": "[b, c]"}),
+    "per axis: the scale's length is the axis'": (
+        {"inputs": ["[b, c, h]", ("f32", "[5]"), ("u8", "Z")]},
+        {"x0": "[b, 5, h]", "x2": "[5]", "bindings": {"c": 5}}),
+    "per axis, negative axis": ({"inputs": ["[b, c, h]", ("f32", "[5]")], "attrs": {"axis": -1}},
+                                {"x0": "[b, c, 5]"}),
+    "per axis, lengths differ": ({"inputs": ["[2, 4]", ("f32", "[3]")]}, "error"),
+    "per axis, axis out of range": ({"inputs": ["[2, 4]", ("f32", "[4]")], "attrs": {"axis": 2}},
+                                    "error"),
+    "per tensor ignores the axis": ({"inputs": ["[]", ("f32", "[]")]}, {"y0": "[]"}),
+    "a matrix scale without blocks": ({"inputs": ["[2, 4]", ("f32", "[2, 4]")]}, "error"),
+    "per block: ceil(d / block_size) blocks": (
+        {"inputs": ["[b, c, h]", ("f32", "S"), ("i8", "Z")],
+         "attrs": {"axis": -1, "block_size": 4}},
+        {"x1": "[b, c, (h + 3)//4]", "x2": "[b, c, (h + 3)//4]"}),
+    "per block, known sizes": ({"inputs": ["[2, 10]", ("f32", "S")],
+                                "attrs": {"axis": 1, "block_size": 4}}, {"x1": "[2, 3]"}),
+    "per block, too few blocks": ({"inputs": ["[2, 10]", ("f32", "[2, 2]")],
+                                   "attrs": {"axis": 1, "block_size": 4}}, "error"),
+    "float8": ({"inputs": ["[n]", ("f32", "[]"), ("f8e4m3fn", "[]")]},
+               {"dtypes": {"y0": "f8e4m3fn"}}),
+    "opset 13: a float32 scale": ({"inputs": ["[n]", ("f16", "[]")], "opset": 13}, "error"),
+    "opset 19: the scale is x's type": ({"inputs": [("f16", "[n]"), ("f32", "[]")],
+                                         "opset": 19}, "error"),
+    "opset 23: scale and x may differ": ({"inputs": [("f16", "[n]"), ("f32", "[]")],
+                                          "opset": 23}, {"y0": "[n]"}),
+    "backward: x from the output": ({"inputs": ["X", ("f32", "[]")],
+                                     "outputs": {"y0": {"shape": "[4, n]"}}}, {"x0": "[4, n]"}),
+    "int64 input": ({"inputs": [("i64", "[3]"), ("f32", "[]")]}, "error"),
+    "a float zero point": ({"inputs": ["[3]", ("f32", "[]"), ("f32", "[]")]}, "error"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case(name):
+    spec, expected = CASES[name]
+    check_case("QuantizeLinear", {"opset": OPSET, **spec}, expected)
+
+
+@st.composite
+def quantization(draw):
+    """x, scale and zero point (or None) shaped per tensor, per axis or per block."""
+    shape = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    r = len(shape)
+    kind = draw(st.sampled_from(["tensor", "axis", "block"]))
+    axis = draw(st.integers(-r, r - 1))
+    attrs = {"axis": axis}
+    if kind == "tensor":
+        sshape = draw(st.sampled_from([[], [1]]))
+    elif kind == "axis":
+        sshape = [shape[axis]]
+    else:
+        attrs["block_size"] = b = draw(st.integers(1, 4))
+        sshape = [-(-d // b) if i == axis % r else d for i, d in enumerate(shape)]
+    scale = rng.uniform(0.01, 0.5, sshape).astype(np.float32)
+    zdtype = draw(st.sampled_from([None, np.uint8, np.int8, np.int16]))
+    zero = None if zdtype is None else rng.integers(-5, 5, sshape).astype(zdtype)
+    if zdtype is np.uint8 and zero is not None:
+        zero = np.abs(zero).astype(np.uint8)
+    return random_array(shape, rng=rng) * 3, scale, zero, attrs
+
+
+@settings(max_examples=25, deadline=None)
+@given(quantization())
+def test_matches_reference(q):
+    x, scale, zero, attrs = q
+    inputs = [x, scale] + ([zero] if zero is not None else [])
+    check_against_reference("QuantizeLinear", inputs, attrs, opset=OPSET)
