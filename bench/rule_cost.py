@@ -42,7 +42,8 @@ def ground_each(nodes: int, files: list[Path], timed: bool) -> list[float]:
     import clingo
 
     from shape_logic.asp.functions import Functions
-    from shape_logic.solver import Problem, _add_program_files, core_encodings, elimination_order
+    from shape_logic.asp.program import add_program_files, core_encodings
+    from shape_logic.solver import Problem, elimination_order
 
     problem = Problem.load(relu_chains(nodes))
     problem.control("", sourced=False)  # writes the facts; program files parsed once
@@ -52,7 +53,7 @@ def ground_each(nodes: int, files: list[Path], timed: bool) -> list[float]:
         best = float("inf")
         for _ in range(5 if timed else 1):
             ctl = clingo.Control(["--models=1"], logger=lambda code, msg: None)
-            _add_program_files(ctl, base + ([extra] if extra else []))
+            add_program_files(ctl, base + ([extra] if extra else []))
             ctl.add("base", [], problem.facts)
             t0 = time.process_time()
             ctl.ground([("base", [])], context=Functions(elimination_order(problem.graph), normalize=True))

@@ -26,7 +26,7 @@ MAX_ATTR_CHARS = 256  # string attributes up to this length are also given chara
 
 def graph_facts(graph: Graph, sourced: bool = False, foreign=frozenset()) -> str:
     """The graph as facts; `foreign`: nodes whose operator's rule file describes other
-    domains (solver.select_rules), named with their domain so that no rule applies."""
+    domains (rule_selection.select_rules), named with their domain so that no rule applies."""
     return "".join(fact_chunks(graph, sourced, foreign))
 
 

@@ -61,7 +61,8 @@ def radii(dist: dict):
 
 def local_problem(problem, atoms, decoded, dist: dict, radius: int):
     """The sub-problem of the nodes within `radius`, with context on its boundary."""
-    from .solver import Problem, select_rules
+    from .rule_selection import select_rules
+    from .solver import Problem
 
     graph = problem.graph
     inside = {name for (kind, name), d in dist.items() if kind == "n" and d <= radius}

@@ -6,9 +6,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .rule_check import check_rule_text
+
+if TYPE_CHECKING:
+    import clingo
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENCODINGS_DIR = ROOT / "encodings"
@@ -171,3 +175,24 @@ def _checked(text: str, path: str) -> None:
     """A rule file's text is checked once per process (a failing check raises, and is not
     remembered): solving many models in one process reads the same files each time."""
     check_rule_text(text, path)
+
+
+def add_program_files(ctl: clingo.Control, paths: list) -> None:
+    """Our encodings and rule files as text or statements parsed once per process
+    (shipped_program); a user's rule files loaded as they are now (clingo reports
+    their syntax errors with their place)."""
+    import clingo.ast
+
+    ours = [p for p in paths if is_shipped(p)]
+    programs = [shipped_program(path) for path in ours]
+    texts = [p for p in programs if isinstance(p, str)]
+    if texts:
+        ctl.add("base", [], "".join(texts))
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statements in programs:
+            if not isinstance(statements, str):
+                for statement in statements:
+                    builder.add(statement)
+    for path in paths:
+        if path not in ours:
+            ctl.load(str(path))

@@ -1,5 +1,5 @@
 """A rule file that builds on another's rules (`% uses: Conv`) is solved with that file
-loaded too (solver.select_rules), whether or not the graph has the other operator."""
+loaded too (rule_selection.select_rules), whether or not the graph has the other operator."""
 import pytest
 
 from shape_logic.asp.program import available_ops, load_rule_file
