@@ -148,8 +148,22 @@ def add_run_parser(sub) -> None:
     r.add_argument("--stream", metavar="NAME:AXIS",
                    help="feed input NAME in chunks along AXIS, printing outputs as they come")
     r.add_argument("--chunk", type=int, default=1, metavar="K", help="steps per chunk")
+    r.add_argument("--threads", type=_positive, metavar="N",
+                   help="threads one node's work may be split over (default: the CPUs this "
+                        "process may use; 1 runs everything on the calling thread)")
     r.add_argument("--warmup", type=int, default=2, help=argparse.SUPPRESS)
     r.add_argument("--repeat", type=int, default=3, help=argparse.SUPPRESS)
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return n
 
 
 def cmd_run(args) -> int:
@@ -170,7 +184,7 @@ def cmd_run(args) -> int:
         from .stream_cli import cmd_run_stream
         return cmd_run_stream(args, feeds)
     try:
-        program = Program(args.graph)
+        program = Program(args.graph, threads=args.threads)
         result = program.run(feeds, profile=args.profile, warmup=args.warmup,
                              repeat=args.repeat)
     except ExecutionError as e:

@@ -176,6 +176,21 @@ def test_cli_run_writes_outputs(files, capsys):
     assert "y/out: float32 [4, 2]" in text and "profile:" in text
 
 
+def test_cli_run_threads_gives_the_same_outputs(files, capsys):
+    """--threads 1 runs every node on the calling thread; the outputs are the default's."""
+    base = ["run", str(files / "g.json"), "--input", f"a={files / 'a.npy'}",
+            "--input", f"b={files / 'b.npy'}"]
+    assert main(base + ["-o", str(files / "default")]) == 0
+    assert main(base + ["--threads", "1", "-o", str(files / "one")]) == 0
+    np.testing.assert_array_equal(np.load(files / "one" / "y_out.npy"),
+                                  np.load(files / "default" / "y_out.npy"))
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        main(base + ["--threads", "0"])
+    assert stop.value.code == 2
+    assert "expected a whole number of at least 1, got '0'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("inputs,code,needle", [
     (["a=a.npy", "b=b44.npy"], 1, "tensor 'b' (input): runtime shape [4, 4]"),
     (["a=a.npy", "b=junk.npy"], 2, "not a readable .npy file"),
