@@ -153,10 +153,12 @@ class Scopes:
 
     def facts(self) -> list[str]:
         """body_scope(N, Key, K) and scope_parent(K, P) (0: the graph) for every body;
-        scope_read(G, T, K) for every copy (call after the nodes' facts, which make them)."""
+        scope_read(G, T, K) for every copy (call after the nodes' facts, which make them);
+        in_scope(T) for every tensor a body defines."""
         out = [f"body_scope({quote(n)},{quote(key)},{k})." for (n, key), k in self.ids.items()]
         out += [f"scope_parent({k},{p[-1] if p else 0})." for k, p in self.parents.items()]
         out += [f"scope_read({g},{t},{k})." for g, (t, k) in self.reads.items()]
+        out += [f"in_scope({quote(t)})." for t, chain in self.defined.items() if chain]
         return out
 
     # ----- conflicts inside bodies

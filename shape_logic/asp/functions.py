@@ -260,6 +260,19 @@ class Functions:
 
     # ----- equations between two values of one place
     def relate(self, a: clingo.Symbol, b: clingo.Symbol):
+        """Two values at one place of the graph: a conflict means the graph is inconsistent,
+        and the colliding values compute nothing more (that is where an inconsistent system
+        would otherwise derive new values forever, z = y - z ...)."""
+        hit = self.relate_in_scope(a, b)
+        if hit.name == "conflict" and not (a in self.tainted and b in self.tainted):
+            self.tainted.update((a, b))
+            if self.halt_at is None:
+                self.halt_at = self.calls + AFTER_CONFLICT
+        return hit
+
+    def relate_in_scope(self, a: clingo.Symbol, b: clingo.Symbol):
+        """Two values at one place of a body (encodings/equations.lp): a conflict there may
+        only mean that the body does not run (an If branch not taken), so it stops nothing."""
         key = (a, b)
         hit = self._relate_cache.get(key)
         if hit is None:
@@ -271,12 +284,6 @@ class Functions:
             else:
                 hit = self._relate(a, b)
             self._relate_cache[key] = hit
-            if hit.name == "conflict":
-                # the colliding values compute nothing more: that is where an inconsistent
-                # system would otherwise derive new values forever (z = y - z ...)
-                self.tainted.update(key)
-                if self.halt_at is None:
-                    self.halt_at = self.calls + AFTER_CONFLICT
         return hit
 
     def _relate(self, a, b):

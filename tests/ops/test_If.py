@@ -107,3 +107,54 @@ def test_an_error_outside_the_branches_is_explained_and_not_echoed_by_them():
     sol = solve(g)
     assert sol.status == "error" and not sol.warnings
     assert "two sizes: 3 and 4" in sol.diagnostics[0].to_json()["message"]
+
+
+def test_a_condition_the_graph_computes_picks_the_branch():
+    # x's axis 1 is 1: Equal(1, 1) is true, so the then-branch runs whenever the If does,
+    # and y is its output (both branches together only agree on nothing: ranks 2 and 3)
+    from shape_logic import run, solve
+
+    g = squeeze_if(SQUEEZE, IDENTITY)
+    g["inputs"]["x"]["shape"] = "[b, 1, 3]"
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[b, 3]" and not sol.warnings
+    assert run(g, {"x": np.ones((4, 1, 3), np.float32)})["y"].shape == (4, 3)
+    # axis 1 is 5: the else-branch runs; the then-branch's Squeeze cannot, a warning
+    g["inputs"]["x"]["shape"] = "[b, 5, 3]"
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[b, 5, 3]"
+    assert any("If branch cannot run" in w for w in sol.warnings)
+    # a condition the graph does not decide (axis 1 is s) picks nothing
+    g["inputs"]["x"]["shape"] = "[b, s, 3]"
+    assert solve(g).dims("y") is None
+
+
+def test_the_picked_branch_gives_its_values():
+    # ONNX's AffineGrid function: If(Size(size) == 4) splits the size into N, C, H, W and
+    # a constant D = 1 - values a Reshape downstream reads (onnx's node case
+    # test_affine_grid_2d_expanded); the else-branch's Split cannot run on 4 elements
+    from shape_logic import solve
+
+    g = {"opset": 18,
+         "inputs": {"x": {"dtype": "f32", "shape": "[8]"}},
+         "initializers": {"size": {"dtype": "i64", "shape": [4], "data": [2, 3, 4, 5]},
+                          "four": {"dtype": "i64", "shape": [], "data": 4},
+                          "one": {"dtype": "i64", "shape": [1], "data": [1]}},
+         "nodes": [
+             {"op": "Size", "inputs": ["size"], "outputs": ["n"]},
+             {"op": "Equal", "inputs": ["n", "four"], "outputs": ["is2d"]},
+             {"op": "If", "inputs": ["is2d"], "outputs": ["N", "D", "H"], "attrs": {
+                 "then_branch": {"inputs": [], "outputs": ["a", "b", "c"], "nodes": [
+                     {"op": "Split", "inputs": ["size"], "outputs": ["a", "c1", "c", "w1"],
+                      "attrs": {"num_outputs": 4}},
+                     {"op": "Identity", "inputs": ["one"], "outputs": ["b"]}]},
+                 "else_branch": {"inputs": [], "outputs": ["p", "q", "r"], "nodes": [
+                     {"op": "Split", "inputs": ["size"], "outputs": ["p", "q", "r"],
+                      "attrs": {"num_outputs": 3, "axis": 1}}]}}},
+             {"op": "Concat", "inputs": ["N", "D", "H", "one"], "outputs": ["shape"],
+              "attrs": {"axis": 0}},
+             {"op": "Reshape", "inputs": ["x", "shape"], "outputs": ["y"]}]}
+    sol = solve(g)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("N") == "[1]" and sol.shape("y") == "[2, 1, 4, 1]"
+    assert any("If branch cannot run" in w for w in sol.warnings)

@@ -30,7 +30,13 @@ CASES = {
     "runtime limit: unknown length": ({"inputs": [i64(0), ("i64", "[]"), i64(1)]},
                                       {"y0": "[_1]"}),
     "zero delta": ({"inputs": [i64(1), i64(10), i64(0)]}, "error"),
-    "vector start": ({"inputs": [np.array([1], np.int64), i64(10), i64(3)]}, "error"),
+    # a one-element vector is taken as a scalar (onnxruntime and onnx's reference do; ONNX's
+    # AffineGrid function passes them), a longer one or a higher rank is not
+    "one-element vector start": ({"inputs": [np.array([1], np.int64), i64(10), i64(3)]},
+                                 {"y0": "[3]"}),
+    "two-element vector start": ({"inputs": [np.array([1, 2], np.int64), i64(10), i64(3)]},
+                                 "error"),
+    "[1, 1] start": ({"inputs": [np.array([[1]], np.int64), i64(10), i64(3)]}, "error"),
     "dtypes differ": ({"inputs": [i64(1), np.array(10, np.int32), i64(3)]}, "error"),
     "two inputs": ({"inputs": [i64(1), i64(10)]}, "error"),
 }
