@@ -14,10 +14,6 @@ KNOWN_FAILURES: list[re.Pattern] = [
     # Scan before opset 9 (a batch axis and a sequence_lens input) is not implemented:
     # rules/Scan.lp declares the node invalid
     re.compile(r"^test_scan_sum$"),
-    # AffineGrid's expansion feeds Range with the 1-element tensors its If branches give
-    # (the runtimes accept them); rules/Range.lp follows the ONNX spec (scalars), so the
-    # checked run reports a shape error now that If has a rule file
-    re.compile(r"^test_affine_grid_(2d|3d)(_align_corners)?_expanded$"),
     # Bernoulli's values are random draws: the recorded ones are NumPy's legacy generator's
     # (np.random.binomial, unseeded even in test_bernoulli_seed), which no runtime
     # reproduces; the shapes and types match (tests/test_conformance_shapes.py)

@@ -37,10 +37,6 @@ KNOWN_FAILURES = {
     "test_range_float16_type_positive_delta_expanded": "Loop trip count computed from floats",
     "test_range_bfloat16_type_positive_delta_expanded": "Loop trip count computed from floats",
     "test_range_int32_type_negative_delta_expanded": "Loop trip count computed by Ceil/Cast",
-    "test_affine_grid_2d_expanded": "Range fed 1-element tensors (the spec says scalars)",
-    "test_affine_grid_2d_align_corners_expanded": "Range fed 1-element tensors",
-    "test_affine_grid_3d_expanded": "Range fed 1-element tensors",
-    "test_affine_grid_3d_align_corners_expanded": "Range fed 1-element tensors",
 }
 
 
