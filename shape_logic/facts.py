@@ -169,14 +169,15 @@ def _row_facts(info: TensorInfo, src) -> list[str]:
 
 
 def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
-    """Element facts for small integer (and tiny float) constants, in row-major order."""
+    """Element facts for small integer and bool (1, 0) constants (and tiny float ones), in
+    row-major order."""
     t = quote(tensor)
     flat = data.reshape(-1)
     try:
         dt = dtype_of_array(data)
     except ValueError:
         return []
-    if dt in INTEGER_DTYPES and dt != "bool" and flat.size <= MAX_VALUE_ELEMENTS:
+    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
         values = [int_text(int(v)) for v in flat]
     elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
         values = [f'real("{float(v)!r}")' for v in flat]
@@ -294,7 +295,7 @@ def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
     for i, d in enumerate(arr.shape):
         out.append(f"attr_dim({n},{k},{i},{int_text(d)}).")
     flat = arr.reshape(-1)
-    if dt in INTEGER_DTYPES and dt != "bool" and flat.size <= MAX_VALUE_ELEMENTS:
+    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
         for i, v in enumerate(flat):
             out.append(f"attr_value({n},{k},{i},{int_text(int(v))}).")
     elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:

@@ -8,7 +8,7 @@ from shape_logic import conformance
 # case -> why it is not inferred (yet); each is a limitation, not a wrong shape
 KNOWN_FAILURES = {
     # data-dependent sizes: the count of true elements of a constant bool condition is not
-    # computed (bool constants are not given to the rules); a fresh name is printed
+    # computed (its elements are values, but no rule counts them); a fresh name is printed
     "test_compress_0": "data-dependent (bool constant)",
     "test_compress_1": "data-dependent (bool constant)",
     "test_compress_default_axis": "data-dependent (bool constant)",

@@ -127,6 +127,11 @@ def test_a_condition_the_graph_computes_picks_the_branch():
     # a condition the graph does not decide (axis 1 is s) picks nothing
     g["inputs"]["x"]["shape"] = "[b, s, 3]"
     assert solve(g).dims("y") is None
+    # a constant condition picks its branch (and binds what it requires: it surely runs)
+    g["nodes"] = [n for n in g["nodes"] if n["name"] != "is1"]
+    g["initializers"]["c"] = {"dtype": "bool", "shape": [], "data": True}
+    sol = solve(g)
+    assert sol.shape("y") == "[b, 3]" and sol.bindings == {"s": 1}
 
 
 def test_the_picked_branch_gives_its_values():

@@ -104,6 +104,15 @@ def test_a_loop_that_surely_runs_binds_what_its_body_reads():
                    {"name": "at0", "op": "Gather", "inputs": ["sh", "zero"], "outputs": ["m"]}]
     sol = solve(g)
     assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
+    # a condition that is a constant true (torch's export of a `for` loop) starts the loop
+    g = squeezing_loop(trip=3, cond=True)
+    del g["inputs"]["c"]
+    g["initializers"]["c"] = {"dtype": "bool", "shape": [], "data": True}
+    sol = solve(g)
+    assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
+    g["initializers"]["c"]["data"] = False  # a constant false: the body never runs
+    sol = solve(g)
+    assert sol.shape("x") == "[b, s, 3]" and sol.bindings == {}
     # with x known, a body that cannot run is an error there, a warning where it may not run
     assert solve(squeezing_loop(trip=3, x="[2, 5, 3]")).status == "error"
     sol = solve(squeezing_loop(x="[2, 5, 3]"))
