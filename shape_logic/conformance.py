@@ -1,7 +1,7 @@
 """ONNX's node test cases (onnx.backend.test.case.node) as a conformance suite for the rules.
 
 For each case whose operators all have rule files, the model's inputs are
-given the shapes of the case's input arrays (small integer inputs become
+given the shapes of the case's input arrays (small integer and bool inputs become
 constants, as shape computations need their values), the graph is solved, and
 every output's inferred shape and dtype must equal the expected output's.
 """
@@ -75,7 +75,8 @@ def _tensor_io(case) -> bool:
 
 
 def shape_model(case):
-    """The case's model with input shapes from its data and small integer inputs as constants."""
+    """The case's model with input shapes from its data and small integer (and bool) inputs
+    as constants."""
     from onnx import helper, numpy_helper
 
     model = type(case.model)()
@@ -85,9 +86,10 @@ def shape_model(case):
     keep = []
     for vi, arr in zip(list(g.input), inputs):
         arr = as_array(arr)
-        # shape computations need values: small integer inputs, and scalar-like reals
-        # (Range's limits, OneHot's depth), become constants
-        small_int = arr.dtype.kind in "iu" and arr.size <= MAX_CONST_ELEMENTS
+        # shape computations need values: small integer and bool inputs (Compress's
+        # condition), and scalar-like reals (Range's limits, OneHot's depth), become
+        # constants
+        small_int = arr.dtype.kind in "iub" and arr.size <= MAX_CONST_ELEMENTS
         real = arr.dtype.kind == "f" or arr.dtype == NUMPY_DTYPES["bf16"]
         small_real = real and arr.size <= MAX_REAL_CONST_ELEMENTS
         if small_int or small_real:

@@ -7,14 +7,6 @@ from shape_logic import conformance
 
 # case -> why it is not inferred (yet); each is a limitation, not a wrong shape
 KNOWN_FAILURES = {
-    # data-dependent sizes: the count of true elements of a constant bool condition is not
-    # computed (its elements are values, but no rule counts them); a fresh name is printed
-    "test_compress_0": "data-dependent (bool constant)",
-    "test_compress_1": "data-dependent (bool constant)",
-    "test_compress_default_axis": "data-dependent (bool constant)",
-    "test_compress_negative_axis": "data-dependent (bool constant)",
-    "test_compress_bfloat16": "data-dependent (bool constant)",
-    "test_nonzero_example": "data-dependent (bool constant)",
     # how many distinct elements a constant has is not computed: a fresh name in range
     "test_unique_bfloat16_sorted_without_axis": "data-dependent (constant input)",
     "test_unique_length_1": "data-dependent (constant input)",

@@ -12,9 +12,19 @@ CASES = {
     "negative axis": ({"inputs": ["[b, s]", ("bool", "[n]")], "attrs": {"axis": -2}},
                       {"y0": "[_1, s]"}),
     "no axis: a vector": ({"inputs": ["[b, s]", ("bool", "[n]")]}, {"y0": "[_1]"}),
-    "a constant condition: still data-dependent": (
+    # a constant condition: the count of its true elements
+    "a constant condition": (
         {"inputs": ["[3, 2]", np.array([True, False, True])], "attrs": {"axis": 0}},
-        {"y0": "[_1, 2]"}),
+        {"y0": "[2, 2]"}),
+    "a constant condition shorter than the axis": (
+        {"inputs": ["[b, 5]", np.array([False, True])], "attrs": {"axis": 1}},
+        {"y0": "[b, 1]"}),
+    "no axis, a constant condition": (
+        {"inputs": ["[2, 2]", np.array([True, False, True, True])]}, {"y0": "[3]"}),
+    # (longer than the axis: the runtimes refuse or cut it; not counted)
+    "a constant condition longer than the axis": (
+        {"inputs": ["[b, 2]", np.array([True, True, True])], "attrs": {"axis": 1}},
+        {"y0": "[b, _1]"}),
     "dtype kept": ({"inputs": [("i64", "[4]"), ("bool", "[4]")], "attrs": {"axis": 0}},
                    {"y0": "[_1]", "dtypes": {"y0": "i64"}}),
     "axis out of range": ({"inputs": ["[b, s]", ("bool", "[n]")], "attrs": {"axis": 2}},
