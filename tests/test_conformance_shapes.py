@@ -7,7 +7,8 @@ from shape_logic import conformance
 
 # case -> why it is not inferred (yet); each is a limitation, not a wrong shape
 KNOWN_FAILURES = {
-    # how many distinct elements a constant has is not computed: a fresh name in range
+    # the inputs are floats, more than the harness makes constants (conformance.py), so
+    # their distinct elements are not counted: a fresh name in range
     "test_unique_bfloat16_sorted_without_axis": "data-dependent (constant input)",
     "test_unique_length_1": "data-dependent (constant input)",
     "test_unique_not_sorted_without_axis": "data-dependent (constant input)",

@@ -16,6 +16,12 @@ CASES = {
     "negative axis": ({"inputs": ["[b, s]"], "attrs": {"axis": -2}, "n_outputs": 2},
                       {"y0": "[_1, s]", "y1": "[_1]"}),
     "only Y": ({"inputs": [("i64", "[n]")]}, {"y0": "[_1]", "dtypes": {"y0": "i64"}}),
+    # a constant of integers: the count of its distinct elements
+    "a constant": ({"inputs": [np.array([[2, 1], [1, 3]], np.int64)], "n_outputs": 4},
+                   {"y0": "[3]", "y1": "[3]", "y2": "[4]", "y3": "[3]"}),
+    # (with an axis, distinct slices are not counted)
+    "a constant, slices": ({"inputs": [np.array([[2, 1], [2, 1]], np.int64)],
+                            "attrs": {"axis": 0}}, {"y0": "[_1, 2]"}),
     "axis out of range": ({"inputs": ["[b, s]"], "attrs": {"axis": 2}}, "error"),
     "a scalar has no axis": ({"inputs": ["[]"], "attrs": {"axis": 0}}, "error"),
     "two inputs": ({"inputs": ["[n]", "[n]"]}, "error"),
