@@ -10,7 +10,6 @@ KNOWN_FAILURES = {
     # the inputs are floats, more than the harness makes constants (conformance.py), so
     # their distinct elements are not counted: a fresh name in range
     "test_unique_bfloat16_sorted_without_axis": "data-dependent (constant input)",
-    "test_unique_length_1": "data-dependent (constant input)",
     "test_unique_not_sorted_without_axis": "data-dependent (constant input)",
     "test_unique_sorted_with_axis": "data-dependent (constant input)",
     "test_unique_sorted_with_axis_3d": "data-dependent (constant input)",
