@@ -1,35 +1,8 @@
-"""ThresholdedRelu: rules/ThresholdedRelu.lp on data cases, and against onnx's reference on
-random shapes."""
-import numpy as np
-import pytest
-from hypothesis import given, settings, strategies as st
+"""ThresholdedRelu: rules/ThresholdedRelu.lp on data cases, and against onnx's reference
+on random shapes."""
+from hypothesis import strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from .elementwise import float_unary_tests
 
-OPSET = 18
-CASES = {
-    "symbolic shape": ({"inputs": ["[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
-    "scalar": ({"inputs": ["[]"]}, {"y0": "[]"}),
-    "backward from the output": ({"inputs": ["S"],
-                                  "outputs": {"y0": {"shape": "[4, n]"}}},
-                                 {"x0": "[4, n]"}),
-    "output annotation clashes": ({"inputs": ["[2, 3]"],
-                                   "outputs": {"y0": {"shape": "[3, 2]"}}}, "error"),
-    "two inputs": ({"inputs": ["[2]", "[2]"]}, "error"),
-    "dtype": ({"inputs": [("f16", "[n, 3]")]}, {"y0": "[n, 3]", "dtypes": {"y0": "f16"}}),
-    "integer elements": ({"inputs": [("i64", "[3]")]}, "error"),
-}
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("ThresholdedRelu", {"opset": OPSET, **spec}, expected)
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.lists(st.integers(0, 4), max_size=4), st.sampled_from(["f16", "f32", "f64"]),
-       st.floats(-1, 2))
-def test_matches_reference(shape, dtype, alpha):
-    check_against_reference("ThresholdedRelu", [random_array(shape, dtype)], {"alpha": alpha},
-                            opset=OPSET)
+test_case, test_matches_reference = float_unary_tests(
+    "ThresholdedRelu", attrs=st.floats(-1, 2).map(lambda a: {"alpha": a}), opset=18)

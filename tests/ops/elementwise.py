@@ -1,0 +1,85 @@
+"""The tests elementwise operators of one family share, made per operator by its own test
+module (tests/ops/test_<Op>.py): the same data cases for the rule file, and the rule
+against onnx's reference (with our kernel, shape_logic.testing) on random shapes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+FLOAT_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+# one float tensor in, one of its shape and type out
+FLOAT_UNARY_CASES = {
+    "symbolic shape": ({"inputs": ["[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
+    "scalar": ({"inputs": ["[]"]}, {"y0": "[]"}),
+    "dtype": ({"inputs": [("f16", "[n, 3]")]}, {"y0": "[n, 3]", "dtypes": {"y0": "f16"}}),
+    "backward from the output": ({"inputs": ["S"], "outputs": {"y0": {"shape": "[4, n]"}}},
+                                 {"x0": "[4, n]"}),
+    "output annotation clashes": ({"inputs": ["[2, 3]"],
+                                   "outputs": {"y0": {"shape": "[3, 2]"}}}, "error"),
+    "output dtype clashes": ({"inputs": ["[2, 3]"], "outputs": {"y0": {"dtype": "f64"}}},
+                             "error"),
+    "two inputs": ({"inputs": ["[2]", "[2]"]}, "error"),
+    "integer elements": ({"inputs": [("i64", "[3]")]}, "error"),
+}
+
+# two integer tensors broadcast into one of their type (the bitwise operators)
+INTEGER_BINARY_CASES = {
+    "broadcast": ({"inputs": [("i32", "[b, 1, 4]"), ("i32", "[s, 4]")]},
+                  {"y0": "[b, s, 4]", "dtypes": {"y0": "i32"}}),
+    "unsigned": ({"inputs": [("u8", "[n]"), ("u8", "[]")]}, {"y0": "[n]", "dtypes": {"y0": "u8"}}),
+    "backward from the output": ({"inputs": [("i64", "A"), ("i64", "[3]")],
+                                  "outputs": {"y0": {"shape": "[2, 3]"}}}, {"y0": "[2, 3]"}),
+    "shapes do not broadcast": ({"inputs": [("i32", "[2]"), ("i32", "[3]")]}, "error"),
+    "dtypes differ": ({"inputs": [("i32", "[2]"), ("i64", "[2]")]}, "error"),
+    "float elements": ({"inputs": ["[2]", "[2]"]}, "error"),
+    "bool elements": ({"inputs": [("bool", "[2]"), ("bool", "[2]")]}, "error"),
+    "one input": ({"inputs": [("i32", "[2]")]}, "error"),
+}
+
+
+def case_test(op: str, cases: dict, opset: int):
+    """A test per data case: the rule file infers what the case expects."""
+    @pytest.mark.parametrize("name", cases)
+    def test_case(name):
+        spec, expected = cases[name]
+        check_case(op, {"opset": opset, **spec}, expected)
+    return test_case
+
+
+def float_unary_tests(op: str, domain: tuple | None = None, attrs=st.just(None),
+                      opset: int = 18):
+    """test_case and test_matches_reference of a float unary operator. Values are drawn
+    from `domain` (low, high) where the function is defined on part of the line only,
+    else from random_array; `attrs` draws the attributes (a strategy of dicts)."""
+    @settings(max_examples=20, deadline=None)
+    @given(st.lists(st.integers(0, 4), max_size=4), st.sampled_from(sorted(FLOAT_TYPES)),
+           st.integers(0, 2**32 - 1), attrs)
+    def test_matches_reference(shape, dtype, seed, attributes):
+        if domain is None:
+            x = random_array(shape, dtype, np.random.default_rng(seed))
+        else:
+            x = np.random.default_rng(seed).uniform(*domain, shape).astype(FLOAT_TYPES[dtype])
+        check_against_reference(op, [x], attributes, opset=opset)
+    return case_test(op, FLOAT_UNARY_CASES, opset), test_matches_reference
+
+
+@st.composite
+def broadcasting_pair(draw):
+    """Two shapes that broadcast: a suffix of one, some of its axes 1, in either order."""
+    a = draw(st.lists(st.integers(1, 4), max_size=3))
+    b = [1 if draw(st.booleans()) else d for d in a[draw(st.integers(0, len(a))):]]
+    return (a, b) if draw(st.booleans()) else (b, a)
+
+
+def integer_binary_tests(op: str, opset: int = 18):
+    """test_case and test_matches_reference of a broadcasting operator on integers."""
+    @settings(max_examples=20, deadline=None)
+    @given(broadcasting_pair(), st.sampled_from(["i8", "i32", "i64", "u8", "u64"]),
+           st.integers(0, 2**32 - 1))
+    def test_matches_reference(shapes, dtype, seed):
+        rng = np.random.default_rng(seed)
+        a, b = (random_array(s, dtype, rng) for s in shapes)
+        check_against_reference(op, [a, b], None, opset=opset)
+    return case_test(op, INTEGER_BINARY_CASES, opset), test_matches_reference
