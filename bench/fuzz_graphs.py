@@ -319,10 +319,47 @@ def g_conv(b, fail):
     return b.add(op, [x], attrs, allow_failure=fail)
 
 
+SHAPE_ARITH = ["Add", "Sub", "Mul", "Div", "Mod", "Max", "Min"]
+
+
+def g_shape_arith(b, fail):
+    """A shape computation as exporters write them: a dim of x (Shape -> Gather), some
+    integer arithmetic with small constants (Div truncates, Mod is floored: where the
+    peers go wrong), then used as a size - ConstantOfShape, Range, a Reshape target with
+    -1, or a Slice end."""
+    x = b.pick(min_rank=1)
+    if x is None:
+        return None
+    rank = b.values[x].ndim
+    shape = b.add("Shape", [x])
+    v = b.add("Gather", [shape[0], b.const(b.rng.randrange(-rank, rank))], {"axis": 0})
+    for _ in range(b.rng.randint(0, 3)):
+        if v is None:
+            return None
+        op = b.rng.choice(SHAPE_ARITH)
+        c = b.const(b.rng.choice([1, 2, 3, -1, -2]) if op in ("Add", "Sub", "Mul")
+                    else b.rng.choice([1, 2, 3]))
+        v = b.add(op, [v[0], c] if b.rng.random() < 0.8 else [c, v[0]])
+    if v is None or not 1 <= int(b.values[v[0]]) <= 64:
+        return None
+    use = b.rng.choice(["ConstantOfShape", "Range", "Reshape", "Slice"])
+    if use == "Range":
+        return b.add("Range", [b.const(0), v[0], b.const(b.rng.choice([1, 2]))])
+    vec = b.add("Unsqueeze", [v[0], b.const([0])])
+    if vec is None:
+        return None
+    if use == "ConstantOfShape":
+        return b.add("ConstantOfShape", [vec[0]])  # zeros, f32
+    if use == "Reshape":
+        target = b.add("Concat", [vec[0], b.const([-1])], {"axis": 0})
+        return target and b.add("Reshape", [x, target[0]], allow_failure=fail)
+    return b.add("Slice", [x, b.const([0]), vec[0], b.const([b.rng.randrange(rank)])])
+
+
 GENERATORS = {g.__name__[2:]: g for g in (
     g_unary, g_softmax, g_binary, g_where, g_matmul, g_transpose, g_reshape, g_flatten,
     g_concat, g_unsqueeze, g_squeeze, g_reduce, g_expand, g_slice, g_tile, g_gather, g_split,
-    g_conv)}
+    g_conv, g_shape_arith)}
 
 
 def build(rng: random.Random, max_nodes: int = 8) -> Builder:
