@@ -1,0 +1,134 @@
+"""The tests every reduction (ReduceSum, ReduceMean, ReduceMax...) shares, made per
+operator by its own test module: its rule file (ReduceSum.lp's rules, `% uses: ReduceSum`)
+on data cases, and against onnx's reference with our kernel on random shapes and axes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.testing import check_against_reference, check_case, random_array
+
+
+def axes(*values):
+    return np.array(values, dtype=np.int64)
+
+
+def reduction_cases(since: int, before: int) -> dict:
+    """The data cases of a reduction whose `axes` is an input since opset `since` (an
+    attribute at opset `before`)."""
+    return {
+        # axes given by the input's values
+        "one axis kept": ({"inputs": ["[b, s, h]", axes(1)]}, {"y0": "[b, 1, h]"}),
+        "one axis dropped": ({"inputs": ["[b, s, h]", axes(1)], "attrs": {"keepdims": 0}},
+                             {"y0": "[b, h]"}),
+        "negative axis": ({"inputs": ["[b, s, h]", axes(-1)], "attrs": {"keepdims": 0}},
+                          {"y0": "[b, s]"}),
+        "two axes kept": ({"inputs": ["[b, s, h]", axes(0, -1)]}, {"y0": "[1, s, 1]"}),
+        "two axes dropped": ({"inputs": ["[b, s, h]", axes(2, 0)], "attrs": {"keepdims": 0}},
+                             {"y0": "[s]"}),
+        "every axis listed": ({"inputs": ["[b, s]", axes(1, 0)], "attrs": {"keepdims": 0}},
+                              {"y0": "[]"}),
+        "dtype kept": ({"inputs": [("f16", "[b, s]"), axes(0)]},
+                       {"y0": "[1, s]", "dtypes": {"y0": "f16"}}),
+        # no axes: all of them, or none with noop_with_empty_axes
+        "no axes input": ({"inputs": ["[b, s, h]"]}, {"y0": "[1, 1, 1]"}),
+        "no axes input, dropped": ({"inputs": ["[b, s, h]"], "attrs": {"keepdims": 0}},
+                                   {"y0": "[]"}),
+        "absent axes input": ({"inputs": ["[b, s, h]", None], "attrs": {"keepdims": 0}},
+                              {"y0": "[]"}),
+        "empty axes": ({"inputs": ["[b, s, h]", axes()]}, {"y0": "[1, 1, 1]"}),
+        "empty axes, noop": ({"inputs": ["[b, s, h]", axes()],
+                              "attrs": {"noop_with_empty_axes": 1, "keepdims": 0}},
+                             {"y0": "[b, s, h]"}),
+        "no axes, noop": ({"inputs": ["[b, s, h]"], "attrs": {"noop_with_empty_axes": 1}},
+                          {"y0": "[b, s, h]"}),
+        "noop with axes given": ({"inputs": ["[b, s, h]", axes(1)],
+                                  "attrs": {"noop_with_empty_axes": 1, "keepdims": 0}},
+                                 {"y0": "[b, h]"}),
+        "scalar": ({"inputs": ["[]"]}, {"y0": "[]"}),
+        # axes whose values are unknown: only what is certain
+        "unknown axes keep the rank and the 1s": ({"inputs": ["[b, 1, h]", ("i64", "[k]")]},
+                                                  {"y0": "[_1, 1, _2]"}),
+        "unknown axes, backward: a Y axis not 1 was kept": (
+            {"inputs": ["x", ("i64", "[k]")], "outputs": {"y0": {"shape": "[1, 4]"}}},
+            {"x0": "[_1, 4]"}),
+        "unknown axes, known count, dropped": ({"inputs": ["[b, s, h]", ("i64", "[2]")],
+                                                "attrs": {"keepdims": 0}},
+                                               {"y0": "[_1]"}),
+        "unknown axes, unknown count, dropped": ({"inputs": ["[b, s, h]", ("i64", "[k]")],
+                                                  "attrs": {"keepdims": 0}},
+                                                 {"y0": "_1"}),
+        # axes as an attribute, before opset `since`
+        "attribute axes": ({"inputs": ["[b, s, h]"], "attrs": {"axes": [1], "keepdims": 0},
+                            "opset": before}, {"y0": "[b, h]"}),
+        "attribute, negative axes": ({"inputs": ["[b, s, h]"], "attrs": {"axes": [-2, 0]},
+                                      "opset": before}, {"y0": "[1, 1, h]"}),
+        "attribute absent": ({"inputs": ["[b, s, h]"], "opset": before}, {"y0": "[1, 1, 1]"}),
+        "attribute empty": ({"inputs": ["[b, s, h]"], "attrs": {"axes": [], "keepdims": 0},
+                             "opset": before}, {"y0": "[]"}),
+        f"noop ignored before opset {since}": ({"inputs": ["[b, s]"],
+                                               "attrs": {"noop_with_empty_axes": 1},
+                                               "opset": before}, {"y0": "[1, 1]"}),
+        # backwards from the output
+        "backward, dropped": ({"inputs": ["x", axes(1)], "attrs": {"keepdims": 0},
+                               "outputs": {"y0": {"shape": "[4, 5]"}}}, {"x0": "[4, _1, 5]"}),
+        "backward, kept": ({"inputs": ["x", axes(-2)], "outputs": {"y0": {"shape": "[4, 1, 5]"}}},
+                           {"x0": "[4, _1, 5]"}),
+        "backward rank, unknown axes": ({"inputs": ["x", ("i64", "[2]")], "attrs": {"keepdims": 0},
+                                         "outputs": {"y0": {"shape": "[4]"}}},
+                                        {"x0": "[_1, _2, _3]"}),
+        "backward, attribute": ({"inputs": ["x"], "attrs": {"axes": [0], "keepdims": 0},
+                                 "opset": before, "outputs": {"y0": {"shape": "[n]"}}},
+                                {"x0": "[_1, n]"}),
+        # errors
+        "axis out of range": ({"inputs": ["[b, s, h]", axes(3)]}, "error"),
+        "negative axis out of range": ({"inputs": ["[b, s, h]", axes(-4)]}, "error"),
+        "repeated axis": ({"inputs": ["[b, s, h]", axes(1, -2)]}, "error"),
+        "more axes than X has": ({"inputs": ["[b, s]", ("i64", "[3]")]}, "error"),
+        "axes of a scalar": ({"inputs": ["[]", axes(0)]}, "error"),
+        "axes not 1-D": ({"inputs": ["[b, s]", ("i64", "[1, 1]")]}, "error"),
+        "axes not int64": ({"inputs": ["[b, s]", ("i32", "[1]")]}, "error"),
+        f"axes input before opset {since}": ({"inputs": ["[b, s]", axes(0)], "opset": before},
+                                            "error"),
+        f"axes attribute since opset {since}": ({"inputs": ["[b, s]"], "attrs": {"axes": [0]}},
+                                               "error"),
+        "attribute axis out of range": ({"inputs": ["[b, s]"], "attrs": {"axes": [2]},
+                                         "opset": before}, "error"),
+        "output rank clash": ({"inputs": ["[b, s, h]", axes(1)],
+                               "outputs": {"y0": {"shape": "[b, h]"}}}, "error"),
+        "output dim clash": ({"inputs": ["[2, 3]", axes(0)], "attrs": {"keepdims": 0},
+                              "outputs": {"y0": {"shape": "[2]"}}}, "error"),
+    }
+
+
+def reduction_tests(op: str, since: int = 18, scalar_reference_fails: bool = False):
+    """test_case and test_matches_reference of reduction `op`, whose `axes` is an input
+    since opset `since` (an attribute five opsets before, where the cases try it). With
+    `scalar_reference_fails`, onnx's reference may fail on 0-d inputs."""
+    before = since - 5
+    cases = reduction_cases(since, before)
+
+    @pytest.mark.parametrize("name", cases)
+    def test_case(name):
+        check_case(op, *cases[name])
+
+    @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # empty means, logs of 0: values only
+    @settings(max_examples=20, deadline=None)
+    @given(st.lists(st.integers(0, 3), max_size=3), st.lists(st.integers(-4, 3), max_size=3),
+           st.integers(0, 1), st.integers(0, 1), st.sampled_from(["input", "absent", "attr"]))
+    def test_matches_reference(shape, axes_, keepdims, noop, how):
+        # axes drawn freely: some are out of range or repeated, which the reference rejects
+        x = random_array(shape)
+        # (onnx's reference fails on some 0-d inputs: np.exp(..., out=) of a numpy scalar)
+        ok = {"reference_fails_ok": scalar_reference_fails and not shape}
+        attrs = {"keepdims": keepdims}
+        if how == "attr":
+            if axes_:
+                attrs["axes"] = axes_
+            check_against_reference(op, [x], attrs, opset=before, **ok)
+        elif how == "absent":
+            check_against_reference(op, [x], dict(attrs, noop_with_empty_axes=noop), **ok)
+        else:
+            check_against_reference(op, [x, axes(*axes_)], dict(attrs, noop_with_empty_axes=noop),
+                                    const=[1], **ok)
+
+    return test_case, test_matches_reference
