@@ -39,10 +39,17 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
     graph = problem.graph
     values = _values_at(place, sub_atoms)
     local = core
-    if not minimal:  # only the part near the conflict was shrunk: name the place from it
+    if not minimal:  # only the part near the conflict was shrunk: name the place from it,
+        # and from where the two flows of values meet (the core's last node in graph order:
+        # a dim carried down a long chain to the node that requires another is explained
+        # at that node, not at the chain's start)
         tensor0, node0 = subject(place)
         near = distances_from(graph, tensor0, node0)
         local = {s for s in core if near(s) <= 3}
+        meet = _primary_node(graph, core, place)
+        if meet is not None:
+            near_meet = distances_from(graph, None, meet.name)
+            local |= {s for s in core if near_meet(s) <= 3}
     declared = _contradicted_declaration(graph, local, sub_atoms)
     primary = None if declared else _primary_node(graph, local, place)
     tensor, axis = _where_it_shows(place, primary, sub_atoms)

@@ -80,3 +80,19 @@ def test_a_consistent_large_graph_needs_no_explanation(local_mode):
     sol = shape_logic.solve(chain(8))
     assert sol.status == "ok"
     assert sol.shape("m7") == "[b, s, 64]"
+
+
+def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
+    # 220 Relus carry x's axis 1 (5) to a Squeeze that requires 1: the core is too long to
+    # shrink whole, and the diagnostic names the Squeeze (where the two flows meet), not
+    # the chain's first Relu
+    nodes = [{"name": f"r{k}", "op": "Relu", "inputs": ["x" if k == 0 else f"x{k}"],
+              "outputs": [f"x{k + 1}"]} for k in range(220)]
+    nodes.append({"name": "sq", "op": "Squeeze", "inputs": ["x220", "one"], "outputs": ["y"]})
+    g = {"opset": 13, "inputs": {"x": {"dtype": "f32", "shape": "[2, 5, 3]"}},
+         "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]}}, "nodes": nodes}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.message == 'Squeeze "sq" needs x220.shape[1] == one.shape[0]'
+    entries = {(e["kind"], e["name"]) for e in d.to_json()["core"]}
+    assert {("node", "sq"), ("input", "x"), ("input", "one")} <= entries
+    assert d.to_json()["context"] > 200  # the Relus between, not minimized
