@@ -8,7 +8,7 @@ import clingo
 from .decode import decode
 from .diagnostics import Diagnostic, plain_text, tensor_label, why_text
 from .errorcodes import code_for
-from .explain import distances_from
+from .explain import distances_from, meeting_node
 from .neighbourhood import upstream_sources
 from .shapes import format_shape
 
@@ -46,7 +46,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
         tensor0, node0 = subject(place)
         near = distances_from(graph, tensor0, node0)
         local = {s for s in core if near(s) <= 3}
-        meet = _primary_node(graph, core, place)
+        meet = meeting_node(graph, core)
         if meet is not None:
             near_meet = distances_from(graph, None, meet.name)
             local |= {s for s in core if near_meet(s) <= 3}
@@ -129,9 +129,7 @@ def _primary_node(graph, core, place):
     tensor, node_name = subject(place)
     if node_name is not None:
         return next((n for n in graph.nodes if n.name == node_name), None)
-    in_core = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
-    members = [n for n in graph.nodes if n.name in in_core]
-    return members[-1] if members else None
+    return meeting_node(graph, core)
 
 
 def _where_it_shows(place, primary, sub_atoms):

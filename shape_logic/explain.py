@@ -25,6 +25,7 @@ class CoreFinder:
             "#external check(W) : place(W).\n"
             ":- conflict(W, _, _), check(W).\n")
         self.ctl, _ = problem.control(extra, allowance=allowance)
+        self.graph = problem.graph
         self.act_lit: dict[clingo.Symbol, int] = {}
         self.check_lit: dict[clingo.Symbol, int] = {}
         for atom in self.ctl.symbolic_atoms.by_signature("act", 1):
@@ -97,13 +98,17 @@ class CoreFinder:
         Deletion-based shrinking proves subset-minimality with one solve per member. When
         clingo's first core is larger than `exact_limit` (a conflict whose values come
         from far upstream: symbolic dims carried through a whole network) only the members
-        within `radius` of the conflict are shrunk - the rest stays as context, and
-        `minimal` is False."""
+        within `radius` of the conflict and of the core's meeting node are shrunk - the rest
+        stays as context, and `minimal` is False."""
         core = self.core(self.sources if active is None else active, place)
         if core is None:
             return None, False
         exact = len(core) <= exact_limit
         candidates = core if exact else {s for s in core if distance(s) <= radius}
+        meet = None if exact else meeting_node(self.graph, core)
+        if meet is not None:  # and those where the two flows of values meet
+            near_meet = distances_from(self.graph, None, meet.name)
+            candidates |= {s for s in core if near_meet(s) <= radius}
         for s in sorted(candidates, key=lambda s: (-distance(s), str(s))):
             if s not in core:
                 continue
@@ -126,6 +131,14 @@ def _index_atoms(ctl: clingo.Control):
                                         ("unsolved", 2))
                     for a in ctl.symbolic_atoms.by_signature(name, arity)]
     return by_tensor, global_atoms
+
+
+def meeting_node(graph: Graph, core):
+    """Where a core's two flows of values meet: its last node in graph order (for a
+    feed-forward graph); None when it holds no node."""
+    in_core = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
+    members = [n for n in graph.nodes if n.name in in_core]
+    return members[-1] if members else None
 
 
 def distances_from(graph: Graph, tensor: str | None, node: str | None = None):
