@@ -61,6 +61,7 @@ class Call:
         self.flat = None  # the split input (one group: made once, before the parts)
         self.split = False  # each part finishes its filters (`parted`), else `whole`
         self.last = None  # the finishing of the whole call, after the parts
+        self.wb = None  # one group: wg with the bias as a last column (Conv.folded), or None
 
     def parted(self, result, bias, addend, relu: bool, spaced, compact: bool) -> None:
         """Each part finishes its own filters: through views in filter order of the
@@ -131,12 +132,16 @@ class Call:
                 np.matmul(wg[0], cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
         else:  # the columns of a few rows at a time, so that they stay in the cache
             rows = max(1, COLUMN_BYTES // (n * c * k * plan.pitch * flat.itemsize))
+            ones = int(self.wb is not None)  # a last row of ones: the bias column's
             for a in range(lo, hi, rows * plan.pitch):
                 z = min(hi, a + rows * plan.pitch)
-                cols = scratch("columns", (n, c, k, z - a), flat.dtype)
+                block = scratch("columns", (n, c * k + ones, z - a), flat.dtype)
+                if ones:
+                    block[:, c * k] = 1
+                cols = block[:, :c * k].reshape(n, c, k, z - a)  # (a view: an axis split)
                 plan.copy_taps(flat, cols, 0, a, z)
                 for i in range(n):
-                    np.matmul(wg[0], cols[i].reshape(c * k, z - a),
+                    np.matmul(wg[0] if self.wb is None else self.wb[0], block[i],
                               out=plan.head(yg[i, 0])[..., a:z])
         for _, rows, row in self.dups:
             yg[:, 0, rows, lo:hi] = yg[:, 0, row, lo:hi]
