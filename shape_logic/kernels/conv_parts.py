@@ -52,6 +52,18 @@ def spread(total: int, parts: int, unit: int) -> list[int]:
     return [0] + [b for b in inner if 0 < b < total] + [total]
 
 
+def ones_below(cols: np.ndarray, axis: int) -> np.ndarray:
+    """cols with a row of ones appended along `axis` (a scratch copy): against weights
+    whose last column is the bias, the products add it."""
+    shape = list(cols.shape)
+    shape[axis] += 1
+    block = scratch("columns", tuple(shape), cols.dtype)
+    index = (slice(None),) * axis
+    np.copyto(block[index + (slice(0, -1),)], cols)
+    block[index + (-1,)] = 1
+    return block
+
+
 class Call:
     """The buffers and geometry of one Conv call; its methods are the parts."""
 
@@ -92,8 +104,11 @@ class Call:
         k = len(plan.taps)
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0).reshape(n, g1 - g0, -1, plan.length)
+            w = wg[g0:g1]
+            if self.wb is not None:  # the bias by a row of ones (Conv.folded)
+                cols, w = ones_below(cols, 2), self.wb[g0:g1]
             for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-                np.matmul(wg[g0:g1], cols[i], out=plan.head(yg[i, g0:g1]))
+                np.matmul(w, cols[i], out=plan.head(yg[i, g0:g1]))
         elif cg == 1 and plan.across and plan.size * x.itemsize <= ACROSS_BYTES:
             # depthwise, stride 1, small images: every channel's taps as one run
             cols = scratch("columns", (n, k, g1 - g0, plan.size), x.dtype)
@@ -128,8 +143,11 @@ class Call:
         k = len(plan.taps)
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0)[..., lo:hi]
+            w = wg[0]
+            if self.wb is not None:  # the bias by a row of ones (Conv.folded)
+                cols, w = ones_below(cols, 1), self.wb[0]
             for i in range(n):
-                np.matmul(wg[0], cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
+                np.matmul(w, cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
         else:  # the columns of a few rows at a time, so that they stay in the cache
             rows = max(1, COLUMN_BYTES // (n * c * k * plan.pitch * flat.itemsize))
             ones = int(self.wb is not None)  # a last row of ones: the bias column's
