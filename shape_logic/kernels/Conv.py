@@ -75,11 +75,11 @@ class Conv(Kernel):
         parts = workers.worth(n * plan.length * k * (c // group) * (m + COPY_COST * group))
         one_by_one = k == 1 and not plan.masks  # the (strided) input is the columns
         if bias[0] is not None and ((group == 1 and not one_by_one) or (
-                one_by_one and parts == 1 and c <= m)):
+                one_by_one and parts == 1 and c < m)):
             # the column matrices get a row of ones and the weights the bias as one more
             # column: the products add it, a pass over the result fewer (squeezenet's
             # first conv, 64 x 111 x 111: ~1100 -> ~1050 us). A 1x1 kernel's input is
-            # copied for it: paid back when the result is at least as large as the input
+            # copied for it: paid back when the result is larger than the input
             # (squeezenet's 16 -> 64 expand at 55 x 55: ~142 -> ~114 us)
             call.wb = self.folded(wg, bias[1])
             bias = (None, None)
