@@ -15,7 +15,6 @@ inferred shape (`match_cast`).  Shape mismatches and kernel failures raise
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import time
 from typing import Any
@@ -27,7 +26,6 @@ from .exec_rewrite import (
     assign_frees,
     drop_unused_constants,
     fold_constants,
-    give_outer,
     fuse_batchnorm_affine,
     fuse_conv_add,
     fuse_conv_batchnorm,
@@ -36,6 +34,7 @@ from .exec_rewrite import (
 )
 from .exec_branches import Group, branch_groups, run_group
 from .exec_shuffle import fuse_conv_shuffle
+from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
 from .kernels import workers
@@ -77,19 +76,12 @@ class Step:
 
 
 @dataclasses.dataclass
-class Shaped:
-    """What a shape check reads of an array, for a tensor a rewrite left unmade."""
-
-    shape: tuple
-    dtype: np.dtype
-
-
-@dataclasses.dataclass
 class Plan:
     """The expected shapes for one signature of input shapes, after closing."""
 
     expected: dict  # tensor -> Expected
     open_symbols: set  # symbols no input decides: data-dependent
+    checks: dict = dataclasses.field(default_factory=dict)  # exec_step.compile_checks
 
 
 def run(graph, inputs: dict, check: bool = True, profile: bool = False,
@@ -293,6 +285,10 @@ class Program:
         result.profile = prof
         return result
 
+    @staticmethod
+    def _failure(node, args, e) -> ExecutionError:
+        return ExecutionError(_kernel_failure(node, args, e))
+
     def _execute(self, feeds: dict, binder: Binder, plan: Plan | None, prof) -> dict:
         env = dict(self.constants)
         env.update(feeds)
@@ -302,7 +298,8 @@ class Program:
                 binder.check(t, origin, expected[t], env[t])
         start = time.perf_counter()
         with np.errstate(all="ignore"):
-            run_step = _StepRunner(env, binder, expected, prof)
+            run_step = StepRunner(env, binder, expected, plan.checks if plan else {}, prof,
+                                  self._failure)
             for item in self.items:
                 if isinstance(item, Group):  # independent branches (exec_branches.py)
                     run_group(item, run_step, env)
@@ -313,44 +310,6 @@ class Program:
         if prof is not None:
             prof.add_run(time.perf_counter() - start)
         return env
-
-
-class _StepRunner:
-    """Runs one step of a run: its kernel, then the shape checks of what it made (under
-    `lock` when branches run at the same time); its profile times."""
-
-    def __init__(self, env, binder, expected, prof):
-        self.env, self.binder, self.expected, self.prof = env, binder, expected, prof
-
-    def __call__(self, step, lock) -> None:
-        env, expected, prof = self.env, self.expected, self.prof
-        node = step.node
-        args = [env[t] if t else None for t in node.inputs]
-        if prof is not None:  # in a branch: this thread's CPU (the other branch's is not
-            clock = time.process_time if lock is None else time.thread_time  # this node's)
-            t0, c0 = time.perf_counter(), clock()
-        give_outer(step.kernel, env)
-        try:
-            outs = step.kernel(*args)
-        except Exception as e:  # noqa: BLE001  (any kernel failure: one line naming
-            # the node and op, never a NumPy traceback)
-            raise ExecutionError(_kernel_failure(node, args, e)) from None
-        if prof is not None:
-            prof.add(node, time.perf_counter() - t0, clock() - c0)
-        with lock or contextlib.nullcontext():
-            check = self.binder.check
-            for t, arr, origin in zip(node.outputs, outs, step.origins):
-                if not t:
-                    continue
-                env[t] = arr
-                exp = expected.get(t)
-                if exp is not None:
-                    check(t, origin, exp, arr)
-            for k, pairs in enumerate(step.aliases):
-                for t, origin, *shape in pairs:
-                    if t in expected:  # (a tensor of another shape: that shape)
-                        check(t, origin, expected[t],
-                              Shaped(shape[0], outs[k].dtype) if shape else outs[k])
 
 
 def closing_graph(graph: Graph, feeds: dict) -> Graph:

@@ -6,7 +6,9 @@ planes; a 1x1 convolution with stride 1 and no padding uses the input itself. Th
 weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls BLAS
 for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
 the columns of a few groups at a time so that they stay in the cache. The geometry of an
-input shape is worked out once; temporaries are scratch buffers (scratch.py). Large
+input shape is worked out once; temporaries are scratch buffers (scratch.py). With one
+group and column matrices, the bias is one more column of the weights against a row of
+ones under the columns (no pass over the result to add it). Large
 calls are cut into parts for the intra-op threads (conv_parts.py, workers.py).
 
 `order` (set by the executor's channel-shuffle fusion, exec_shuffle.py) puts output
@@ -44,6 +46,7 @@ class Conv(Kernel):
         self._filters = (None,) * 5  # (w, b, x dtype, order, filters()) of the last call
         # ((group, M), spacing(group, M), `order` inverted) of the last call
         self._spacing = (None, None, None)
+        self._folded = (None, None)  # (wg, wg with the bias as a last column)
 
     def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
@@ -70,6 +73,16 @@ class Conv(Kernel):
         call = Call(plan, x, wg, group_view(grid, group, spaced), dups)
         k = len(plan.taps)
         parts = workers.worth(n * plan.length * k * (c // group) * (m + COPY_COST * group))
+        one_by_one = k == 1 and not plan.masks  # the (strided) input is the columns
+        if bias[0] is not None and ((group == 1 and not one_by_one) or (
+                one_by_one and parts == 1 and c < m)):
+            # the column matrices get a row of ones and the weights the bias as one more
+            # column: the products add it, a pass over the result fewer (squeezenet's
+            # first conv, 64 x 111 x 111: ~1100 -> ~1050 us). A 1x1 kernel's input is
+            # copied for it: paid back when the result is larger than the input
+            # (squeezenet's 16 -> 64 expand at 55 x 55: ~142 -> ~114 us)
+            call.wb = self.folded(wg, bias[1])
+            bias = (None, None)
         add, relu = (None, False) if gather else (addend, self.relu)  # (after the gather)
         if parts > 1:  # each part finishes its own filters
             call.parted(result, bias[1], add, relu, spaced, compact)
@@ -137,6 +150,13 @@ class Conv(Kernel):
                 order, c + a * np.arange(group)[:, None] + b * np.arange(mg)[None, :])
             self._spacing = ((group, m), (c, a, b) if even else None, np.argsort(order.ravel()))
         return self._spacing[1]
+
+    def folded(self, wg, by_filter) -> np.ndarray:
+        """The weights [G, M/G, C/G*K + 1] with the bias as the last column (once per
+        weight array: `filters` keeps wg)."""
+        if self._folded[0] is not wg:
+            self._folded = (wg, np.concatenate([wg, by_filter[..., None]], axis=2))
+        return self._folded[1]
 
     def filters(self, x, w, b, group):
         """(weights [G, M/G, C/G*K] in the computing dtype, the bias in that dtype or

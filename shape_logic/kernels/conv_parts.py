@@ -52,6 +52,18 @@ def spread(total: int, parts: int, unit: int) -> list[int]:
     return [0] + [b for b in inner if 0 < b < total] + [total]
 
 
+def ones_below(cols: np.ndarray, axis: int) -> np.ndarray:
+    """cols with a row of ones appended along `axis` (a scratch copy): against weights
+    whose last column is the bias, the products add it."""
+    shape = list(cols.shape)
+    shape[axis] += 1
+    block = scratch("columns", tuple(shape), cols.dtype)
+    index = (slice(None),) * axis
+    np.copyto(block[index + (slice(0, -1),)], cols)
+    block[index + (-1,)] = 1
+    return block
+
+
 class Call:
     """The buffers and geometry of one Conv call; its methods are the parts."""
 
@@ -61,6 +73,7 @@ class Call:
         self.flat = None  # the split input (one group: made once, before the parts)
         self.split = False  # each part finishes its filters (`parted`), else `whole`
         self.last = None  # the finishing of the whole call, after the parts
+        self.wb = None  # one group: wg with the bias as a last column (Conv.folded), or None
 
     def parted(self, result, bias, addend, relu: bool, spaced, compact: bool) -> None:
         """Each part finishes its own filters: through views in filter order of the
@@ -91,8 +104,11 @@ class Call:
         k = len(plan.taps)
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0).reshape(n, g1 - g0, -1, plan.length)
+            w = wg[g0:g1]
+            if self.wb is not None:  # the bias by a row of ones (Conv.folded)
+                cols, w = ones_below(cols, 2), self.wb[g0:g1]
             for i in range(n):  # one batched product per image (no broadcasting: BLAS)
-                np.matmul(wg[g0:g1], cols[i], out=plan.head(yg[i, g0:g1]))
+                np.matmul(w, cols[i], out=plan.head(yg[i, g0:g1]))
         elif cg == 1 and plan.across and plan.size * x.itemsize <= ACROSS_BYTES:
             # depthwise, stride 1, small images: every channel's taps as one run
             cols = scratch("columns", (n, k, g1 - g0, plan.size), x.dtype)
@@ -127,16 +143,23 @@ class Call:
         k = len(plan.taps)
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0)[..., lo:hi]
+            w = wg[0]
+            if self.wb is not None:  # the bias by a row of ones (Conv.folded)
+                cols, w = ones_below(cols, 1), self.wb[0]
             for i in range(n):
-                np.matmul(wg[0], cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
+                np.matmul(w, cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
         else:  # the columns of a few rows at a time, so that they stay in the cache
             rows = max(1, COLUMN_BYTES // (n * c * k * plan.pitch * flat.itemsize))
+            ones = int(self.wb is not None)  # a last row of ones: the bias column's
             for a in range(lo, hi, rows * plan.pitch):
                 z = min(hi, a + rows * plan.pitch)
-                cols = scratch("columns", (n, c, k, z - a), flat.dtype)
+                block = scratch("columns", (n, c * k + ones, z - a), flat.dtype)
+                if ones:
+                    block[:, c * k] = 1
+                cols = block[:, :c * k].reshape(n, c, k, z - a)  # (a view: an axis split)
                 plan.copy_taps(flat, cols, 0, a, z)
                 for i in range(n):
-                    np.matmul(wg[0], cols[i].reshape(c * k, z - a),
+                    np.matmul(wg[0] if self.wb is None else self.wb[0], block[i],
                               out=plan.head(yg[i, 0])[..., a:z])
         for _, rows, row in self.dups:
             yg[:, 0, rows, lo:hi] = yg[:, 0, row, lo:hi]
