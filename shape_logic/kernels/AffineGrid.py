@@ -30,6 +30,6 @@ class AffineGrid(Kernel):
 
 
 def _normalized(n: int, align_corners: int) -> np.ndarray:
-    if align_corners:
-        return np.linspace(-1.0, 1.0, n) if n > 1 else np.zeros(n)
+    if align_corners:  # (one pixel: -1, as onnx's reference and torch.linspace give)
+        return np.linspace(-1.0, 1.0, n)
     return (np.arange(n) * 2.0 + 1.0) / n - 1.0

@@ -691,6 +691,18 @@ def test_grid_sample(seed, spatial, data):
 
 
 @FAST
+@given(seed=seeds, n=small, spatial=st.lists(st.integers(1, 5), min_size=2, max_size=3),
+       align=st.booleans())
+def test_affine_grid(seed, n, spatial, align):
+    # the values against onnx's reference; size is a constant, so the shape is exact
+    rng = np.random.default_rng(seed)
+    k = len(spatial)
+    size = np.array([n, 3] + spatial, np.int64)
+    assert check("AffineGrid", [rand(rng, [n, k, k + 1]), size], {"align_corners": int(align)},
+                 opset=20) is not None
+
+
+@FAST
 @given(seed=seeds, k=small, oh=small, ow=small, data=st.data())
 def test_roi_align(seed, k, oh, ow, data):
     rng = np.random.default_rng(seed)
