@@ -14,10 +14,5 @@ class GatherElements(Kernel):
         if indices.ndim != x.ndim:
             raise self.fail(f"indices {list(indices.shape)} and data {list(x.shape)} "
                             "differ in rank")
-        n = x.shape[ax]
-        idx = indices.astype(np.int64)
-        if idx.size and (idx.min() < -n or idx.max() >= n):
-            raise self.fail(f"indices in [{idx.min()}, {idx.max()}] are out of range for "
-                            f"axis {axis} of size {n}")
-        idx = np.where(idx < 0, idx + n, idx)
+        idx = self.indices(indices, x.shape[ax], axis)
         return np.take_along_axis(x, idx, axis=ax)

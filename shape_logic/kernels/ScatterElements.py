@@ -23,12 +23,7 @@ class ScatterElements(Kernel):
                                 f"{list(x.shape)} at axis {k}")
         if reduction != "none" and reduction not in REDUCE:
             raise self.fail(f"unknown reduction {reduction!r}")
-        n = x.shape[ax]
-        idx = indices.astype(np.int64)
-        if idx.size and (idx.min() < -n or idx.max() >= n):
-            raise self.fail(f"indices in [{idx.min()}, {idx.max()}] are out of range for "
-                            f"axis {axis} of size {n}")
-        idx = np.where(idx < 0, idx + n, idx)
+        idx = self.indices(indices, x.shape[ax], axis)
         # the full coordinates of every update: its own, with `axis` replaced by the index
         where = list(np.indices(idx.shape, sparse=True))
         where[ax] = idx

@@ -119,3 +119,11 @@ class Kernel:
         if not -rank <= axis < rank:
             raise self.fail(f"axis {axis} is out of range for rank {rank}")
         return axis + rank if axis < 0 else axis
+
+    def indices(self, indices, n: int, axis: int) -> np.ndarray:
+        """Indices into an axis of size n, each in [-n, n), made non-negative (int64)."""
+        idx = np.asarray(indices).astype(np.int64)
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise self.fail(f"indices in [{idx.min()}, {idx.max()}] are out of range for "
+                            f"axis {axis} of size {n}")
+        return np.where(idx < 0, idx + n, idx)
