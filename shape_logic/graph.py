@@ -126,5 +126,11 @@ class Graph:
             seen.setdefault(name, None)
         return list(seen)
 
+    @property
+    def has_bodies(self) -> bool:
+        """Some node has a subgraph body (If, Loop, Scan), with nodes of its own or not (a
+        branch may give a tensor of the graph around it as it is)."""
+        return bool(self.body_nodes) or any(n.bodies for n in self.nodes)
+
     def producer(self) -> dict[str, Node]:
         return {t: n for n in self.nodes for t in n.outputs if t}

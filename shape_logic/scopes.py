@@ -198,7 +198,7 @@ class Scopes:
 def split_conflicts(graph: Graph, atoms) -> None:
     """Move the conflicts inside bodies that may not run from atoms.conflicts (shape
     errors) to atoms.scope_conflicts, as (scope's operator, conflict)."""
-    if not graph.body_nodes or not atoms.conflicts:
+    if not graph.has_bodies or not atoms.conflicts:
         return
     scopes = Scopes(graph)
     errors = []

@@ -138,7 +138,7 @@ class Problem:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
             if extra == "" and not sourced and not self.rows_possible:
                 paths.remove(ROWS_FILE)  # nothing can start a row: its rules never fire
-            if not self.graph.body_nodes:
+            if not self.graph.has_bodies:
                 paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
             add_program_files(ctl, paths)
             writing = self._add_facts(ctl, sourced)

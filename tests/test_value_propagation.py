@@ -170,3 +170,29 @@ def test_int64_arithmetic_past_its_range_is_not_followed(op, a, b):
 def test_int64_arithmetic_within_its_range_is_followed(op, a, b, end):
     sol = solve(_slice_to(op, a, b))
     assert sol.status == "ok" and sol.shape("y") == f"[{min(end, 10)}]"
+
+
+@pytest.mark.parametrize("k,size", [(1, 2), (10, 0)])
+def test_relu_and_cast_to_bool_of_a_dim(k, size):
+    # ONNX's Range function computes a trip count as Cast(Relu(Ceil(...))) and its
+    # condition as Cast(..., to=BOOL): Relu is max(d - k, 0) of a known dim, a cast to
+    # bool is 1 where the value is not 0
+    g = {"opset": 18,
+         "inputs": {"x": {"dtype": "f32", "shape": "[3, 5]"}},
+         "initializers": {"zero": {"dtype": "i64", "shape": [], "data": 0},
+                          "k": {"dtype": "i64", "shape": [], "data": k},
+                          "axes": {"dtype": "i64", "shape": [1], "data": [0]}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"op": "Gather", "inputs": ["sh", "zero"], "outputs": ["d"]},
+                   {"op": "Sub", "inputs": ["d", "k"], "outputs": ["diff"]},
+                   {"op": "Relu", "inputs": ["diff"], "outputs": ["n"]},
+                   {"op": "Cast", "inputs": ["n"], "outputs": ["nonzero"], "attrs": {"to": 9}},
+                   {"op": "Unsqueeze", "inputs": ["n", "axes"], "outputs": ["shape"]},
+                   {"op": "ConstantOfShape", "inputs": ["shape"], "outputs": ["y"]},
+                   {"op": "If", "inputs": ["nonzero"], "outputs": ["z"], "attrs": {
+                       "then_branch": {"inputs": [], "outputs": ["y"], "nodes": []},
+                       "else_branch": {"inputs": [], "outputs": ["x"], "nodes": []}}}]}
+    sol = solve(g)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("y") == f"[{size}]"
+    assert sol.shape("z") == (f"[{size}]" if size else "[3, 5]")

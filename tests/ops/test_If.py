@@ -166,3 +166,18 @@ def test_the_picked_branch_gives_its_values():
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     assert sol.shape("N") == "[1]" and sol.shape("y") == "[2, 1, 4, 1]"
     assert any("If branch cannot run" in w for w in sol.warnings)
+
+
+def test_branches_without_nodes_give_the_tensors_they_name():
+    # a branch may output a tensor of the graph around it as it is: no node in any body,
+    # and still the If's output is what both branches give (the scopes are there)
+    from shape_logic import solve
+
+    g = {"opset": 13,
+         "inputs": {"x": {"dtype": "f32", "shape": "[b, 3]"}, "y": {"dtype": "f32",
+                                                                  "shape": "[b, 5]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
+         "nodes": [{"op": "If", "inputs": ["c"], "outputs": ["z"], "attrs": {
+             "then_branch": {"inputs": [], "outputs": ["x"], "nodes": []},
+             "else_branch": {"inputs": [], "outputs": ["y"], "nodes": []}}}]}
+    assert solve(g).shape("z") == "[b, _1]"

@@ -16,6 +16,13 @@ DOUBLE = body([{"op": "Add", "inputs": ["v", "v"], "outputs": ["v2"]},
 GROW = body([{"op": "Concat", "inputs": ["v", "v"], "outputs": ["v2"], "attrs": {"axis": 0}}],
             ["v2"])
 M3 = np.array(3, dtype=np.int64)
+# bodies whose condition output is computed (may turn false) or a constant true
+COMPUTED = {**DOUBLE, "nodes": [{"op": "Less", "inputs": ["i", "three"], "outputs": ["c2"]},
+                                 *DOUBLE["nodes"][1:]],
+            "initializers": {"three": {"dtype": "i64", "shape": [], "data": 3}}}
+ALWAYS = {**DOUBLE, "nodes": [{"op": "Constant", "inputs": [], "outputs": ["c2"],
+                               "attrs": {"value": {"dtype": "bool", "shape": [],
+                                                   "data": True}}}, *DOUBLE["nodes"][1:]]}
 
 
 def loop(inputs, b, n_outputs):
@@ -29,6 +36,16 @@ CASES = {
                                        {"y0": "[b, 4]", "y1": "[_1, b, 4]"}),
     "trip count and condition: a fresh trip count": (
         loop([M3, ("bool", "[]"), "[n]"], DOUBLE, 2), {"y1": "[_1, n]"}),
+    # a condition that starts true and that the body passes on (DOUBLE's Identity) or
+    # computes as a constant true stops nothing: M iterations
+    "trip count, a true condition passed on": (loop([M3, np.array(True), "[n]"], DOUBLE, 2),
+                                               {"y1": "[3, n]"}),
+    "trip count, a false condition": (loop([M3, np.array(False), "[n]"], DOUBLE, 2),
+                                      {"y1": "[_1, n]"}),
+    "trip count, a true condition the body computes": (
+        loop([M3, np.array(True), "[n]"], COMPUTED, 2), {"y1": "[_1, n]"}),
+    "trip count, a constant true the body gives": (
+        loop([M3, np.array(True), "[n]"], ALWAYS, 2), {"y1": "[3, n]"}),
     "negative trip count: no iteration": (loop([np.array(-2, np.int64), None, "[n]"], DOUBLE, 2),
                                           {"y1": "[0, n]"}),
     "a growing value is left open": (loop([M3, None, "[2, 3]"], GROW, 1), {"y0": "_1"}),
