@@ -64,6 +64,18 @@ def test_case(name):
 
 # ----- what the body requires of the tensors around it holds only when it runs
 
+def with_trip_and_cond(g: dict, trip, cond: bool) -> dict:
+    """g with the Loop's trip count m (an input, or the constant `trip`) and, with `cond`,
+    its condition c as an input."""
+    if trip is None:
+        g["inputs"]["m"] = {"dtype": "i64", "shape": "[]"}
+    else:
+        g["initializers"]["m"] = {"dtype": "i64", "shape": [], "data": trip}
+    if cond:
+        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
+    return g
+
+
 def squeezing_loop(trip=None, cond=False, scan_output=False, x="[b, s, 3]"):
     """A Loop whose body squeezes axis 1 of x, a tensor of the graph around it that the
     body reads directly, and sums it into a carried scalar (/tmp/sound/loop_zero.py): the
@@ -80,13 +92,7 @@ def squeezing_loop(trip=None, cond=False, scan_output=False, x="[b, s, 3]"):
                     "attrs": {"body": body(nodes, ["v2", "e"] if scan_output else ["v2"])}},
                    {"name": "z", "op": "Constant", "inputs": [], "outputs": ["v0"],
                     "attrs": {"value": {"dtype": "f32", "shape": [], "data": 0.0}}}]}
-    if trip is None:
-        g["inputs"]["m"] = {"dtype": "i64", "shape": "[]"}
-    else:
-        g["initializers"]["m"] = {"dtype": "i64", "shape": [], "data": trip}
-    if cond:
-        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
-    return g
+    return with_trip_and_cond(g, trip, cond)
 
 
 def test_a_loop_that_may_run_no_iteration_does_not_bind_what_its_body_reads():
@@ -158,13 +164,7 @@ def carried_loop(trip=None, cond=False):
          "initializers": {"zero": {"dtype": "i64", "shape": [1], "data": [0]}},
          "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "c" if cond else "", "v0"],
                     "outputs": ["v"], "attrs": {"body": body_}}]}
-    if trip is None:
-        g["inputs"]["m"] = {"dtype": "i64", "shape": "[]"}
-    else:
-        g["initializers"]["m"] = {"dtype": "i64", "shape": [], "data": trip}
-    if cond:
-        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
-    return g
+    return with_trip_and_cond(g, trip, cond)
 
 
 def test_what_the_body_requires_of_a_carried_value_binds_it_only_when_it_runs():
