@@ -8,7 +8,7 @@ import clingo
 from .decode import decode
 from .diagnostics import Diagnostic, plain_text, tensor_label, why_text
 from .errorcodes import code_for
-from .explain import distances_from, meeting_node
+from .explain import distances_from, meeting_node, near_ends
 from .neighbourhood import upstream_sources
 from .shapes import format_shape
 
@@ -39,17 +39,10 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
     graph = problem.graph
     values = _values_at(place, sub_atoms)
     local = core
-    if not minimal:  # only the part near the conflict was shrunk: name the place from it,
-        # and from where the two flows of values meet (the core's last node in graph order:
-        # a dim carried down a long chain to the node that requires another is explained
-        # at that node, not at the chain's start)
+    if not minimal:  # only the parts near the conflict and where the flows meet were
+        # shrunk (explain.near_ends): name the place from them
         tensor0, node0 = subject(place)
-        near = distances_from(graph, tensor0, node0)
-        local = {s for s in core if near(s) <= 3}
-        meet = meeting_node(graph, core)
-        if meet is not None:
-            near_meet = distances_from(graph, None, meet.name)
-            local |= {s for s in core if near_meet(s) <= 3}
+        local = near_ends(graph, core, distances_from(graph, tensor0, node0))
     declared = _contradicted_declaration(graph, local, sub_atoms)
     primary = None if declared else _primary_node(graph, local, place)
     tensor, axis = _where_it_shows(place, primary, sub_atoms)

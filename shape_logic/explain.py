@@ -104,11 +104,7 @@ class CoreFinder:
         if core is None:
             return None, False
         exact = len(core) <= exact_limit
-        candidates = core if exact else {s for s in core if distance(s) <= radius}
-        meet = None if exact else meeting_node(self.graph, core)
-        if meet is not None:  # and those where the two flows of values meet
-            near_meet = distances_from(self.graph, None, meet.name)
-            candidates |= {s for s in core if near_meet(s) <= radius}
+        candidates = core if exact else near_ends(self.graph, core, distance, radius)
         for s in sorted(candidates, key=lambda s: (-distance(s), str(s))):
             if s not in core:
                 continue
@@ -131,6 +127,19 @@ def _index_atoms(ctl: clingo.Control):
                                         ("unsolved", 2))
                     for a in ctl.symbolic_atoms.by_signature(name, arity)]
     return by_tensor, global_atoms
+
+
+def near_ends(graph: Graph, core, distance, radius: int = 3) -> set:
+    """The members of a core too long to shrink whole that are shrunk and shown: those
+    within `radius` of the conflict (`distance`) and of the core's meeting node (a dim
+    carried down a long chain to the node that requires another is explained at that
+    node, not only at the chain's start)."""
+    near = {s for s in core if distance(s) <= radius}
+    meet = meeting_node(graph, core)
+    if meet is not None:
+        from_meet = distances_from(graph, None, meet.name)
+        near |= {s for s in core if from_meet(s) <= radius}
+    return near
 
 
 def meeting_node(graph: Graph, core):
