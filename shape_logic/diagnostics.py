@@ -20,7 +20,7 @@ class Diagnostic:
     labels: list = field(default_factory=list)  # lines "name : shape   from ..."
     notes: list = field(default_factory=list)
     place: str | None = None
-    context: int = 0  # core members upstream, not minimized (a conflict carried far)
+    context: int = 0  # core members not shown nor minimized (a conflict carried far)
 
     def to_json(self) -> dict:
         out = {"code": self.code, "message": self.message, "tensor": self.tensor,
@@ -45,7 +45,9 @@ class Diagnostic:
             text = note[len("help: "):] if kind == "help" else note
             lines.append(f"   {blue}={off} {bold}{kind}{off}: {text}")
         if self.core:
-            more = f", and {self.context} sources upstream that carry these sizes (not " \
+            # (members of a core too long to shrink, between or beyond the shown ones,
+            # and the sources of a neighbourhood's context tensors, upstream)
+            more = f", and {self.context} further sources that carry these sizes (not " \
                 "minimized)" if self.context else ""
             lines.append(f"   {blue}={off} {bold}core{off}: "
                          + ", ".join(_core_text(c) for c in self.core) + more)

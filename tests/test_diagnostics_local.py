@@ -96,3 +96,5 @@ def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
     entries = {(e["kind"], e["name"]) for e in d.to_json()["core"]}
     assert {("node", "sq"), ("input", "x"), ("input", "one")} <= entries
     assert d.to_json()["context"] > 200  # the Relus between, not minimized
+    # which the text counts as further sources, not as sources upstream of the shown ones
+    assert f'{d.to_json()["context"]} further sources that carry these sizes' in d.to_text()
