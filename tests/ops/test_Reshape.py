@@ -110,6 +110,61 @@ def test_chain_shape_gather_unsqueeze_concat_reshape():
     assert sol.bindings == {} and sol.constraints == []
 
 
+def _patches(allowzero: int) -> dict:
+    """torch's dynamo export of ViT's patch flattening: [b, 32, h//4 * w//4] computed from
+    the image's shape with truncating Div (h, w >= 0: the same as floored)."""
+    return {
+        "name": "patches", "opset": OPSET,
+        "inputs": {"x": {"dtype": "f32", "shape": "[b, 32, h//4, w//4]"},
+                   "img": {"dtype": "f32", "shape": "[b, 3, h, w]"}},
+        "initializers": {"four": {"dtype": "i64", "shape": [], "data": 4},
+                         "minus1": {"dtype": "i64", "shape": [1], "data": [-1]},
+                         "c": {"dtype": "i64", "shape": [1], "data": [32]}},
+        "nodes": [
+            {"op": "Shape", "inputs": ["img"], "outputs": ["b1"], "attrs": {"end": 1}},
+            {"op": "Shape", "inputs": ["img"], "outputs": ["h1"],
+             "attrs": {"start": 2, "end": 3}},
+            {"op": "Shape", "inputs": ["img"], "outputs": ["w1"], "attrs": {"start": 3}},
+            {"op": "Squeeze", "inputs": ["h1"], "outputs": ["h0"]},
+            {"op": "Squeeze", "inputs": ["w1"], "outputs": ["w0"]},
+            {"op": "Div", "inputs": ["h0", "four"], "outputs": ["hq"]},
+            {"op": "Div", "inputs": ["w0", "four"], "outputs": ["wq"]},
+            {"op": "Mul", "inputs": ["hq", "wq"], "outputs": ["hw0"]},
+            {"op": "Reshape", "inputs": ["hw0", "minus1"], "outputs": ["hw1"]},
+            {"op": "Concat", "inputs": ["b1", "c", "hw1"], "outputs": ["target"],
+             "attrs": {"axis": 0}},
+            {"op": "Reshape", "inputs": ["x", "target"], "outputs": ["y"],
+             "attrs": {"allowzero": allowzero}},
+        ],
+    }
+
+
+def test_allowzero_takes_a_size_that_may_be_zero():
+    # (h//4)*(w//4) is 0 for a small image: with allowzero = 1 that is the size too
+    sol = solve(_patches(1))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("y") == "[b, 32, (h//4)*(w//4)]"
+
+
+def test_without_allowzero_a_size_that_may_be_zero_may_copy_the_input():
+    # with allowzero = 0 a 0 would copy x's axis 2 (h//4) instead: not determined
+    sol = solve(_patches(0))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    y = sol.shape("y")
+    assert y.startswith("[b, 32, _") and "h" not in y
+
+
+def test_allowzero_does_not_take_a_size_that_may_be_negative():
+    # h - 5 may be -1 (an inferred axis) or below: nothing is stated for that axis
+    g = _patches(1)
+    g["initializers"]["four"]["data"] = 5
+    for node in g["nodes"]:
+        if node["op"] == "Div":
+            node["op"] = "Sub"
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y").startswith("[b, 32, _")
+
+
 def test_chain_catches_a_wrong_head_count():
     """The same chain with 12 x 60 heads: 720 != 768 is an error."""
     g = {**CHAIN, "initializers": {**CHAIN["initializers"],
