@@ -29,6 +29,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
+from .narrowing import narrowing_warnings
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
@@ -295,6 +296,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
+    if not atoms.conflicts and decoded.bindings:
+        warnings += narrowing_warnings(problem, decoded)
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     open_mm = open_matmuls(problem.graph, atoms)
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,

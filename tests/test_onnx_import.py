@@ -139,3 +139,49 @@ def test_tensor_array_reads_what_onnx_reads(dtype, shape):
         got, want = tensor_array(p), numpy_helper.to_array(p)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert np.array_equal(got, want)
+
+
+# ----- declared outputs narrower than the graph (shape_logic/narrowing.py)
+
+def _lstm_like(declared_out):
+    """x [batch, seq, 8] -> Transpose -> Relu -> Transpose -> y, y declared as given."""
+    return model([helper.make_node("Transpose", ["x"], ["t"], perm=[1, 0, 2]),
+                  helper.make_node("Relu", ["t"], ["r"]),
+                  helper.make_node("Transpose", ["r"], ["y"], perm=[1, 0, 2])],
+                 [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
+                 [helper.make_tensor_value_info("y", F, declared_out)])
+
+
+def test_a_declared_output_that_fixes_an_input_dim_is_warned_about():
+    # torch's dynamo exporter declares an LSTM's output with the traced length (5) where
+    # the input says seq: solved as declared seq is 5, and the warning says why
+    sol = solve(_lstm_like(["batch", 5, 8]))
+    assert sol.status == "ok"
+    assert sol.bindings == {"seq": 5} and sol.shape("t") == "[5, batch, 8]"
+    (w,) = sol.warnings
+    assert w.startswith("graph output y is declared [batch, 5, 8] (the graph alone gives "
+                        "[batch, seq, 8]), which fixes the input dim seq = 5")
+
+
+def test_a_binding_the_graph_makes_itself_is_not_warned_about():
+    # a Reshape to a constant size binds n = 2 whatever the output says
+    shape = numpy_helper.from_array(np.array([2, 4], np.int64), "shape")
+    m = model([helper.make_node("Reshape", ["x", "shape"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["n", 4])],
+              [helper.make_tensor_value_info("y", F, [2, 4])], [shape])
+    sol = solve(m)
+    assert sol.bindings == {"n": 2} and sol.warnings == []
+
+
+def test_declared_outputs_that_agree_with_the_graph_are_not_warned_about():
+    sol = solve(_lstm_like(["batch", "seq", 8]))
+    assert sol.bindings == {} and sol.warnings == []
+
+
+def test_an_annotation_of_a_json_graph_that_determines_an_input_is_not_warned_about():
+    # written on purpose: backward inference (INTERFACE section 2)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[batch, seq, 8]"}},
+         "nodes": [{"op": "Relu", "inputs": ["x"], "outputs": ["y"]}],
+         "outputs": {"y": {"shape": "[batch, 5, 8]"}}}
+    sol = solve(g)
+    assert sol.bindings == {"seq": 5} and sol.warnings == []
