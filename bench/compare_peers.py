@@ -18,7 +18,13 @@ Totals are printed for the exported models, the light models and all; then each 
 warm time (best of --warm further calls per model, after the first), as a process that
 infers many models sees it.
 
-    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N]
+    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
+
+--dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
+needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where a model's
+declared outputs would fix an input's dim (dynamo declares an RNN's output with the traced
+length), our warning that we set them aside (shape_logic/narrowing.py) is printed under
+the model's line.
 """
 from __future__ import annotations
 
@@ -57,10 +63,14 @@ def input_bindings(model, feeds: dict) -> dict:
 
 # ----- each tool's answer: tensor -> list of dims (int, str expression, or None)
 
+NARROWING: dict = {}  # id(model) -> our warnings that a declared output would fix an input dim
+
+
 def ours(model):
     from shape_logic import solve
 
     sol = solve(model)
+    NARROWING[id(model)] = [w for w in sol.warnings if "would fix the input dim" in w]
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)
@@ -184,7 +194,13 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", default=[])
     ap.add_argument("--no-light", action="store_true")
     ap.add_argument("--warm", type=int, default=2, help="warm calls per model and tool (0: none)")
+    ap.add_argument("--dynamo", action="store_true",
+                    help="export with torch.export's exporter, not the TorchScript one")
     args = ap.parse_args(argv)
+    if args.dynamo:
+        import torch_models
+
+        torch_models.use_dynamo(True)
     groups = {"exported": {t: [0, 0, 0, 0.0] for t in TOOLS},  # known, tensors, wrong, time
               "light": {t: [0, 0, 0, 0.0] for t in TOOLS}}
     head = f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>30}" for t in TOOLS)
@@ -216,6 +232,8 @@ def main(argv=None):
             cells.append(f"{share + (' ' + err if err else ''):>14} {wrong:6d} {dt:7.2f}s")
         print(f"{name:22} {len(tensors):7d}  " + "  ".join(f"{c:>30}" for c in cells),
               flush=True)
+        for w in NARROWING.pop(id(model), []):
+            print(f"{'':24}warning: {w}")
     both = {t: [a + b for a, b in zip(groups["exported"][t], groups["light"][t])]
             for t in TOOLS}
     for label, totals in (("total exported", groups["exported"]), ("total light",

@@ -1,12 +1,27 @@
-"""Small PyTorch models with random weights exported to ONNX (legacy TorchScript exporter),
-with dynamic batch and sequence: for bench/compare_peers.py and the torch export test.
-Nothing here is committed as a binary: models are built on the fly."""
+"""Small PyTorch models with random weights exported to ONNX, with dynamic batch and
+sequence: for bench/compare_peers.py and the torch export tests. Nothing here is committed
+as a binary: models are built on the fly.
+
+Two exporters: the legacy TorchScript one (`dynamo=False`, opset 17) by default, and
+torch.export's (`torch.onnx.export`'s default since torch 2.9, opset 18; it needs the
+onnxscript package) after `use_dynamo(True)`. They write different graphs for the same
+module: the dynamo exporter computes sizes with Shape(start, end) -> Squeeze -> Div and
+reshapes with allowzero = 1, and declares every intermediate's shape."""
 from __future__ import annotations
 
 import io
+import logging
 import math
+import warnings
 
 import numpy as np
+
+_DYNAMO = [False]
+
+
+def use_dynamo(on: bool) -> None:
+    """Export with torch.export's exporter (True) or the TorchScript one (False)."""
+    _DYNAMO[0] = on
 
 
 def _torch():
@@ -21,6 +36,16 @@ def export(module, args, input_names, output_names, dynamic_axes, opset=17):
 
     torch = _torch()
     module.eval()
+    if _DYNAMO[0]:
+        # (it logs each torchvision op it cannot register, and warns about dynamic_axes)
+        logging.getLogger("torch.onnx").setLevel(logging.ERROR)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program = torch.onnx.export(module, args, input_names=input_names,
+                                        output_names=output_names, dynamic_axes=dynamic_axes,
+                                        opset_version=max(opset, 18), dynamo=True,
+                                        verbose=False)
+        return program.model_proto
     buf = io.BytesIO()
     with torch.no_grad():
         torch.onnx.export(module, args, buf, input_names=input_names, output_names=output_names,

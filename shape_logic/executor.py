@@ -111,6 +111,9 @@ class Program:
             self.solution = solve(self.graph, rules=rules)
             if self.solution.status == "error":
                 raise ExecutionError(_diagnostic_line(self.solution))
+            # (the graph as solved: an ONNX model's declared outputs that would narrow its
+            # inputs are set aside there, narrowing.py, and closing the symbols must too)
+            self.graph = self.solution.graph
         self.outputs = _output_names(self.graph)
         self.constants = {}
         for name, info in self.graph.initializers.items():

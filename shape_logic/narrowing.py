@@ -1,49 +1,73 @@
-"""Declared outputs that fix an input's symbolic dim (ONNX models).
+"""Declared outputs of an ONNX model that would fix an input's symbolic dim.
 
 An exporter writes each graph output's shape as it traced it, and a declaration can be
 narrower than the graph: torch's dynamo exporter declares a bidirectional LSTM's output
-[batch, 5, 4] where the input says [batch, seq, 8] and the graph computes [batch, seq, 4].
-Solved as declared (INTERFACE: declared outputs are used), the model is consistent only
-at seq = 5, and that is what we print - but a user who exported it for any length must see
-why. So when an input's symbol is bound in an ONNX model, the model is solved again
-without its outputs' declared dims; each binding that this leaves free is named in a
-warning with the declaration that makes it and what the graph alone gives that output.
-(A binding the graph makes on its own, such as a Reshape to a constant size, stays
-silent.) JSON graphs are left alone: there an output annotation that determines an input
-is written on purpose (backward inference)."""
+[batch, 5, 4] where the input says [batch, seq, 8] and the graph computes [batch, seq, 4];
+the legacy exporter declares [1, 1000] when only the input's batch was marked dynamic.
+Runtimes take such a declaration as advice (onnxruntime warns when an output differs
+and runs the model at any seq), and so do we: a declared output dim checks the graph -
+one that contradicts it is still a shape error - but does not narrow the model's inputs.
+
+So when an input's symbol is bound in an ONNX model, the model is solved again without
+the declared shapes of its outputs, and each binding this leaves free comes from them: the
+outputs whose declarations make it (where they state something other than the graph, at
+an axis that mentions the symbol) are solved as undeclared from then on (their rank too),
+and a warning names each declaration, the size it would fix and what the graph gives. A
+binding the graph makes itself (a Reshape to a constant size) stays. JSON graphs are left
+alone: there an output annotation that determines an input is written on purpose
+(backward inference, INTERFACE section 2)."""
 from __future__ import annotations
 
-from clingo import Function, String
+from dataclasses import replace
 
 from .decode import decode
 
 
-def narrowing_warnings(problem, decoded) -> list[str]:
+def without_narrowing(problem, atoms, decoded, funcs):
+    """(problem, atoms, decoded, funcs, warnings): the solve to go on with - this one, or
+    the model's without the declared outputs that would fix an input dim - and warnings."""
     graph = problem.graph
+    as_is = (problem, atoms, decoded, funcs, [])
     if not _from_onnx(graph.source):
-        return []
+        return as_is
     bound = {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
     declared = [name for name, info in graph.outputs.items()
                 if info.shape is not None and info.shape.dims]
     if not bound or not declared:
-        return []
-    off = [Function("src", [Function("output"), String(name), Function("dims")])
-           for name in declared]
-    atoms, _ = problem.atoms(off=off)
-    if atoms.conflicts:  # (cannot happen with fewer facts; nothing to compare then)
-        return []
-    alone = decode(graph, atoms)
-    freed = {s: v for s, v in bound.items() if s not in alone.bindings}
-    out = []
-    for s, v in freed.items():
-        makers = [name for name in declared if _fixes(graph.outputs[name].shape.dims,
-                                                       alone.shapes.get(name), s)]
-        by = ", ".join(f"graph output {name} is declared {graph.outputs[name].shape}"
-                       f" (the graph alone gives {alone.shapes.get(name)})" for name in makers)
-        out.append(f"{by or 'the graph outputs declared shapes'}, which fixes the input dim "
-                   f"{s} = {v}: shapes here hold for that size only; if the declaration is "
-                   "only the size an exporter traced, remove it")
-    return out
+        return as_is
+    alone = _solved_without(problem, declared)
+    if alone is None:
+        return as_is
+    freed = [s for s in bound if s not in alone[2].bindings]
+    makers = {name: [s for s in freed if _fixes(graph.outputs[name].shape.dims,
+                                                alone[2].shapes.get(name), s)]
+              for name in declared}
+    makers = {name: syms for name, syms in makers.items() if syms}
+    if not makers:  # (bindings that no single declaration explains: as declared)
+        return as_is
+    if len(makers) < len(declared):  # the other declarations still count
+        alone = _solved_without(problem, list(makers))
+        if alone is None:
+            return as_is
+    warnings = [f"graph output {name} is declared {graph.outputs[name].shape}, which would fix "
+                + " and ".join(f"the input dim {s} = {bound[s]}" for s in syms)
+                + f"; the graph gives {alone[2].shapes.get(name)}, which is used (a declared "
+                "output checks the graph but does not narrow the model's inputs: exporters "
+                "declare the sizes they traced)" for name, syms in makers.items()]
+    return (*alone, warnings)
+
+
+def _solved_without(problem, outputs):
+    """(problem, atoms, decoded, funcs) of the model with these outputs undeclared, or
+    None when that shows a conflict (fewer facts do not make one; the first answer stands)."""
+    graph = problem.graph
+    undeclared = {name: replace(graph.outputs[name], shape=None) for name in outputs}
+    narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
+                       facts=None, timings=problem.timings, _sourced=None)
+    atoms, funcs = narrowed.atoms()
+    if atoms.conflicts:
+        return None
+    return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 
 
 def _fixes(dims, alone, symbol: str) -> bool:

@@ -29,7 +29,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
-from .narrowing import narrowing_warnings
+from .narrowing import without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
@@ -271,6 +271,13 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     # (it holds the grounded control, which nothing needs now: freed in the background)
     release(atoms.void_loader)
     atoms.void_loader = None
+    narrowed = []  # an ONNX model's declared outputs that would fix an input dim
+    if not atoms.conflicts and decoded.bindings:
+        problem, atoms, decoded, funcs, narrowed = without_narrowing(problem, atoms, decoded,
+                                                                     funcs)
+        if narrowed:
+            release(atoms.void_loader)
+            atoms.void_loader = None
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:
@@ -296,8 +303,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
     warnings += _absurd_dims(decoded.shapes)
-    if not atoms.conflicts and decoded.bindings:
-        warnings += narrowing_warnings(problem, decoded)
+    warnings += narrowed
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     open_mm = open_matmuls(problem.graph, atoms)
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,

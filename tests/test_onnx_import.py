@@ -152,15 +152,40 @@ def _lstm_like(declared_out):
                  [helper.make_tensor_value_info("y", F, declared_out)])
 
 
-def test_a_declared_output_that_fixes_an_input_dim_is_warned_about():
+def test_a_declared_output_does_not_narrow_the_inputs():
     # torch's dynamo exporter declares an LSTM's output with the traced length (5) where
-    # the input says seq: solved as declared seq is 5, and the warning says why
-    sol = solve(_lstm_like(["batch", 5, 8]))
+    # the input says seq: like onnxruntime, we take it as advice - the graph's shapes hold
+    # for any seq - and say so
+    m = _lstm_like(["batch", 5, 8])
+    sol = solve(m)
     assert sol.status == "ok"
-    assert sol.bindings == {"seq": 5} and sol.shape("t") == "[5, batch, 8]"
+    assert sol.bindings == {} and sol.shape("t") == "[seq, batch, 8]"
+    assert sol.shape("y") == "[batch, seq, 8]"
     (w,) = sol.warnings
-    assert w.startswith("graph output y is declared [batch, 5, 8] (the graph alone gives "
-                        "[batch, seq, 8]), which fixes the input dim seq = 5")
+    assert w.startswith("graph output y is declared [batch, 5, 8], which would fix the input "
+                        "dim seq = 5; the graph gives [batch, seq, 8], which is used")
+    # the executor runs it at another length, as onnxruntime does
+    from shape_logic import run
+
+    x = np.ones((2, 7, 8), np.float32)
+    assert run(m, {"x": x})["y"].shape == (2, 7, 8)
+
+
+def test_a_declared_output_that_contradicts_the_graph_is_still_an_error():
+    sol = solve(_lstm_like(["batch", "seq", 9]))
+    assert sol.status == "error"
+
+
+def test_only_the_declarations_that_narrow_are_set_aside():
+    # two outputs: y's declaration would fix seq, z's names a size the graph leaves open
+    m = model([helper.make_node("Relu", ["x"], ["y"]),
+               helper.make_node("NonZero", ["x"], ["z"])],
+              [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
+              [helper.make_tensor_value_info("y", F, ["batch", 5, 8]),
+               helper.make_tensor_value_info("z", TensorProto.INT64, [3, "count"])])
+    sol = solve(m)
+    assert sol.shape("y") == "[batch, seq, 8]" and sol.shape("z") == "[3, count]"
+    assert len(sol.warnings) == 1 and "graph output y" in sol.warnings[0]
 
 
 def test_a_binding_the_graph_makes_itself_is_not_warned_about():
