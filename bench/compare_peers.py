@@ -21,10 +21,10 @@ infers many models sees it.
     python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
 
 --dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
-needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where a model's
-declared outputs would fix an input's dim (dynamo declares an RNN's output with the traced
-length), our warning that we set them aside (shape_logic/narrowing.py) is printed under
-the model's line.
+needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
+model's declared output aside (shape_logic/narrowing.py: dynamo declares an RNN's output
+with the traced length, the legacy exporter gives outputs it does not know the names of
+others), our warning is printed under the model's line.
 """
 from __future__ import annotations
 
@@ -63,14 +63,14 @@ def input_bindings(model, feeds: dict) -> dict:
 
 # ----- each tool's answer: tensor -> list of dims (int, str expression, or None)
 
-NARROWING: dict = {}  # id(model) -> our warnings that a declared output would fix an input dim
+NARROWING: dict = {}  # id(model) -> our warnings that a declared output was set aside
 
 
 def ours(model):
     from shape_logic import solve
 
     sol = solve(model)
-    NARROWING[id(model)] = [w for w in sol.warnings if "would fix the input dim" in w]
+    NARROWING[id(model)] = [w for w in sol.warnings if w.startswith("graph output ")]
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)

@@ -1,21 +1,26 @@
-"""Declared outputs of an ONNX model that would fix an input's symbolic dim.
+"""Declared outputs of an ONNX model are advice: kept where they agree with the graph.
 
-An exporter writes each graph output's shape as it traced it, and a declaration can be
-narrower than the graph: torch's dynamo exporter declares a bidirectional LSTM's output
-[batch, 5, 4] where the input says [batch, seq, 8] and the graph computes [batch, seq, 4];
-the legacy exporter declares [1, 1000] when only the input's batch was marked dynamic.
-Runtimes take such a declaration as advice (onnxruntime warns when an output differs
-and runs the model at any seq), and so do we: a declared output dim checks the graph -
-one that contradicts it is still a shape error - but does not narrow the model's inputs.
-
-So when an input's symbol is bound in an ONNX model, the model is solved again without
-the declared shapes of its outputs, and each binding this leaves free comes from them: the
-outputs whose declarations make it (where they state something other than the graph, at
-an axis that mentions the symbol) are solved as undeclared from then on (their rank too),
-and a warning names each declaration, the size it would fix and what the graph gives. A
-binding the graph makes itself (a Reshape to a constant size) stays. JSON graphs are left
-alone: there an output annotation that determines an input is written on purpose
-(backward inference, INTERFACE section 2)."""
+An exporter writes each graph output's shape as it traced it or as its own shape
+inference named it, and the declarations can say more than the graph, or something
+else:
+- torch's dynamo exporter declares a bidirectional LSTM's output [batch, 5, 4] where the
+  input says [batch, seq, 8] and the graph computes [batch, seq, 4] (the traced length);
+- the legacy exporter declares [1, 1000] when only the input's batch was marked dynamic,
+  and names the dims of outputs that dynamic_axes does not list after whichever tensor
+  its shape inference merged them with: two F.pad outputs of different sizes declared
+  with the same four names.
+Runtimes take such declarations as advice (onnxruntime warns when an output differs
+from its declaration and runs the model at any size), and so do we. Solved with every
+declaration, a model usually holds as is (one solve, nothing more). When it does not - a
+shape error, or a requirement on the inputs' symbols (a binding, a range, an equation) -
+the graph is solved without the outputs' declared shapes, and the declarations are then
+taken one at a time in the model's order: each is kept unless, with the ones kept so
+far, it contradicts the graph or requires of the input dims what the graph alone does
+not. Those set aside are solved as undeclared (their rank too), each named in a warning
+with what the graph gives. A shape error of the graph itself stays an error, and so
+does what the graph requires (a Reshape to a constant size binds the batch). JSON graphs
+are left alone: there an output annotation is written on purpose, and one that
+determines an input is backward inference (INTERFACE section 2)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -25,57 +30,70 @@ from .decode import decode
 
 def without_narrowing(problem, atoms, decoded, funcs):
     """(problem, atoms, decoded, funcs, warnings): the solve to go on with - this one, or
-    the model's without the declared outputs that would fix an input dim - and warnings."""
+    the model's with only the declared outputs that agree with the graph - and warnings."""
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [])
-    if not _from_onnx(graph.source):
-        return as_is
-    bound = {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
     declared = [name for name, info in graph.outputs.items()
                 if info.shape is not None and info.shape.dims]
-    if not bound or not declared:
+    if not declared or not _from_onnx(graph.source):
         return as_is
-    alone = _solved_without(problem, declared)
-    if alone is None:
+    if not atoms.conflicts and not _narrowings(graph, decoded):
         return as_is
-    freed = [s for s in bound if s not in alone[2].bindings]
-    makers = {name: [s for s in freed if _fixes(graph.outputs[name].shape.dims,
-                                                alone[2].shapes.get(name), s)]
-              for name in declared}
-    makers = {name: syms for name, syms in makers.items() if syms}
-    if not makers:  # (bindings that no single declaration explains: as declared)
+    kept = _solved_with(problem, [])
+    if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
         return as_is
-    if len(makers) < len(declared):  # the other declarations still count
-        alone = _solved_without(problem, list(makers))
-        if alone is None:
-            return as_is
-    warnings = [f"graph output {name} is declared {graph.outputs[name].shape}, which would fix "
-                + " and ".join(f"the input dim {s} = {bound[s]}" for s in syms)
-                + f"; the graph gives {alone[2].shapes.get(name)}, which is used (a declared "
-                "output checks the graph but does not narrow the model's inputs: exporters "
-                "declare the sizes they traced)" for name, syms in makers.items()]
-    return (*alone, warnings)
+    free = _narrowings(graph, kept[2])
+    warnings = []
+    for name in declared:
+        trial = _solved_with(problem, [n for n in declared if n in _names(kept)] + [name])
+        why = None
+        if trial[1].conflicts:
+            why = "which contradicts it"
+        else:
+            fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
+            if fixed:
+                why = "which would require " + " and ".join(fixed)
+        if why is None:
+            kept = trial
+            continue
+        warnings.append(f"graph output {name} is declared {graph.outputs[name].shape}, {why}; "
+                        f"the graph gives {kept[2].shapes.get(name)}, which is used (a declared "
+                        "output is advice: exporters declare the sizes they traced)")
+    if not warnings:  # (the bindings came from the graph and declarations together)
+        return as_is
+    return (*kept, warnings)
 
 
-def _solved_without(problem, outputs):
-    """(problem, atoms, decoded, funcs) of the model with these outputs undeclared, or
-    None when that shows a conflict (fewer facts do not make one; the first answer stands)."""
+def _solved_with(problem, outputs):
+    """(problem, atoms, decoded, funcs) of the model with only these outputs' shapes
+    declared (the others' dtypes stay)."""
     graph = problem.graph
-    undeclared = {name: replace(graph.outputs[name], shape=None) for name in outputs}
+    undeclared = {name: replace(info, shape=None) for name, info in graph.outputs.items()
+                  if name not in outputs}
     narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
                        facts=None, timings=problem.timings, _sourced=None)
     atoms, funcs = narrowed.atoms()
-    if atoms.conflicts:
-        return None
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 
 
-def _fixes(dims, alone, symbol: str) -> bool:
-    """Whether a declared shape differs from the graph's own at an axis that mentions
-    `symbol` there."""
-    if alone is None or alone.dims is None or len(alone.dims) != len(dims):
-        return False
-    return any(d != a and symbol in a.symbols() for d, a in zip(dims, alone.dims))
+def _names(solved) -> set:
+    """The outputs whose shapes a solve of _solved_with declared."""
+    return {name for name, info in solved[0].graph.outputs.items() if info.shape is not None}
+
+
+def _input_bindings(graph, decoded) -> dict:
+    return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
+
+
+def _narrowings(graph, decoded) -> list[str]:
+    """What a solve requires of the inputs' symbols: bindings, ranges and equations it
+    could not solve (each as text: `seq = 5`, `h in 223..224`, `3*h*w = b`)."""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
+    out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
+    out += [f"{a} = {b}" for a, b in decoded.constraints
+            if (a.symbols() | b.symbols()) & inputs]
+    return out
 
 
 def _from_onnx(source) -> bool:

@@ -271,8 +271,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     # (it holds the grounded control, which nothing needs now: freed in the background)
     release(atoms.void_loader)
     atoms.void_loader = None
-    narrowed = []  # an ONNX model's declared outputs that would fix an input dim
-    if not atoms.conflicts and decoded.bindings:
+    narrowed = []  # an ONNX model's declared outputs set aside (narrowing.py)
+    if atoms.conflicts or decoded.bindings:
         problem, atoms, decoded, funcs, narrowed = without_narrowing(problem, atoms, decoded,
                                                                      funcs)
         if narrowed:

@@ -162,8 +162,8 @@ def test_a_declared_output_does_not_narrow_the_inputs():
     assert sol.bindings == {} and sol.shape("t") == "[seq, batch, 8]"
     assert sol.shape("y") == "[batch, seq, 8]"
     (w,) = sol.warnings
-    assert w.startswith("graph output y is declared [batch, 5, 8], which would fix the input "
-                        "dim seq = 5; the graph gives [batch, seq, 8], which is used")
+    assert w.startswith("graph output y is declared [batch, 5, 8], which would require "
+                        "seq = 5; the graph gives [batch, seq, 8], which is used")
     # the executor runs it at another length, as onnxruntime does
     from shape_logic import run
 
@@ -171,9 +171,45 @@ def test_a_declared_output_does_not_narrow_the_inputs():
     assert run(m, {"x": x})["y"].shape == (2, 7, 8)
 
 
-def test_a_declared_output_that_contradicts_the_graph_is_still_an_error():
+def test_a_declared_output_that_contradicts_the_graph_is_set_aside():
     sol = solve(_lstm_like(["batch", "seq", 9]))
-    assert sol.status == "error"
+    assert sol.status == "ok" and sol.shape("y") == "[batch, seq, 8]"
+    (w,) = sol.warnings
+    assert w.startswith("graph output y is declared [batch, seq, 9], which contradicts it; "
+                        "the graph gives [batch, seq, 8]")
+
+
+def test_outputs_declared_with_shared_names_are_kept_while_they_agree():
+    # the legacy exporter names the dims of outputs that dynamic_axes does not list after
+    # what its shape inference merged: F.pad's two outputs and a flatten share names
+    pads = [numpy_helper.from_array(np.array(p, np.int64), n)
+            for p, n in (([0, 0, 1, 2, 0, 0, 3, 4], "p1"), ([0, 0, 0, 0, 0, 0, 0, 5], "p2"))]
+    names = ["P_0", "P_1", "P_2", "P_3"]
+    m = model([helper.make_node("Pad", ["x", "p1"], ["a"]),
+               helper.make_node("Pad", ["x", "p2"], ["b"]),
+               helper.make_node("Flatten", ["x"], ["f"])],
+              [helper.make_tensor_value_info("x", F, ["n", 3, "h", "w"])],
+              [helper.make_tensor_value_info("a", F, names),
+               helper.make_tensor_value_info("b", F, names),
+               helper.make_tensor_value_info("f", F, ["n", "P_0"])], pads)
+    sol = solve(m)
+    assert sol.status == "ok" and sol.constraints == []
+    assert sol.shape("a") == "[n, 3, h + 4, w + 6]"  # kept: names its dims
+    assert sol.bindings["P_2"] == "h + 4"
+    assert sol.shape("b") == "[n, 3, h, w + 5]"  # set aside: h + 4 != h
+    assert sol.shape("f") == "[n, 3*h*w]"  # set aside: it would require 3*h*w = n
+    assert [w.split(",")[0] for w in sol.warnings] == [
+        "graph output b is declared [P_0", "graph output f is declared [n"]
+    assert "which contradicts it" in sol.warnings[0]
+    assert "which would require 3*h*w = n" in sol.warnings[1]
+
+
+def test_a_shape_error_of_the_graph_itself_stays_an_error():
+    m = model([helper.make_node("Add", ["x", "z"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["n", 3]),
+               helper.make_tensor_value_info("z", F, ["n", 4])],
+              [helper.make_tensor_value_info("y", F, ["n", 4])])
+    assert solve(m).status == "error"
 
 
 def test_only_the_declarations_that_narrow_are_set_aside():
