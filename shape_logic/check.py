@@ -5,7 +5,9 @@ A declaration is *implied* when the graph without it infers the same shape or a 
 precise one (a declaration merely less precise than the inference is fine); it is an
 *assumption* when it adds information the rest of the graph does not give - allowed,
 but reported - and a *contradiction* when the graph is inconsistent with it (exit 1,
-with the diagnostics of `solve`).
+with the diagnostics of `solve`). An ONNX model's declared outputs are advice: the solve
+sets aside those that contradict the graph (listed as contradictions, exit 1) or require
+something of its inputs (listed as set aside; narrowing.py).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ class Verdict:
     place: str
     declared: str
     inferred: str
-    status: str  # implied | assumption
+    status: str  # implied | assumption | set aside | contradiction
 
     def to_json(self) -> dict:
         return {"tensor": self.tensor, "place": self.place, "declared": self.declared,
@@ -52,6 +54,10 @@ def check(source, rules=(), strict: bool = False) -> tuple:
         declared = "[" + ", ".join("?" if _fresh(d) else str(d) for d in info.shape.dims) + "]" \
             if info.shape.dims is not None else str(info.shape)
         verdicts.append(Verdict(info.name, info.place, declared, inferred, status))
+    for name, (declared, why) in sol.set_aside.items():  # (ONNX: advice that disagrees)
+        inferred = str(sol.decoded.shapes.get(name) or "unknown")
+        status = "contradiction" if "contradicts" in why else "set aside"
+        verdicts.append(Verdict(name, sol.graph.outputs[name].place, declared, inferred, status))
     return sol, verdicts
 
 
@@ -89,12 +95,21 @@ def _fresh(e) -> bool:
     return any(s.startswith("_") for s in e.symbols())
 
 
+# status -> (mark, what follows the declaration); an ONNX model's declared outputs that
+# disagree with the graph are set aside by the solve (narrowing.py) and shown here
+_MARKS = {"implied": ("ok  ", ""),
+          "assumption": ("note", " - an assumption: the graph alone gives {}"),
+          "set aside": ("note", " - set aside: it requires of the inputs what the graph "
+                                "does not; the graph gives {}"),
+          "contradiction": ("err ", " - set aside: it contradicts the graph, which gives {}")}
+
+
 def render(sol, verdicts) -> str:
     if sol.status != "ok":
         return sol.to_text()
     lines = [f"check {sol.graph.name!r}: {len(verdicts)} declarations"]
     for v in verdicts:
-        mark = "ok  " if v.status == "implied" else "note"
-        extra = "" if v.status == "implied" else f" - an assumption: the graph alone gives {v.inferred}"
-        lines.append(f"  {mark} {v.place}: {v.declared}{extra}")
+        mark, extra = _MARKS[v.status]
+        lines.append(f"  {mark} {v.place}: {v.declared}"
+                     + (extra.format(v.inferred) if extra else ""))
     return "\n".join(lines)

@@ -125,7 +125,8 @@ def cmd_check(args) -> int:
     else:
         print(render(sol, verdicts) if sol.status == "ok" else sol.to_text(sys.stdout.isatty()))
         _print_warnings(sol)
-    return 0 if sol.status == "ok" else 1
+    contradicted = any(v.status == "contradiction" for v in verdicts)
+    return 0 if sol.status == "ok" and not contradicted else 1
 
 
 def _print_warnings(sol) -> None:

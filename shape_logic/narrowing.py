@@ -29,10 +29,11 @@ from .decode import decode
 
 
 def without_narrowing(problem, atoms, decoded, funcs):
-    """(problem, atoms, decoded, funcs, warnings): the solve to go on with - this one, or
-    the model's with only the declared outputs that agree with the graph - and warnings."""
+    """(problem, atoms, decoded, funcs, warnings, set aside): the solve to go on with -
+    this one, or the model's with only the declared outputs that agree with the graph -
+    its warnings, and the outputs set aside: name -> (declared shape, why)."""
     graph = problem.graph
-    as_is = (problem, atoms, decoded, funcs, [])
+    as_is = (problem, atoms, decoded, funcs, [], {})
     declared = [name for name, info in graph.outputs.items()
                 if info.shape is not None and info.shape.dims]
     if not declared or not _from_onnx(graph.source):
@@ -43,7 +44,7 @@ def without_narrowing(problem, atoms, decoded, funcs):
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
         return as_is
     free = _narrowings(graph, kept[2])
-    warnings = []
+    warnings, set_aside = [], {}  # output -> (its declared shape, why it is set aside)
     for name in declared:
         trial = _solved_with(problem, [n for n in declared if n in _names(kept)] + [name])
         why = None
@@ -56,12 +57,14 @@ def without_narrowing(problem, atoms, decoded, funcs):
         if why is None:
             kept = trial
             continue
-        warnings.append(f"graph output {name} is declared {graph.outputs[name].shape}, {why}; "
-                        f"the graph gives {kept[2].shapes.get(name)}, which is used (a declared "
-                        "output is advice: exporters declare the sizes they traced)")
-    if not warnings:  # (the bindings came from the graph and declarations together)
+        set_aside[name] = (str(graph.outputs[name].shape), why)
+    if not set_aside:  # (the requirements came from the graph and declarations together)
         return as_is
-    return (*kept, warnings)
+    for name, (declared_shape, why) in set_aside.items():
+        warnings.append(f"graph output {name} is declared {declared_shape}, {why}; the graph "
+                        f"gives {kept[2].shapes.get(name)}, which is used (a declared output "
+                        "is advice: exporters declare the sizes they traced)")
+    return (*kept, warnings, set_aside)
 
 
 def _solved_with(problem, outputs):

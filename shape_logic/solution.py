@@ -20,6 +20,9 @@ class Solution:
     alternatives: dict = field(default_factory=dict)
     cases: list = field(default_factory=list)  # the bindings of each case
     alternatives_capped: bool = False
+    # an ONNX model's declared outputs that disagree with the graph (narrowing.py):
+    # name -> (declared shape, why it is set aside)
+    set_aside: dict = field(default_factory=dict)
 
     def __post_init__(self):
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}

@@ -271,10 +271,10 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     # (it holds the grounded control, which nothing needs now: freed in the background)
     release(atoms.void_loader)
     atoms.void_loader = None
-    narrowed = []  # an ONNX model's declared outputs set aside (narrowing.py)
+    narrowed, set_aside = [], {}  # an ONNX model's declared outputs set aside (narrowing.py)
     if atoms.conflicts or decoded.bindings:
-        problem, atoms, decoded, funcs, narrowed = without_narrowing(problem, atoms, decoded,
-                                                                     funcs)
+        problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
+            problem, atoms, decoded, funcs)
         if narrowed:
             release(atoms.void_loader)
             atoms.void_loader = None
@@ -305,6 +305,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     warnings += _absurd_dims(decoded.shapes)
     warnings += narrowed
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
+    sol.set_aside = set_aside
     open_mm = open_matmuls(problem.graph, atoms)
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
                                                                         sol.constraints)):

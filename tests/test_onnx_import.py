@@ -246,3 +246,16 @@ def test_an_annotation_of_a_json_graph_that_determines_an_input_is_not_warned_ab
          "outputs": {"y": {"shape": "[batch, 5, 8]"}}}
     sol = solve(g)
     assert sol.bindings == {"seq": 5} and sol.warnings == []
+
+
+def test_check_lists_the_declarations_set_aside(tmp_path):
+    path = tmp_path / "m.onnx"
+    onnx.save(_lstm_like(["batch", 5, 8]), str(path))
+    r = cli("check", str(path))
+    assert r.returncode == 0  # advice that narrows: listed, not an error
+    assert "graph.output[y]: [batch, 5, 8] - set aside: it requires of the inputs" in r.stdout
+    onnx.save(_lstm_like(["batch", "seq", 9]), str(path))
+    r = cli("check", str(path))
+    assert r.returncode == 1  # advice that contradicts the graph: what check is for
+    assert "err  graph.output[y]: [batch, seq, 9] - set aside: it contradicts the graph, " \
+           "which gives [batch, seq, 8]" in r.stdout
