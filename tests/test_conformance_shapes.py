@@ -22,7 +22,6 @@ KNOWN_FAILURES = {
         "limit_output_size", "single_box", "identical_boxes", "center_point_box_format",
         "two_classes", "two_batches", "iou_threshold_boundary")},
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
-    "test_scan_sum": "Scan before opset 9 (batch axis, sequence_lens) is not implemented",
     "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "
                    "only invariance for any shape is proven, so a fresh shape is printed",
     "test_range_int32_type_negative_delta_expanded": "the trip count is the ceiling of an "
