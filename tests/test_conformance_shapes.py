@@ -24,8 +24,6 @@ KNOWN_FAILURES = {
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     "test_loop11": "the carried value is invariant only for its initial shape ([1] + [1]); "
                    "only invariance for any shape is proven, so a fresh shape is printed",
-    "test_range_int32_type_negative_delta_expanded": "the trip count is the ceiling of an "
-                                                     "inexact division (-4 / -3)",
 }
 
 
