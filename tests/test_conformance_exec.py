@@ -11,9 +11,6 @@ from shape_logic.conformance_exec import run_case, runnable_cases
 KNOWN_FAILURES: list[re.Pattern] = [
     # (the small types NumPy lacks - bfloat16, float8, float4, 4- and 2-bit integers - are
     # ml_dtypes', shape_logic/graph.py)
-    # Scan before opset 9 (a batch axis and a sequence_lens input) is not implemented:
-    # rules/Scan.lp declares the node invalid
-    re.compile(r"^test_scan_sum$"),
     # Bernoulli's values are random draws: the recorded ones are NumPy's legacy generator's
     # (np.random.binomial, unseeded even in test_bernoulli_seed), which no runtime
     # reproduces; the shapes and types match (tests/test_conformance_shapes.py)

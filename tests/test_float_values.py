@@ -43,7 +43,8 @@ def op(name, *inputs, out):
     return {"op": name, "inputs": list(inputs), "outputs": [out]}
 
 
-F = {"one": ("f32", 1.0), "two": ("f32", 2.0), "half": ("f32", 0.5), "zero": ("f32", 0.0)}
+F = {"one": ("f32", 1.0), "two": ("f32", 2.0), "half": ("f32", 0.5), "zero": ("f32", 0.0),
+     "seven": ("i64", 7), "three": ("i64", 3), "minus3": ("i64", -3)}
 
 CASES = {
     "cast to float and back": ([cast("s", FLOAT, "f"), cast("f", INT64, "r")], "[s]"),
@@ -79,6 +80,19 @@ CASES = {
                                  op("Range", "zero", "hi", "two", out="pos"),
                                  op("Shape", "pos", out="n"), op("Squeeze", "n", out="r")],
                                 "[(s + 1)//2]"),
+    # Range's function: its trip count is Ceil((limit - start) / delta), an inexact quotient
+    # of known integers (the float the type rounds it to: real(..), floats.lp)
+    "the ceiling of an inexact quotient": ([
+        cast("s", FLOAT, "f"), cast("seven", FLOAT, "f7"), cast("minus3", FLOAT, "f3"),
+        op("Div", "f7", "f3", out="q"), op("Ceil", "q", out="c"),
+        op("Sub", "f", "c", out="g"), cast("g", INT64, "r")], "[s + 2]"),
+    "the floor of an inexact quotient": ([
+        cast("s", DOUBLE, "f"), cast("seven", DOUBLE, "f7"), cast("three", DOUBLE, "f3"),
+        op("Div", "f7", "f3", out="q"), op("Floor", "q", out="c"),
+        op("Add", "f", "c", out="g"), cast("g", INT64, "r")], "[s + 2]"),
+    "an inexact quotient cast to int64 (truncated)": ([
+        cast("seven", FLOAT, "f7"), cast("three", FLOAT, "f3"), op("Div", "f7", "f3", out="q"),
+        cast("q", INT64, "r")], "[2]"),
     "Range from 0.5: unknown": ([cast("s", FLOAT, "hi"),
                                  op("Range", "half", "hi", "one", out="pos"),
                                  op("Shape", "pos", out="n"), op("Squeeze", "n", out="r")],
@@ -137,6 +151,25 @@ def test_known_integers_match_numpy(dtype, name, a, b):
     dims = solve(g).dims("y")
     if dims[0].is_int:
         assert np.isfinite(want) and dims[0].value == int(want), (dims[0], want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(NUMPY)), st.sampled_from(["Ceil", "Floor"]),
+       st.integers(0, 2**25 + 3), st.integers(1, 2**13))
+def test_rounded_quotients_of_known_integers_match_numpy(dtype, name, a, b):
+    # an inexact quotient is the float the type rounds it to: its ceiling or floor is what
+    # numpy computes in that type (f16's quotients are not followed)
+    t = NUMPY[dtype]
+    with np.errstate(all="ignore"):
+        want = {"Ceil": np.ceil, "Floor": np.floor}[name](np.array(a).astype(t) / t(b))
+    g = graph([cast("a", CODE[dtype], "fa"), cast("bb", CODE[dtype], "fb"),
+               op("Div", "fa", "fb", out="q"), op(name, "q", out="g"),
+               cast("g", INT64, "r")], "r", {"a": ("i64", a), "bb": ("i64", b)})
+    dims = solve(g).dims("y")
+    if dims[0].is_int:
+        assert np.isfinite(want) and dims[0].value == int(want), (dims[0], want)
+    elif dtype != "f16" and a < 2**24:  # held exactly: followed, exact or not
+        raise AssertionError(f"{a} / {b} in {dtype}: {dims[0]}")
 
 
 def test_symbolic_values_narrowed_to_32_bits():

@@ -96,12 +96,12 @@ def test_torch_expand_pattern_on_a_shape_vector():
     assert sol.shape("y") == "[b, t]"
 
 
-def _sum_as_shape(dtype, a, b, x="[n]"):
-    """x reshaped to [a + b], the sum computed in `dtype`, then cast to int64."""
+def _sum_as_shape(dtype, a, b, x="[n]", op="Add"):
+    """x reshaped to [a + b] (a - b with op Sub), computed in `dtype`, then cast to int64."""
     return {"inputs": {"x": {"dtype": "f32", "shape": x}},
             "initializers": {"a": {"dtype": dtype, "shape": [1], "data": [a]},
                              "b": {"dtype": dtype, "shape": [1], "data": [b]}},
-            "nodes": [{"op": "Add", "inputs": ["a", "b"], "outputs": ["s"]},
+            "nodes": [{"op": op, "inputs": ["a", "b"], "outputs": ["s"]},
                       {"op": "Cast", "inputs": ["s"], "outputs": ["s64"], "attrs": {"to": 7}},
                       {"op": "Reshape", "inputs": ["x", "s64"], "outputs": ["y"]}]}
 
@@ -128,6 +128,31 @@ def test_a_sum_a_narrow_type_wraps_is_not_followed(dtype, a, b):
 @pytest.mark.parametrize("dtype", ["u8", "i32", "i64"])
 def test_a_sum_the_type_holds_is_followed(dtype):
     sol = solve(_sum_as_shape(dtype, 3, 4, x="[7]"))
+    assert sol.status == "ok" and sol.shape("y") == "[7]"
+
+
+@pytest.mark.parametrize("dtype, a, b", [("u8", 3, 5), ("u32", 3, 5), ("i16", -30000, 30000)])
+def test_a_difference_a_narrow_type_wraps_is_not_followed(dtype, a, b):
+    """3 - 5 in uint8 is 254 at run time, -30000 - 30000 in int16 is 5536: not -2 or -60000
+    (a shape error, for a graph that runs)."""
+    import numpy as np
+
+    from shape_logic import run
+
+    g = _sum_as_shape(dtype, a, b, op="Sub")
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("x") == "[n]"
+    dt = {"u8": np.uint8, "u32": np.uint32, "i16": np.int16}[dtype]
+    with np.errstate(over="ignore"):
+        wrapped = int((np.array([a], dt) - np.array([b], dt))[0])
+    if wrapped < 10**6:
+        out = run(g, {"x": np.zeros(wrapped, np.float32)})
+        assert out["y"].shape == (wrapped,)
+
+
+@pytest.mark.parametrize("dtype", ["u8", "i16", "i32", "u32", "i64"])
+def test_a_difference_the_type_holds_is_followed(dtype):
+    sol = solve(_sum_as_shape(dtype, 10, 3, x="[7]", op="Sub"))
     assert sol.status == "ok" and sol.shape("y") == "[7]"
 
 

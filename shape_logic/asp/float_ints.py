@@ -16,10 +16,13 @@ answers "no value" unless the float type holds the integer exactly:
 IEEE arithmetic rounds the exact result, so add, sub and mul of exactly held integers give
 the exact integer whenever that integer is held exactly itself; a quotient is an integer
 only when the division is exact (then it is held as well: it is smaller than the dividend).
+An inexact quotient of known integers is the float the type rounds it to (`quotient`).
 """
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
@@ -60,18 +63,38 @@ def integer_of_real(r: float, dtype: str) -> Expr | None:
     return e if held(e, dtype) else None
 
 
-def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | None:
+def arith(name: str, x: Expr, y: Expr, dtype: str) -> Expr | float | None:
     """The float operation `name` (add | sub | mul | div) on exactly held integers x and y,
-    when its result is an integer held exactly; None otherwise."""
+    when its result is an integer held exactly; an inexact quotient of known integers as
+    the float it rounds to (`quotient`); None otherwise."""
     if name == "div":
         if not (y.is_int and y.value != 0):
             lo, hi = bounds(y)
             if lo < 1 and hi > -1:  # y may be 0: x / 0 is no integer
                 return None
         out = ops.exact_div(x, y)
+        if out is None:
+            return quotient(x, y, dtype)
     else:
         out = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y}[name]()
     return out if out is not None and held(out, dtype) else None
+
+
+# the float types whose division NumPy computes as the runtime does (IEEE: the exact
+# quotient rounded to the type)
+QUOTIENT_TYPES = {"f32": np.float32, "f64": np.float64}
+
+
+def quotient(x: Expr, y: Expr, dtype: str) -> float | None:
+    """x / y in the float type `dtype`, for known integers it holds exactly (y not 0): the
+    quotient as the type rounds it (an inexact one too: Range's trip count is
+    Ceil((limit - start) / delta)). None for symbolic operands and other types."""
+    if not (x.is_int and y.is_int and y.value and dtype in QUOTIENT_TYPES):
+        return None
+    if not (held(x, dtype) and held(y, dtype)):
+        return None
+    t = QUOTIENT_TYPES[dtype]
+    return float(t(x.value) / t(y.value))
 
 
 # the 32-bit integer types a symbolic integer may be narrowed to -> signed?

@@ -177,7 +177,8 @@ class Functions:
     def arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
         """Integer element arithmetic with ONNX semantics: `div` truncates toward zero (C),
         `mod` is floored (the sign of the divisor, ONNX Mod's default), `fmod` truncated.
-        `float(F, D)`: F on float elements of dtype D that hold integers (float_ints.py).
+        `float(F, D)`: F on float elements of dtype D that hold integers (float_ints.py;
+        an inexact quotient of known integers: the float D rounds it to, real(..)).
         `int(F, D)`: F on an integer type D narrower than 64 bits, whose results wrap
         around: no value where D does not hold the result (float_ints.type_holds)."""
         if self.exhausted((a, b)):
@@ -187,6 +188,8 @@ class Functions:
             name = f.name
             if name == "float":
                 out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)
+                if isinstance(out, float):  # an inexact quotient: the float itself
+                    return Function("real", [String(repr(out))])
                 return [] if out is None else expr_to_symbol(out)
             if name == "int":  # a narrower type: only what it holds (it wraps around)
                 out = element_arith.integer(f.arguments[0].name, x, y)

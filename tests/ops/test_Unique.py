@@ -19,9 +19,14 @@ CASES = {
     # a constant of integers: the count of its distinct elements
     "a constant": ({"inputs": [np.array([[2, 1], [1, 3]], np.int64)], "n_outputs": 4},
                    {"y0": "[3]", "y1": "[3]", "y2": "[4]", "y3": "[3]"}),
-    # (with an axis, distinct slices are not counted)
+    # with an axis: the count of its distinct slices
     "a constant, slices": ({"inputs": [np.array([[2, 1], [2, 1]], np.int64)],
-                            "attrs": {"axis": 0}}, {"y0": "[_1, 2]"}),
+                            "attrs": {"axis": 0}, "n_outputs": 4},
+                           {"y0": "[1, 2]", "y1": "[1]", "y2": "[2]", "y3": "[1]"}),
+    "a constant, columns": ({"inputs": [np.array([[2, 1, 2], [1, 1, 1]], np.int64)],
+                             "attrs": {"axis": -1}}, {"y0": "[2, 2]"}),  # (2, 1) twice
+    "a constant, empty slices": ({"inputs": [np.zeros((3, 0), np.int64)],
+                                  "attrs": {"axis": 0}}, {"y0": "[1, 0]"}),
     "axis out of range": ({"inputs": ["[b, s]"], "attrs": {"axis": 2}}, "error"),
     "a scalar has no axis": ({"inputs": ["[]"], "attrs": {"axis": 0}}, "error"),
     "two inputs": ({"inputs": ["[n]", "[n]"]}, "error"),
@@ -60,3 +65,16 @@ def test_matches_reference(shape, data, with_axis):
                 assert str(d).startswith("_")
                 lo, hi = sol.to_json()["ranges"][str(d)]
                 assert lo <= n <= hi
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.data())
+def test_a_constant_matches_reference(shape, data):
+    # every element known: the distinct elements (slices along the axis) are counted
+    from shape_logic.testing import check_against_reference
+
+    x = np.array(data.draw(st.lists(st.integers(-1, 1), min_size=int(np.prod(shape)),
+                                    max_size=int(np.prod(shape)))), np.int64).reshape(shape)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    attrs = {} if axis is None else {"axis": axis}
+    check_against_reference("Unique", [x], attrs, n_outputs=4, const=[0], symbolic=False)
