@@ -305,6 +305,26 @@ def nonzero_topk(d=16):
     return model, [{"x": _randn((2, 6, d))}, {"x": _randn((3, 10, d), 1)}]
 
 
+def pad_resize():
+    """F.pad (reflect and constant) and F.interpolate (x2 nearest, x0.5 bilinear) with
+    several outputs that dynamic_axes does not list: the legacy exporter computes the pads
+    through a reversed, transposed [4, 2] matrix, and names the outputs' dims after what its
+    shape inference merged (two Pads, and two Resizes, share names)."""
+    torch = _torch()
+    nn, F = torch.nn, torch.nn.functional
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return (F.pad(x, (1, 2, 3, 4), mode="reflect"), F.pad(x, (0, 5)),
+                    F.interpolate(x, scale_factor=2, mode="nearest"),
+                    F.interpolate(x, scale_factor=0.5, mode="bilinear"), x.flatten(1))
+
+    model = export(Net(), (torch.from_numpy(_randn((2, 3, 8, 10))),), ["x"],
+                   ["padded", "padded_right", "up", "down", "flat"],
+                   {"x": {0: "batch", 2: "height", 3: "width"}})
+    return model, [{"x": _randn((2, 3, 8, 10))}, {"x": _randn((1, 3, 12, 14), 1)}]
+
+
 def t5_layer(d=32, h=4, buckets=8, max_distance=16):
     """A T5-like encoder layer: RMS norm, self-attention with a bucketed relative position
     bias computed from the sequence length (Range, Log, Min, Where, Gather), ReLU MLP."""
@@ -393,4 +413,4 @@ def gpt(d=32, h=4):
 
 MODELS = {"gpt2_block_kv": gpt, "bert_layer": bert_layer, "llama_block_kv": llama_block,
           "t5_layer": t5_layer, "vit": vit, "resnet": resnet, "unet": unet, "lstm": lstm,
-          "gru": gru, "nonzero_topk": nonzero_topk}
+          "gru": gru, "nonzero_topk": nonzero_topk, "pad_resize": pad_resize}

@@ -115,3 +115,22 @@ def test_pixel_unshuffle_divides_out_the_common_factors():
     for b, h, w in [(2, 4, 6), (1, 2, 8)]:
         subs = {"b": Expr.const(b), "h": Expr.const(h), "w": Expr.const(w)}
         _assert_runtime_shapes(model, {"x": np.zeros((b, 2, h, w), np.float32)}, sol, subs)
+
+
+def test_pads_and_resizes_with_merged_output_names():
+    """F.pad's pads computed through a reversed, transposed [4, 2] matrix (values through
+    Slice and Transpose, encodings/elements.lp), and outputs whose declared dims the
+    exporter named after one another: set aside with warnings, every shape exact."""
+    import torch_models
+
+    model, feeds, sol = _solved(torch_models.pad_resize)
+    assert sol.status == "ok" and sol.constraints == [] and sol.decoded.ranges == {}
+    assert_every_dim_determined(sol)
+    assert sol.shape("padded") == "[batch, 3, height + 7, width + 3]"
+    assert sol.shape("down") == "[batch, 3, height//2, width//2]"
+    assert sorted(sol.set_aside) == ["down", "flat", "padded_right", "up"]
+    for f in feeds:  # two sizes
+        subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
+                for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
+                if d.dim_param}
+        _assert_runtime_shapes(model, f, sol, subs)
