@@ -76,3 +76,11 @@ def test_a_taken_branch_that_cannot_run_is_an_error():
     with pytest.raises(Exception):
         run(g, {"x": np.ones((2, 5, 3), np.float32)})
 
+
+def test_a_branch_that_gives_a_tensor_around_it_as_it_is_runs():
+    # no node in the else-branch: its output is x itself. The executor took only the names
+    # the body's nodes read as the tensors around it, and refused the branch ("tensor 'x'
+    # is not defined"), so the fuzzer dropped every such graph
+    g = squeeze_if("Equal", 1, "[b, s, 3]")
+    assert run(g, {"x": np.ones((2, 5, 3), np.float32)})["y"].shape == (2, 5, 3)
+    assert run(g, {"x": np.ones((2, 1, 3), np.float32)})["y"].shape == (2, 3)
