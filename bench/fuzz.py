@@ -1,6 +1,9 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
-    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR]
+    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all]
+
+`--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
+same generators, conditions and trip counts constant, graph inputs or computed from shapes.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
@@ -36,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fuzz_control import build_control  # noqa: E402
 from fuzz_graphs import GENERATORS, Builder, build  # noqa: E402,F401
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402
@@ -99,6 +103,8 @@ def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
         feeds = {t: b.values[t] for t in b.graph["inputs"]}
         try:
             Program(b.graph).run(feeds, warmup=0, repeat=1)
+        except TimeLimit:  # its solve ran out of time: a timeout, not a wrong shape
+            raise
         except Exception as e:  # the executor checks every tensor against the inference
             return "unsound", f"executor.Program rejects it: {type(e).__name__}: {e}", None
     return "ok", "", None
@@ -132,15 +138,21 @@ def shrink(b: Builder, tensor: str | None) -> dict:
     return g
 
 
+# --kind: which graphs (fuzz_graphs.py: no control flow; fuzz_control.py: If, Loop, Scan)
+KINDS = {"base": lambda rng: build(rng),
+         "control": lambda rng: build_control(rng),
+         "all": lambda rng: (build if rng.random() < 0.5 else build_control)(rng)}
+
+
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
-         progress: int = 0, timeout: float = 30.0) -> dict:
+         progress: int = 0, timeout: float = 30.0, kind: str = "base") -> dict:
     rng = random.Random(seed)
     stats = Counter()
     per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
     failures = []
     t0 = time.perf_counter()
     for k in range(n):
-        b = build(random.Random(rng.randrange(2**63)))
+        b = KINDS[kind](random.Random(rng.randrange(2**63)))
         per_op.update(b.ops)
         try:
             with budget(timeout, clock=time.process_time):  # CPU seconds: fair under nice
@@ -176,8 +188,11 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, help="write failing graphs (shrunk) here")
     p.add_argument("--progress", type=int, default=500)
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per graph")
+    p.add_argument("--kind", choices=sorted(KINDS), default="base",
+                   help="base: no control flow; control: If, Loop, Scan; all: both")
     args = p.parse_args(argv)
-    r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout)
+    r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
+             args.kind)
     v = r["verdicts"]
     print(f"graphs tried: {r['graphs']} (seed {r['seed']}, {r['seconds']:.0f} s)")
     print(f"  consistent, every shape sound: {v.get('ok', 0)}")

@@ -77,7 +77,10 @@ class Builder:
             allow_failure: bool = False) -> list[str] | None:
         args = [self.values[t] if t else None for t in inputs]
         try:
-            outs = load_kernel(op)(dict(attrs or {}), opset=18, n_outputs=n_out)(*args)
+            kernel = load_kernel(op)(dict(attrs or {}), opset=18, n_outputs=n_out)
+            if getattr(kernel, "outer_names", None):  # a body reads tensors around it
+                kernel.outer_values = {t: self.values[t] for t in kernel.outer_names}
+            outs = kernel(*args)
         except Exception:
             if not allow_failure:
                 return None

@@ -132,7 +132,9 @@ def _copy(reader, body: dict, prefix: str, functions: dict, place: str) -> list:
 
 
 def free_names(body: dict) -> list:
-    """The names a body uses but does not define (its nested bodies' too), in order."""
+    """The names a body uses but does not define (its nested bodies' too), in order; an
+    output the body does not define is one (an If branch may give a tensor around it as it
+    is, without a node)."""
     defined = set(decls_of(body.get("inputs", []))) | set(body.get("initializers") or {})
     used: list = []
     for nd in body.get("nodes", []):
@@ -148,7 +150,8 @@ def free_names(body: dict) -> list:
                 if isinstance(b, dict) and isinstance(b.get("nodes"), list):
                     names += free_names(b)
         used += [t for t in names if t not in defined and t not in used]
-    return used
+    outputs = decls_of(body.get("outputs", []))
+    return used + [t for t in outputs if t not in defined and t not in used]
 
 
 def implicit_inputs(node) -> list:

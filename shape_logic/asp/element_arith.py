@@ -2,9 +2,10 @@
 small integer tensors), with ONNX's semantics, on canonical expressions.
 
 `div` truncates toward zero (C), `mod` is floored (the sign of the divisor, ONNX Mod's
-default), `fmod` truncated; `eq` is Equal's test, 1 or 0. None where the result is not
+default), `fmod` truncated; `eq` is Equal's test, 1 or 0, and `lt` `le` `gt` `ge` are
+Less's, LessOrEqual's, Greater's and GreaterOrEqual's. None where the result is not
 decided: a symbolic quotient whose operands may be negative (floored and truncated
-division part there), or an equality of forms that may or may not be equal.
+division part there), or a comparison of forms whose bounds do not decide it.
 """
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from ..symbolic.expr import Expr
 
 
 def integer(name: str, x: Expr, y: Expr) -> Expr | None:
-    """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq); KeyError for
-    another name."""
+    """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq | lt | le | gt | ge);
+    KeyError for another name."""
     if name in ("div", "mod", "fmod"):
         return division(name, x, y)
     if name == "eq":
         return equal_test(x, y)
+    if name in ORDER_TESTS:
+        return order_test(name, x, y)
     table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
              "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
     return table[name]()
@@ -33,6 +36,23 @@ def equal_test(x: Expr, y: Expr) -> Expr | None:
         return Expr.const(1 if diff.value == 0 else 0)
     lo, hi = bounds(diff)  # symbols are >= 1: s == -1 is false
     if lo > 0 or hi < 0:
+        return Expr.const(0)
+    return None
+
+
+# x `name` y is y - x >= least (1 true) and its negation y - x <= least - 1; gt and ge
+# swap the operands
+ORDER_TESTS = {"lt": (False, 1), "le": (False, 0), "gt": (True, 1), "ge": (True, 0)}
+
+
+def order_test(name: str, x: Expr, y: Expr) -> Expr | None:
+    """x < y (lt), x <= y (le), x > y (gt), x >= y (ge) as 1 / 0 where the bounds of the
+    difference decide it (symbols are >= 1: s < 1 is false, s >= 1 true)."""
+    swap, least = ORDER_TESTS[name]
+    lo, hi = bounds(x - y if swap else y - x)
+    if lo >= least:
+        return Expr.const(1)
+    if hi <= least - 1:
         return Expr.const(0)
     return None
 
