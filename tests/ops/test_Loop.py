@@ -3,6 +3,7 @@ onnxruntime in tests/kernels/test_nn.py::test_loop."""
 import numpy as np
 import pytest
 
+from shape_logic import solve
 from shape_logic.testing import check_case
 
 
@@ -207,3 +208,19 @@ def test_nested_bodies():
     assert sol.shape("outer/inner/q") == "[b, 3]"
     sol = solve(outer("three"))  # both run
     assert sol.shape("x") == "[b, 1, 3]" and sol.bindings == {"s": 1}
+
+
+@pytest.mark.parametrize("shift, rows", [(0, "b"), (-2, "max(0, b - 2)")])
+def test_a_symbolic_trip_count_gives_the_scan_outputs_its_rows(shift, rows):
+    # torch's `for i in range(x.shape[0] + shift)`: M from the shape, no condition
+    g = {"opset": 13, "inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "initializers": {"zero": {"dtype": "i64", "shape": [], "data": 0},
+                          "shift": {"dtype": "i64", "shape": [], "data": shift}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"op": "Gather", "inputs": ["sh", "zero"], "outputs": ["b0"]},
+                   {"op": "Add", "inputs": ["b0", "shift"], "outputs": ["m"]},
+                   {"op": "Loop", "inputs": ["m", "", "x"], "outputs": ["v", "e"],
+                    "attrs": {"body": DOUBLE}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("e") == f"[{rows}, b, 4]"
