@@ -13,14 +13,15 @@ Runtimes take such declarations as advice (onnxruntime warns when an output diff
 from its declaration and runs the model at any size), and so do we. Solved with every
 declaration, a model usually holds as is (one solve, nothing more). When it does not - a
 shape error, or a requirement on the inputs' symbols (a binding, a range, an equation) -
-the graph is solved without the outputs' declared shapes, and the declarations are then
-taken one at a time in the model's order: each is kept unless, with the ones kept so
-far, it contradicts the graph or requires of the input dims what the graph alone does
-not. Those set aside are solved as undeclared (their rank too), each named in a warning
-with what the graph gives. A shape error of the graph itself stays an error, and so
-does what the graph requires (a Reshape to a constant size binds the batch). JSON graphs
-are left alone: there an output annotation is written on purpose, and one that
-determines an input is backward inference (INTERFACE section 2)."""
+the graph is solved without the outputs' declared shapes (one solve more: if the graph
+requires as much by itself, that is all), and the declarations are then taken back one
+at a time in the model's order: each is kept unless, with the ones kept so far, it
+contradicts the graph or requires of the input dims what the graph alone does not.
+Those set aside are solved as undeclared (their rank too), each named in a warning with
+what the graph gives. A shape error of the graph itself stays an error, and so does
+what the graph requires (a Reshape to a constant size binds the batch). JSON graphs are
+left alone: there an output annotation is written on purpose, and one that determines
+an input is backward inference (INTERFACE section 2)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -44,6 +45,8 @@ def without_narrowing(problem, atoms, decoded, funcs):
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
         return as_is
     free = _narrowings(graph, kept[2])
+    if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free):
+        return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     warnings, set_aside = [], {}  # output -> (its declared shape, why it is set aside)
     for name in declared:
         trial = _solved_with(problem, [n for n in declared if n in _names(kept)] + [name])
