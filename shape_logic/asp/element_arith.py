@@ -4,8 +4,9 @@ small integer tensors), with ONNX's semantics, on canonical expressions.
 `div` truncates toward zero (C), `mod` is floored (the sign of the divisor, ONNX Mod's
 default), `fmod` truncated; `eq` is Equal's test, 1 or 0, and `lt` `le` `gt` `ge` are
 Less's, LessOrEqual's, Greater's and GreaterOrEqual's. None where the result is not
-decided: a symbolic quotient whose operands may be negative (floored and truncated
-division part there), or a comparison of forms whose bounds do not decide it.
+decided: a symbolic quotient or truncated remainder whose dividend may be negative
+(floored and truncated division part there), one whose divisor may be below 1, or a
+comparison of forms whose bounds do not decide it.
 """
 from __future__ import annotations
 
@@ -64,7 +65,12 @@ def division(name: str, x: Expr, y: Expr) -> Expr | None:
             return None
         trunc = abs(p) // abs(q) * (1 if (p < 0) == (q < 0) else -1)
         return Expr.const({"div": trunc, "fmod": p - trunc * q, "mod": p % q}[name])
-    # symbolic: all three agree with floored arithmetic when x >= 0 and y >= 1
-    if bounds(x)[0] < 0 or bounds(y)[0] < 1:
+    # symbolic: the floored remainder is the shape language's % whenever y >= 1 (torch's
+    # roll takes (-2) mod h); all three agree with floored arithmetic when x >= 0 too
+    if bounds(y)[0] < 1:
+        return None
+    if name == "mod":
+        return ops.mod(x, y)
+    if bounds(x)[0] < 0:
         return None
     return ops.floordiv(x, y) if name == "div" else ops.mod(x, y)

@@ -131,3 +131,22 @@ def test_matches_reference(shapes, dtype, fmod):
     else:
         fmod = 1  # before opset 28, float elements need fmod = 1
     check_against_reference("Mod", [a, b], {"fmod": fmod}, opset=OPSET)
+
+
+@pytest.mark.parametrize("fmod, known", [(0, True), (1, False)])
+def test_a_negative_constant_modulo_a_dim(fmod, known):
+    # torch.roll(x, 2, dims=1) as the dynamo exporter writes it: split at (-2) mod h
+    def i64s(v):
+        return {"dtype": "i64", "shape": [1], "data": [v]}
+
+    g = {"opset": OPSET, "inputs": {"x": {"dtype": "f32", "shape": "[b, h]"}},
+         "initializers": {"m2": i64s(-2), "zero": i64s(0), "one": i64s(1)},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["h1"],
+                    "attrs": {"start": 1, "end": 2}},
+                   {"op": "Mod", "inputs": ["m2", "h1"], "outputs": ["k"],
+                    "attrs": {"fmod": fmod}},
+                   {"op": "Slice", "inputs": ["x", "zero", "k", "one"], "outputs": ["a"]}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    # floored: in 0..h-1 (the sign of the divisor); truncated: -2 for h > 2, not a size
+    assert (sol.shape("a") == "[b, min(h, -2%h)]") == known
