@@ -18,13 +18,14 @@ Totals are printed for the exported models, the light models and all; then each 
 warm time (best of --warm further calls per model, after the first), as a process that
 infers many models sees it.
 
-    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
+    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo] [--zoo]
 
 --dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
 needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
 model's declared output aside (shape_logic/narrowing.py: dynamo declares an RNN's output
 with the traced length, the legacy exporter gives outputs it does not know the names of
-others), our warning is printed under the model's line.
+others), our warning is printed under the model's line. --zoo compares on bench/torch_zoo.py's building blocks (attention,
+normalization, padding, resizing, rolling, windows, sorting...) instead of the models.
 """
 from __future__ import annotations
 
@@ -167,6 +168,19 @@ def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> t
     return known, wrong
 
 
+def zoo_models(only, exporter: str):
+    """The zoo's building blocks (bench/torch_zoo.py) that `exporter` can export."""
+    import torch_zoo
+
+    for name, entry in torch_zoo.zoo().items():
+        if (only and name not in only) or exporter not in entry[-1]:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model, feeds = torch_zoo.build(name, exporter)
+        yield name, model, feeds
+
+
 def models(only, light: bool):
     import torch_models
 
@@ -196,18 +210,22 @@ def main(argv=None):
     ap.add_argument("--warm", type=int, default=2, help="warm calls per model and tool (0: none)")
     ap.add_argument("--dynamo", action="store_true",
                     help="export with torch.export's exporter, not the TorchScript one")
+    ap.add_argument("--zoo", action="store_true",
+                    help="the building blocks of bench/torch_zoo.py instead of the models")
     args = ap.parse_args(argv)
     if args.dynamo:
         import torch_models
 
         torch_models.use_dynamo(True)
+    chosen = zoo_models(set(args.only), "dynamo" if args.dynamo else "torchscript") \
+        if args.zoo else models(set(args.only), not args.no_light)
     groups = {"exported": {t: [0, 0, 0, 0.0] for t in TOOLS},  # known, tensors, wrong, time
               "light": {t: [0, 0, 0, 0.0] for t in TOOLS}}
     head = f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>30}" for t in TOOLS)
     print(head)
     print(f"{'':22} {'':>7}  " + "  ".join(f"{'known  wrong   time':>30}" for _ in TOOLS))
     seen = []
-    for name, model, feeds in models(set(args.only), not args.no_light):
+    for name, model, feeds in chosen:
         group = "light" if name.startswith("light_") else "exported"
         seen.append((group, model))
         truths = [runtime_shapes(model, f) for f in feeds]
