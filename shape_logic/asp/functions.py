@@ -333,6 +333,13 @@ class Functions:
         self._known_cache[e] = out
         return out
 
+    def _known_result(self, e: Expr) -> Expr:
+        """A result with the bindings known so far substituted (fast mode only): a body's
+        copy of `s` renamed to its scope's `_i1_s` is `s` again once the two are bound
+        (a body that surely runs), so that arithmetic does not combine both spellings of
+        one symbol into ever new values (nested bodies: their mixtures grew without end)."""
+        return self._known(e) if self.known else e
+
     def _known_all(self, dims: list) -> list:
         if not self.known:
             return dims

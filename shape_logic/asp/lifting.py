@@ -30,7 +30,7 @@ def arithmetic(f: Callable[..., Expr]):
         if self.exhausted(args):
             return []
         try:
-            out = expr_to_symbol(f(*self._known_all(dims(*args))))
+            out = expr_to_symbol(self._known_result(f(*self._known_all(dims(*args)))))
         except NotADim:
             # not a dim (a real): the rule does not apply. clingo may evaluate a head's
             # function before the rest of the body, so this is no arithmetic giving up.

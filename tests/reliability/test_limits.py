@@ -103,8 +103,10 @@ SLOW = sorted((Path(__file__).parent / "fuzz_regressions").glob("slow_*.json"))
 @pytest.mark.parametrize("path", SLOW, ids=[p.stem for p in SLOW])
 def test_graphs_the_equation_solver_was_slow_on_now_solve(path):
     """Found by bench/fuzz.py: small graphs whose grounding ran for minutes (equations
-    multiplying, eqn/2 past 20,000 atoms). The fast mode's use of known bindings and the
-    alternatives' bounded allowance (alternatives.py) ended that: they must solve, and
+    multiplying, eqn/2 past 20,000 atoms). The fast mode's use of known bindings, on the
+    arguments of arithmetic and on its results (a body's spelling `_i1_s0` of `s0` is `s0`
+    again once bound: nested Scan and Loop bodies mixed the spellings without end), and
+    the alternatives' bounded allowance (alternatives.py) ended that: they must solve, and
     promptly."""
     g = json.loads(path.read_text())
     t0 = time.monotonic()
