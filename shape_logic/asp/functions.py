@@ -18,28 +18,16 @@ from ..scopes import rescope_expr, scope_expr
 from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
-from ..symbolic.equation import relate
 from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
 from . import element_arith, float_ints
 from .lifting import FAILURES, arithmetic, remembered
 from .lifting import dims as _dims
-from .terms import NotADim, expr_to_symbol, symbol_to_expr
+from .relating import Relating, real_of as _real
+from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
 MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new value is made
-AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
-
-
-def _bare(e: Expr) -> bool:
-    """e is a single symbol."""
-    a = e.single_atom()
-    return a is not None and a.kind == "sym"
-
-
-def _plain_pair(x: Expr, y: Expr) -> bool:
-    """A bare symbol against an integer or a bare symbol."""
-    return (_bare(x) and (y.is_int or _bare(y))) or (_bare(y) and (x.is_int or _bare(x)))
 
 
 @lru_cache(maxsize=4096)
@@ -47,7 +35,7 @@ def _formula(text: str):
     return compile_formula(text)
 
 
-class Functions:
+class Functions(Relating):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
@@ -261,90 +249,6 @@ class Functions:
             return Number(2)
         return Number(1 if lo >= 0 else 0 if hi < 0 else 2)
 
-    # ----- equations between two values of one place
-    def relate(self, a: clingo.Symbol, b: clingo.Symbol):
-        """Two values at one place of the graph: a conflict means the graph is inconsistent,
-        and the colliding values compute nothing more (that is where an inconsistent system
-        would otherwise derive new values forever, z = y - z ...)."""
-        hit = self.relate_in_scope(a, b)
-        if hit.name == "conflict" and not (a in self.tainted and b in self.tainted):
-            self.tainted.update((a, b))
-            if self.halt_at is None:
-                self.halt_at = self.calls + AFTER_CONFLICT
-        return hit
-
-    def relate_in_scope(self, a: clingo.Symbol, b: clingo.Symbol):
-        """Two values at one place of a body (encodings/equations.lp): a conflict there may
-        only mean that the body does not run (an If branch not taken), so it stops nothing."""
-        key = (a, b)
-        hit = self._relate_cache.get(key)
-        if hit is None:
-            # solving makes new expressions too: past the allowance, a new pair says nothing
-            if a.type == b.type == clingo.SymbolType.Number:  # two different integers
-                hit = Function("conflict")
-            elif self.exhausted(key):
-                hit = Function("unsolved")
-            else:
-                hit = self._relate(a, b)
-            self._relate_cache[key] = hit
-        return hit
-
-    def _relate(self, a, b):
-        try:
-            x, y = _integer(a), _integer(b)
-        except NotADim:
-            return Function("same" if _real(a) == _real(b) else "conflict")
-        try:
-            if self.known and not _plain_pair(x, y):
-                # (a bare symbol against an integer or another symbol still gives its own
-                # binding: an inconsistent graph then shows each value the symbol got;
-                # against a compound expression it is substituted too, or a bound symbol
-                # would get a second binding, s1 = max(4, s0) beside s1 = 4, to be
-                # substituted everywhere again, without end)
-                x, y = self._known(x), self._known(y)
-            r = relate(x, y, self.order)
-        except FAILURES:
-            return Function("unsolved")
-        if r.kind == "bind":
-            if self.known is not None:
-                # oriented: the value only mentions symbols eliminated later, so
-                # substituting the known bindings repeatedly terminates
-                self.known.setdefault(r.symbol, r.value)
-            return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
-        if r.kind == "range":
-            return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
-                                      expr_to_symbol(Expr.const(r.hi))])
-        return Function(r.kind)
-
-    def _known(self, e: Expr) -> Expr:
-        """e with the bindings known so far substituted (fast mode only)."""
-        known = self.known
-        if len(known) != self._known_size:
-            self._known_cache.clear()
-            self._known_size = len(known)
-        hit = self._known_cache.get(e)
-        if hit is not None:
-            return hit
-        out = e
-        for _ in range(16):
-            if known.keys().isdisjoint(out.symbol_set()):
-                break
-            out = out.subs(known)
-        self._known_cache[e] = out
-        return out
-
-    def _known_result(self, e: Expr) -> Expr:
-        """A result with the bindings known so far substituted (fast mode only): a body's
-        copy of `s` renamed to its scope's `_i1_s` is `s` again once the two are bound
-        (a body that surely runs), so that arithmetic does not combine both spellings of
-        one symbol into ever new values (nested bodies: their mixtures grew without end)."""
-        return self._known(e) if self.known else e
-
-    def _known_all(self, dims: list) -> list:
-        if not self.known:
-            return dims
-        return [self._known(d) if isinstance(d, Expr) else d for d in dims]
-
     def subst(self, e: clingo.Symbol, s: clingo.Symbol, v: clingo.Symbol):
         if self.exhausted((e, v)):
             return []
@@ -387,23 +291,3 @@ def _not_one(e: Expr) -> bool:
         return e.value != 1
     lo, hi = bounds(e)
     return lo >= 2 or hi <= 0
-
-
-def _integer(sym: clingo.Symbol) -> Expr:
-    """A dim, or the integer a real(..) is (an integer-valued float element); else NotADim."""
-    if sym.type == clingo.SymbolType.Function and sym.name == "real":
-        r = _real(sym)
-        if not (r == r and abs(r) != float("inf") and r == floor(r)):
-            raise NotADim(str(sym))
-        return Expr.const(int(r))
-    return symbol_to_expr(sym)
-
-
-def _real(sym: clingo.Symbol) -> float:
-    if sym.type == clingo.SymbolType.Number:
-        return float(sym.number)
-    if sym.type == clingo.SymbolType.Function and sym.name == "real":
-        return float(sym.arguments[0].string)
-    if sym.type == clingo.SymbolType.String:
-        return float(symbol_to_expr(sym).value) if symbol_to_expr(sym).is_int else float("nan")
-    raise NotADim(str(sym))
