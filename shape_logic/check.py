@@ -54,9 +54,8 @@ def check(source, rules=(), strict: bool = False) -> tuple:
         declared = "[" + ", ".join("?" if _fresh(d) else str(d) for d in info.shape.dims) + "]" \
             if info.shape.dims is not None else str(info.shape)
         verdicts.append(Verdict(info.name, info.place, declared, inferred, status))
-    for name, (declared, why) in sol.set_aside.items():  # (ONNX: advice that disagrees)
+    for name, (declared, _, status) in sol.set_aside.items():  # (ONNX: advice that disagrees)
         inferred = str(sol.decoded.shapes.get(name) or "unknown")
-        status = "contradiction" if "contradicts" in why else "set aside"
         verdicts.append(Verdict(name, sol.graph.outputs[name].place, declared, inferred, status))
     return sol, verdicts
 

@@ -32,7 +32,8 @@ from .decode import decode
 def without_narrowing(problem, atoms, decoded, funcs):
     """(problem, atoms, decoded, funcs, warnings, set aside): the solve to go on with -
     this one, or the model's with only the declared outputs that agree with the graph -
-    its warnings, and the outputs set aside: name -> (declared shape, why)."""
+    its warnings, and the outputs set aside: name -> (declared shape, why, check's status:
+    "contradiction" or "set aside")."""
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [], {})
     declared = [name for name, info in graph.outputs.items()
@@ -47,26 +48,25 @@ def without_narrowing(problem, atoms, decoded, funcs):
     free = _narrowings(graph, kept[2])
     if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free):
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
-    warnings, set_aside = [], {}  # output -> (its declared shape, why it is set aside)
+    kept_names: list[str] = []
+    set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
     for name in declared:
-        trial = _solved_with(problem, [n for n in declared if n in _names(kept)] + [name])
-        why = None
+        trial = _solved_with(problem, kept_names + [name])
         if trial[1].conflicts:
-            why = "which contradicts it"
+            why, status = "which contradicts it", "contradiction"
         else:
             fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
-            if fixed:
-                why = "which would require " + " and ".join(fixed)
-        if why is None:
-            kept = trial
-            continue
-        set_aside[name] = (str(graph.outputs[name].shape), why)
+            if not fixed:
+                kept, kept_names = trial, kept_names + [name]
+                continue
+            why, status = "which would require " + " and ".join(fixed), "set aside"
+        set_aside[name] = (str(graph.outputs[name].shape), why, status)
     if not set_aside:  # (the requirements came from the graph and declarations together)
         return as_is
-    for name, (declared_shape, why) in set_aside.items():
-        warnings.append(f"graph output {name} is declared {declared_shape}, {why}; the graph "
-                        f"gives {kept[2].shapes.get(name)}, which is used (a declared output "
-                        "is advice: exporters declare the sizes they traced)")
+    warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
+                f"{kept[2].shapes.get(name)}, which is used (a declared output is advice: "
+                "exporters declare the sizes they traced)"
+                for name, (declared_shape, why, _) in set_aside.items()]
     return (*kept, warnings, set_aside)
 
 
@@ -82,23 +82,20 @@ def _solved_with(problem, outputs):
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 
 
-def _names(solved) -> set:
-    """The outputs whose shapes a solve of _solved_with declared."""
-    return {name for name, info in solved[0].graph.outputs.items() if info.shape is not None}
-
-
 def _input_bindings(graph, decoded) -> dict:
     return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
 
 
 def _narrowings(graph, decoded) -> list[str]:
-    """What a solve requires of the inputs' symbols: bindings, ranges and equations it
-    could not solve (each as text: `seq = 5`, `h in 223..224`, `3*h*w = b`)."""
+    """What a solve requires of the inputs' symbols: bindings, ranges, and equations among
+    them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
+    `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
+    for a declared `k*l`) names the dim; it requires nothing of the inputs."""
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
     out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
     out += [f"{a} = {b}" for a, b in decoded.constraints
-            if (a.symbols() | b.symbols()) & inputs]
+            if (a.symbols() | b.symbols()) <= inputs]
     return out
 
 

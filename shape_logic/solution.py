@@ -21,7 +21,7 @@ class Solution:
     cases: list = field(default_factory=list)  # the bindings of each case
     alternatives_capped: bool = False
     # an ONNX model's declared outputs that disagree with the graph (narrowing.py):
-    # name -> (declared shape, why it is set aside)
+    # name -> (declared shape, why it is set aside, check's status)
     set_aside: dict = field(default_factory=dict)
 
     def __post_init__(self):

@@ -271,13 +271,12 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     # (it holds the grounded control, which nothing needs now: freed in the background)
     release(atoms.void_loader)
     atoms.void_loader = None
-    narrowed, set_aside = [], {}  # an ONNX model's declared outputs set aside (narrowing.py)
-    if atoms.conflicts or decoded.bindings:
-        problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
-            problem, atoms, decoded, funcs)
-        if narrowed:
-            release(atoms.void_loader)
-            atoms.void_loader = None
+    # an ONNX model's declared outputs that disagree with the graph are set aside
+    problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
+        problem, atoms, decoded, funcs)
+    if narrowed:
+        release(atoms.void_loader)
+        atoms.void_loader = None
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:

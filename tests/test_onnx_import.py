@@ -259,3 +259,26 @@ def test_check_lists_the_declarations_set_aside(tmp_path):
     assert r.returncode == 1  # advice that contradicts the graph: what check is for
     assert "err  graph.output[y]: [batch, seq, 9] - set aside: it contradicts the graph, " \
            "which gives [batch, seq, 8]" in r.stdout
+
+
+def _flatten_declared(declared, more_inputs=()):
+    return model([helper.make_node("Flatten", ["x"], ["y"], axis=0)],
+                 [helper.make_tensor_value_info("x", F, ["n", "m"]), *more_inputs],
+                 [helper.make_tensor_value_info("y", F, declared)])
+
+
+def test_a_declaration_that_relates_input_dims_alone_is_set_aside():
+    # [1, a*b] for a Flatten of [n, m] requires m*n = a*b of the inputs, with no binding
+    sol = solve(_flatten_declared([1, "a*b"], [helper.make_tensor_value_info("z", F,
+                                                                             ["a", "b"])]))
+    assert sol.status == "ok" and sol.shape("y") == "[1, m*n]" and sol.constraints == []
+    assert list(sol.set_aside) == ["y"]
+    (w,) = sol.warnings
+    assert "which would require" in w and "a*b" in w
+
+
+def test_a_declaration_that_names_a_dim_by_its_own_symbols_is_kept():
+    # [1, k*l]: k and l are the declaration's own names; m*n = k*l requires nothing of n, m
+    sol = solve(_flatten_declared([1, "k*l"]))
+    assert sol.status == "ok" and sol.set_aside == {} and sol.warnings == []
+    assert sol.shape("y") == "[1, k*l]"
