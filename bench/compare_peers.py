@@ -24,8 +24,9 @@ infers many models sees it.
 needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
 model's declared output aside (shape_logic/narrowing.py: dynamo declares an RNN's output
 with the traced length, the legacy exporter gives outputs it does not know the names of
-others), our warning is printed under the model's line. --zoo compares on bench/torch_zoo.py's building blocks (attention,
-normalization, padding, resizing, rolling, windows, sorting...) instead of the models.
+others), our warning is printed under the model's line. --zoo compares on
+bench/torch_zoo.py's building blocks (attention, normalization, padding, resizing,
+rolling, windows, sorting...) instead of the models.
 """
 from __future__ import annotations
 

@@ -235,8 +235,7 @@ def build(name: str, exporter: str = "torchscript"):
     use_dynamo(exporter == "dynamo")
     try:
         args = tuple(torch.from_numpy(a) for a in make(*sizes[0]))
-        model = export(module(), args, names, None, dynamic,
-                       opset=18 if exporter == "dynamo" else 17)
+        model = export(module(), args, names, None, dynamic)
     finally:
         use_dynamo(False)
     feeds = [dict(zip([i.name for i in model.graph.input], make(*size))) for size in sizes]
