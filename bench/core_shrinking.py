@@ -17,7 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-import clingo
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -57,7 +57,7 @@ def match(printed: str, actual: tuple, env: dict, rows: dict) -> bool:
     parts = parse_shape(printed).parts
     var_at = [i for i, p in enumerate(parts) if isinstance(p, str)]
     if not var_at:
-        dims, lead_n = list(parts[0]) if parts else [], None
+        dims = list(parts[0]) if parts else []
         if len(dims) != len(actual):
             return False
         return all(_bind(d, a, env) for d, a in zip(dims, actual))

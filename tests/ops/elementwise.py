@@ -39,6 +39,44 @@ INTEGER_BINARY_CASES = {
     "one input": ({"inputs": [("i32", "[2]")]}, "error"),
 }
 
+# two bool tensors broadcast into one bool tensor (the logical operators; before opset 7,
+# broadcasting from an axis on request)
+BOOL_BINARY_CASES = {
+    "same shapes": ({"inputs": [("bool", "[b, s, 768]"), ("bool", "[b, s, 768]")]},
+                    {"y0": "[b, s, 768]"}),
+    "trailing axes": ({"inputs": [("bool", "[b, s, 768]"), ("bool", "[768]")]},
+                      {"y0": "[b, s, 768]"}),
+    "axes of 1 broadcast": ({"inputs": [("bool", "[b, 1, 768]"), ("bool", "[s, 1]")]},
+                            {"y0": "[b, s, 768]"}),
+    "scalar operand": ({"inputs": [("bool", "[]"), ("bool", "[b, 3]")]}, {"y0": "[b, 3]"}),
+    "symbols that may be 1 stay apart": ({"inputs": [("bool", "[n]"), ("bool", "[m]")]},
+                                         {"y0": "[max(m, n)]"}),
+    "a literal decides, the symbol stays": ({"inputs": [("bool", "[n]"), ("bool", "[3]")]},
+                                            {"y0": "[3]", "x0": "[n]"}),
+    "backward from the output": ({"inputs": [("bool", "[n, k]"), ("bool", "[k]")],
+                                   "outputs": {"y0": {"shape": "[4, 7]"}}},
+                                 {"x0": "[4, 7]", "x1": "[7]"}),
+    "an output axis of 1 needs 1s": ({"inputs": [("bool", "[n]"), ("bool", "[m]")],
+                                       "outputs": {"y0": {"shape": "[1]"}}},
+                                     {"x0": "[1]", "x1": "[1]"}),
+    "dtype": ({"inputs": [("bool", "[n]"), ("bool", "[1]")]},
+              {"y0": "[n]", "dtypes": {"y0": "bool"}}),
+    "incompatible axes": ({"inputs": [("bool", "[2, 3]"), ("bool", "[4]")]}, "error"),
+    "incompatible after backward inference": ({"inputs": [("bool", "[n]"), ("bool", "[3]")],
+                                                "outputs": {"y0": {"shape": "[2]"}}}, "error"),
+    "one input": ({"inputs": [("bool", "[3]")]}, "error"),
+    "float operand": ({"inputs": [("bool", "[3]"), ("f32", "[3]")]}, "error"),
+    "bool output": ({"inputs": [("bool", "[3]"), ("bool", "[3]")],
+                     "outputs": {"y0": {"dtype": "f32"}}}, "error"),
+    "opset 6, broadcast from axis 1": (
+        {"inputs": [("bool", "[2, 3, 4, 5]"), ("bool", "[3, 4]")], "opset": 6,
+         "attrs": {"broadcast": 1, "axis": 1}},
+        {"y0": "[2, 3, 4, 5]"}),
+    "opset 6 without broadcast: one shape": (
+        {"inputs": [("bool", "[n, 3]"), ("bool", "[2, m]")], "opset": 6},
+        {"y0": "[2, 3]", "x0": "[2, 3]"}),
+}
+
 
 def case_test(op: str, cases: dict, opset: int):
     """A test per data case: the rule file infers what the case expects."""
@@ -84,3 +122,27 @@ def integer_binary_tests(op: str, opset: int = 18):
         a, b = (random_array(s, dtype, rng) for s in shapes)
         check_against_reference(op, [a, b], None, opset=opset)
     return case_test(op, INTEGER_BINARY_CASES, opset), test_matches_reference
+
+
+@st.composite
+def operand_shapes(draw, n: int | None = 2):
+    """n shapes (None: 1 to 4) that broadcast, except where an axis was drawn freely (it may
+    clash). No 0-size axes: the symbolic comparison assumes every symbol is >= 1."""
+    rank = draw(st.integers(0, 4))
+    out = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
+    shapes = []
+    for _ in range(draw(st.integers(1, 4)) if n is None else n):
+        r = draw(st.integers(0, rank))
+        shapes.append([draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
+                       for d in out[rank - r:]])
+    return shapes
+
+
+def bool_binary_tests(op: str, opset: int = 18):
+    """test_case and test_matches_reference of a logical operator on two bool tensors."""
+    @settings(max_examples=20, deadline=None)
+    @given(operand_shapes())
+    def test_matches_reference(shapes):
+        arrays = [random_array(s, "bool") for s in shapes]
+        check_against_reference(op, arrays, None, opset=opset)
+    return case_test(op, BOOL_BINARY_CASES, opset), test_matches_reference

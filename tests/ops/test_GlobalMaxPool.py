@@ -1,5 +1,4 @@
 """GlobalMaxPool: rules/GlobalMaxPool.lp on data cases, and against onnx's reference."""
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

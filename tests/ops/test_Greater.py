@@ -4,6 +4,8 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_against_reference, check_case, random_array
 
+from .elementwise import operand_shapes
+
 OPSET = 18
 DEFAULT_ATTRS = None
 CASES = {
@@ -45,20 +47,6 @@ CASES = {
 def test_case(name):
     spec, expected = CASES[name]
     check_case("Greater", {"opset": OPSET, "attrs": DEFAULT_ATTRS, **spec}, expected)
-
-
-@st.composite
-def operand_shapes(draw, n=2):
-    """Shapes that broadcast, except where an axis was drawn freely (it may clash). No 0-size
-    axes: the symbolic comparison assumes every symbol is >= 1."""
-    rank = draw(st.integers(0, 4))
-    out = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
-    shapes = []
-    for _ in range(n):
-        r = draw(st.integers(0, rank))
-        shapes.append([draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
-                       for d in out[rank - r:]])
-    return shapes
 
 
 @settings(max_examples=20, deadline=None)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from shape_logic.kernels import load_kernel
-from tests.contrib_ops import check_against_ort, check_contrib_case, infer_contrib
+from tests.contrib_ops import check_against_ort, check_contrib_case
 
 HEADS = {"num_heads": 8, "kv_num_heads": 2}
 SEQLENS = ("i32", "[b]")

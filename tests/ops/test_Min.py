@@ -1,13 +1,13 @@
 """Min: rules/Min.lp on data cases, and against onnx's reference on random shapes."""
-import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.graph import dtype_of_array
-from shape_logic.solver import solve
 from shape_logic.testing import check_against_reference, check_case, random_array
+
+from .values import i64, values_test
+from .elementwise import operand_shapes
 
 OPSET = 18
 CASES = {
@@ -42,40 +42,6 @@ def test_case(name):
     check_case("Min", *CASES[name])
 
 
-def i64(*v):
-    return np.array(v, dtype=np.int64)
-
-
-def reshape_target(op, inputs, attrs=None, then=(), opset=OPSET):
-    """The shape Reshape(d, v) gives a tensor d of unknown shape, where v is op(inputs) (then
-    each op of `then` applied): it is what the rules know of op's output elements. A string
-    input "[b, s]" is the Shape of a tensor of that shape."""
-    g = {"name": "values", "opset": opset, "inputs": {"d": {"dtype": "f32", "shape": "D"}},
-         "initializers": {}, "nodes": []}
-    names = []
-    for k, a in enumerate(inputs):
-        names.append(f"x{k}")
-        if isinstance(a, str):
-            g["inputs"][f"t{k}"] = {"dtype": "f32", "shape": a}
-            g["nodes"].append({"name": f"shape{k}", "op": "Shape", "inputs": [f"t{k}"],
-                               "outputs": [f"x{k}"]})
-        else:
-            g["initializers"][f"x{k}"] = {"dtype": dtype_of_array(a), "shape": list(a.shape),
-                                          "data": a.tolist()}
-    node = {"name": "n", "op": op, "inputs": names, "outputs": ["v0"]}
-    if attrs:
-        node["attrs"] = attrs
-    g["nodes"].append(node)
-    for k, then_op in enumerate(then):
-        g["nodes"].append({"name": f"then{k}", "op": then_op, "inputs": [f"v{k}"],
-                           "outputs": [f"v{k + 1}"]})
-    g["nodes"].append({"name": "r", "op": "Reshape", "inputs": ["d", f"v{len(then)}"],
-                       "outputs": ["r"]})
-    sol = solve(g)
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    return sol.shape("r")
-
-
 VALUE_CASES = {
     "constants": ([i64(2, 7), i64(5, 3)], None, (), "[2, 3]"),
     "a scalar applies to every element": ([i64(2, 7), np.array(4, np.int64)], None, (), "[2, 4]"),
@@ -85,32 +51,11 @@ VALUE_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", VALUE_CASES.values(), ids=VALUE_CASES.keys())
-def test_values(case):
-    inputs, attrs, then, expected = case
-    got = reshape_target("Min", inputs, attrs, then)
-    if expected is None:  # nothing may be known: only fresh names
-        assert re.fullmatch(r"\[_\d+(, _\d+)*\]", got), got
-    else:
-        assert got == expected
-
-
-@st.composite
-def operand_shapes(draw):
-    """1 to 4 shapes that broadcast, except where an axis was drawn freely (it may clash).
-    No 0-size axes: the symbolic comparison assumes every symbol is >= 1."""
-    rank = draw(st.integers(0, 4))
-    out = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
-    shapes = []
-    for _ in range(draw(st.integers(1, 4))):
-        r = draw(st.integers(0, rank))
-        shapes.append([draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
-                       for d in out[rank - r:]])
-    return shapes
+test_values = values_test("Min", VALUE_CASES)
 
 
 @settings(max_examples=20, deadline=None)
-@given(operand_shapes(), st.sampled_from(["f32", "f64", "i32", "i64", "u8"]))
+@given(operand_shapes(None), st.sampled_from(["f32", "f64", "i32", "i64", "u8"]))
 def test_matches_reference(shapes, dtype):
     arrays = [random_array(s, dtype) for s in shapes]
     check_against_reference("Min", arrays, opset=OPSET)

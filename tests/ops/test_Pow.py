@@ -4,6 +4,8 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_against_reference, check_case, random_array
 
+from .elementwise import operand_shapes
+
 CASES = {
     "same shapes": ({"inputs": ["[b, s, 768]", "[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
     "scalar exponent": ({"inputs": ["[b, s, 768]", "[]"]}, {"y0": "[b, s, 768]"}),
@@ -35,20 +37,6 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_case(name):
     check_case("Pow", *CASES[name])
-
-
-@st.composite
-def operand_shapes(draw):
-    """Two shapes that broadcast, except where an axis was drawn freely (it may clash).
-    No 0-size axes: the symbolic comparison assumes every symbol is >= 1."""
-    rank = draw(st.integers(0, 4))
-    out = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
-    shapes = []
-    for _ in range(2):
-        r = draw(st.integers(0, rank))
-        shapes.append([draw(st.sampled_from([d, d, 1, draw(st.integers(1, 5))]))
-                       for d in out[rank - r:]])
-    return shapes
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,5 +1,4 @@
 """Shape: rules/Shape.lp on data cases, and against onnx's reference on random shapes."""
-import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 

@@ -1,5 +1,4 @@
 """Size: rules/Size.lp on data cases, and against onnx's reference on random shapes."""
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

@@ -7,7 +7,6 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 
 from shape_logic.layout import layered_layout
 from shape_logic.picture import picture
