@@ -77,6 +77,93 @@ BOOL_BINARY_CASES = {
         {"y0": "[2, 3]", "x0": "[2, 3]"}),
 }
 
+# two tensors broadcast together: the shapes every binary operator gives alike
+BROADCAST_CASES = {
+    "same shapes": ({"inputs": ["[b, s, 768]", "[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
+    "trailing axes": ({"inputs": ["[b, s, 768]", "[768]"]}, {"y0": "[b, s, 768]"}),
+    "axes of 1 broadcast": ({"inputs": ["[b, 1, 768]", "[s, 1]"]},
+                            {"y0": "[b, s, 768]"}),
+    "scalar operand": ({"inputs": ["[]", "[b, 3]"]}, {"y0": "[b, 3]"}),
+    "symbols that may be 1 stay apart": ({"inputs": ["[n]", "[m]"]},
+                                         {"y0": "[max(m, n)]"}),
+    "a literal decides, the symbol stays": ({"inputs": ["[n]", "[3]"]},
+                                            {"y0": "[3]", "x0": "[n]"}),
+    "backward from the output": ({"inputs": ["[n, k]", "[k]"],
+                                   "outputs": {"y0": {"shape": "[4, 7]"}}},
+                                 {"x0": "[4, 7]", "x1": "[7]"}),
+    "an output axis of 1 needs 1s": ({"inputs": ["[n]", "[m]"],
+                                       "outputs": {"y0": {"shape": "[1]"}}},
+                                     {"x0": "[1]", "x1": "[1]"}),
+    "incompatible axes": ({"inputs": ["[2, 3]", "[4]"]}, "error"),
+    "incompatible after backward inference": ({"inputs": ["[n]", "[3]"],
+                                                "outputs": {"y0": {"shape": "[2]"}}}, "error"),
+    "one input": ({"inputs": ["[3]"]}, "error"),
+    "dtype mix": ({"inputs": [("f32", "[3]"), ("i64", "[3]")]}, "error"),
+}
+
+# two tensors of one type compared elementwise, with broadcasting: a bool tensor
+COMPARISON_CASES = {
+    **BROADCAST_CASES,
+    "dtype": ({"inputs": [("f16", "[n]"), ("f16", "[1]")]},
+              {"y0": "[n]", "dtypes": {"y0": "bool"}}),
+    "bool output": ({"inputs": ["[3]", "[3]"],
+                     "outputs": {"y0": {"dtype": "f32"}}}, "error"),
+}
+
+
+def arithmetic_cases(dtype: str) -> dict:
+    """The cases of an arithmetic operator on two tensors of one type (`dtype`, one it
+    takes), broadcast into one of that type."""
+    return {
+        **BROADCAST_CASES,
+        "dtype": ({"inputs": [(dtype, "[n]"), (dtype, "[1]")]},
+                  {"y0": "[n]", "dtypes": {"y0": dtype}}),
+        "output dtype clashes": ({"inputs": ["[3]", "[3]"],
+                                  "outputs": {"y0": {"dtype": "f64"}}}, "error"),
+    }
+
+
+# (the arithmetic operators, Equal, Greater and Less before opset 7: broadcasting from
+# an axis on request)
+LEGACY_BINARY_CASES = {
+    "opset 6, broadcast from axis 1": (
+        {"inputs": ["[2, 3, 4, 5]", "[3, 4]"], "opset": 6,
+         "attrs": {"broadcast": 1, "axis": 1}},
+        {"y0": "[2, 3, 4, 5]"}),
+    "opset 6 without broadcast: one shape": (
+        {"inputs": ["[n, 3]", "[2, m]"], "opset": 6},
+        {"y0": "[2, 3]", "x0": "[2, 3]"}),
+}
+
+def variadic_cases(dtype: str, other: str) -> dict:
+    """The cases of an operator on one to any number of tensors of one type (Max, Min,
+    Sum, Mean), broadcast together; `other`: a type the operator takes too."""
+    return {
+        "one input": ({"inputs": ["[b, s]"]}, {"y0": "[b, s]"}),
+        "two inputs broadcast": ({"inputs": ["[b, 1, 768]", "[s, 1]"]},
+                                 {"y0": "[b, s, 768]"}),
+        "three inputs broadcast": ({"inputs": ["[b, 1, 1]", "[s, 1]", "[768]"]},
+                                   {"y0": "[b, s, 768]"}),
+        "symbols that may be 1 stay apart": ({"inputs": ["[n]", "[m]", "[k]"]},
+                                             {"y0": "[max(k, max(m, n))]"}),
+        "a literal decides": ({"inputs": ["[n]", "[3]", "[1]"]},
+                              {"y0": "[3]", "x0": "[n]"}),
+        "backward from the output": ({"inputs": ["[n, k]", "[k]", "[1]"],
+                                      "outputs": {"y0": {"shape": "[4, 7]"}}},
+                                     {"x0": "[4, 7]", "x1": "[7]"}),
+        "an output axis of 1 needs 1s": ({"inputs": ["[n]", "[m]", "[p]"],
+                                          "outputs": {"y0": {"shape": "[1]"}}},
+                                         {"x0": "[1]", "x1": "[1]", "x2": "[1]"}),
+        "dtype": ({"inputs": [(dtype, "[n]"), (dtype, "[1]")]},
+                  {"y0": "[n]", "dtypes": {"y0": dtype}}),
+        "dtype mix": ({"inputs": [(dtype, "[3]"), (dtype, "[3]"), (other, "[3]")]}, "error"),
+        "output dtype clashes": ({"inputs": [(dtype, "[3]")],
+                                  "outputs": {"y0": {"dtype": other}}}, "error"),
+        "no inputs": ({"inputs": []}, "error"),
+        "incompatible axes": ({"inputs": ["[2, 3]", "[4]"]}, "error"),
+        "the third input clashes": ({"inputs": ["[2, 3]", "[3]", "[2]"]}, "error"),
+    }
+
 
 def case_test(op: str, cases: dict, opset: int):
     """A test per data case: the rule file infers what the case expects."""
@@ -146,3 +233,15 @@ def bool_binary_tests(op: str, opset: int = 18):
         arrays = [random_array(s, "bool") for s in shapes]
         check_against_reference(op, arrays, None, opset=opset)
     return case_test(op, BOOL_BINARY_CASES, opset), test_matches_reference
+
+
+def comparison_tests(op: str, legacy: bool, opset: int = 18):
+    """test_case and test_matches_reference of a comparison; `legacy`: the operator exists
+    before opset 7 (its broadcast and axis attributes)."""
+    @settings(max_examples=20, deadline=None)
+    @given(operand_shapes(), st.sampled_from(["f32", "f64", "i32", "i64", "u8"]))
+    def test_matches_reference(shapes, dtype):
+        arrays = [random_array(s, dtype) for s in shapes]
+        check_against_reference(op, arrays, None, opset=opset)
+    cases = {**COMPARISON_CASES, **(LEGACY_BINARY_CASES if legacy else {})}
+    return case_test(op, cases, opset), test_matches_reference

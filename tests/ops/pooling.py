@@ -2,10 +2,12 @@
 cases every pool answers alike, the output size their rules derive, random attributes for
 the property test against onnx's reference, and that test itself. Each operator's test
 module adds its own cases (its attributes, its dtypes, its opsets) and adjusts the drawn
-attributes where onnx's reference implements it differently."""
-from hypothesis import strategies as st
+attributes where onnx's reference implements it differently; and the global pools'
+tests (every spatial axis pooled to 1)."""
+import pytest
+from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, infer, random_array
+from shape_logic.testing import check_against_reference, check_case, infer, random_array
 
 _ERRORS = {
     "rank 2": ({"inputs": ["[1, 3]"], "attrs": {"kernel_shape": [1]}}, "error"),
@@ -20,8 +22,8 @@ _ERRORS = {
     "zero kernel": ({"inputs": ["[1, 3, 5]"], "attrs": {"kernel_shape": [0]}}, "error"),
     "negative pads": ({"inputs": ["[1, 3, 5]"], "attrs": {"kernel_shape": [2], "pads": [-1, 0]}},
                       "error"),
-    "unknown auto_pad": ({"inputs": ["[1, 3, 5]"], "attrs": {"kernel_shape": [2], "auto_pad": "FOO"}},
-                         "error"),
+    "unknown auto_pad": ({"inputs": ["[1, 3, 5]"],
+                          "attrs": {"kernel_shape": [2], "auto_pad": "FOO"}}, "error"),
     "window larger than the input": ({"inputs": ["[1, 1, 2]"], "attrs": {"kernel_shape": [3]}},
                                      "error"),
 }
@@ -31,7 +33,8 @@ SHARED_CASES = {
     "1-D default": ({"inputs": ["[n, c, t]"], "attrs": {"kernel_shape": [2]}},
                     {"y0": "[n, c, t - 1]"}),
     "asymmetric pads": ({"inputs": ["[1, 1, 5, 5]"],
-                         "attrs": {"kernel_shape": [3, 3], "pads": [2, 0, 0, 1], "strides": [2, 1]}},
+                         "attrs": {"kernel_shape": [3, 3], "pads": [2, 0, 0, 1],
+                                   "strides": [2, 1]}},
                         {"y0": "[1, 1, 3, 4]"}),
     "ceil_mode": ({"inputs": ["[n, c, h, w]"],
                    "attrs": {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}},
@@ -195,3 +198,46 @@ def check_pool(op: str, x, attrs, n_outputs: int = 1, opset: int = 18):
         assert sol.status == "error", f"{op} {attrs}: accepted {sol.shape('y0')}"
     else:
         assert sol.status == "ok" and "_" in sol.shape("y0"), sol.shape("y0")
+
+
+# GlobalAveragePool and GlobalMaxPool: every spatial axis pooled to 1
+GLOBAL_CASES = {
+    "2-D image": ({"inputs": ["[n, c, h, w]"]}, {"y0": "[n, c, 1, 1]"}),
+    "1-D": ({"inputs": ["[n, 3, t]"]}, {"y0": "[n, 3, 1]"}),
+    "3-D": ({"inputs": ["[2, c, 4, 5, 6]"]}, {"y0": "[2, c, 1, 1, 1]"}),
+    "dtype f64": ({"inputs": [("f64", "[1, 3, 4]")]}, {"y0": "[1, 3, 1]", "dtypes": {"y0": "f64"}}),
+    "backward: rank, batch and channels": ({"inputs": ["s"],
+                                            "outputs": {"y0": {"shape": "[2, 8, 1, 1]"}}},
+                                           {"x0": "[2, 8, _1, _2]"}),
+    # errors
+    "integer input": ({"inputs": [("i64", "[1, 3, 4]")]}, "error"),
+    "rank 2": ({"inputs": ["[2, 3]"]}, "error"),
+    "rank 1": ({"inputs": ["[2]"]}, "error"),
+    "pooled axis not 1": ({"inputs": ["[1, 3, 4]"], "outputs": {"y0": {"shape": "[1, 3, 4]"}}},
+                          "error"),
+    "dtype clash": ({"inputs": [("f32", "[1, 3, 4]")],
+                     "outputs": {"y0": {"dtype": "f16", "shape": "[1, 3, 1]"}}}, "error"),
+    "two inputs": ({"inputs": ["[1, 3, 4]", "[1, 3, 4]"]}, "error"),
+}
+
+def global_pool_tests(op: str, reference_2d_only: bool):
+    """test_case and test_matches_reference of a global pool; `reference_2d_only`: onnx's
+    reference reduces axes k, k+1 for k spatial axes, right for 2-D images only."""
+    @settings(max_examples=20, deadline=None)
+    @given(st.lists(st.integers(1, 4), min_size=1, max_size=5), st.sampled_from(["f32", "f64"]))
+    def test_matches_reference(shape, dtype):
+        x = random_array(shape, dtype)
+        if len(shape) < 3:  # onnxruntime needs a spatial axis; onnx's reference does not
+            assert infer(op, [(dtype, str(shape))]).status == "error"
+            return
+        if reference_2d_only and len(shape) != 4:
+            sol = infer(op, [(dtype, str(shape))])
+            assert sol.shape("y0") == str(shape[:2] + [1] * (len(shape) - 2))
+            assert sol.dtype("y0") == dtype
+            return
+        check_against_reference(op, [x])
+
+    @pytest.mark.parametrize("name", GLOBAL_CASES)
+    def test_case(name):
+        check_case(op, *GLOBAL_CASES[name])
+    return test_case, test_matches_reference

@@ -1,38 +1,5 @@
 """Log: rules/Log.lp on data cases, and against onnx's reference on random shapes."""
-import numpy as np
-import pytest
-from hypothesis import given, settings, strategies as st
+from .elementwise import float_unary_tests
 
-from shape_logic.testing import check_against_reference, check_case, random_array
-
-OPSET = 18
-CASES = {
-    "symbolic shape": ({"inputs": ["[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
-    "scalar": ({"inputs": ["[]"]}, {"y0": "[]"}),
-    "dtype": ({"inputs": [("f16", "[n, 3]")]},
-              {"y0": "[n, 3]", "dtypes": {"y0": "f16"}}),
-    "backward from the output": ({"inputs": ["S"],
-                                  "outputs": {"y0": {"shape": "[4, n]"}}},
-                                 {"x0": "[4, n]"}),
-    "output annotation clashes": ({"inputs": ["[2, 3]"],
-                                   "outputs": {"y0": {"shape": "[3, 2]"}}}, "error"),
-    "output dtype clashes": ({"inputs": ["[2, 3]"],
-                              "outputs": {"y0": {"dtype": "f64"}}}, "error"),
-    "two inputs": ({"inputs": ["[2]", "[2]"]}, "error"),
-    "integer elements": ({"inputs": [("i64", "[3]")]}, "error"),
-}
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Log", {"opset": OPSET, **spec}, expected)
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.lists(st.integers(0, 4), max_size=4),
-       st.sampled_from(["f16", "f32", "f64"]))
-def test_matches_reference(shape, dtype):
-    x = random_array(shape, dtype)
-    x = np.abs(x) + 1  # positive elements: no NaN warnings
-    check_against_reference("Log", [x], None, opset=OPSET)
+# positive elements: no NaN warnings
+test_case, test_matches_reference = float_unary_tests("Log", domain=(1.0, 4.0))

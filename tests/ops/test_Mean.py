@@ -5,34 +5,10 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_against_reference, check_case, infer, random_array
 
-from .elementwise import operand_shapes
+from .elementwise import operand_shapes, variadic_cases
 
 OPSET = 18
-CASES = {
-    "one input": ({"inputs": ["[b, s]"]}, {"y0": "[b, s]"}),
-    "two inputs broadcast": ({"inputs": ["[b, 1, 768]", "[s, 1]"]},
-                             {"y0": "[b, s, 768]"}),
-    "three inputs broadcast": ({"inputs": ["[b, 1, 1]", "[s, 1]", "[768]"]},
-                               {"y0": "[b, s, 768]"}),
-    "symbols that may be 1 stay apart": ({"inputs": ["[n]", "[m]", "[k]"]},
-                                         {"y0": "[max(k, max(m, n))]"}),
-    "a literal decides": ({"inputs": ["[n]", "[3]", "[1]"]},
-                          {"y0": "[3]", "x0": "[n]"}),
-    "backward from the output": ({"inputs": ["[n, k]", "[k]", "[1]"],
-                                   "outputs": {"y0": {"shape": "[4, 7]"}}},
-                                 {"x0": "[4, 7]", "x1": "[7]"}),
-    "an output axis of 1 needs 1s": ({"inputs": ["[n]", "[m]", "[p]"],
-                                       "outputs": {"y0": {"shape": "[1]"}}},
-                                     {"x0": "[1]", "x1": "[1]", "x2": "[1]"}),
-    "dtype": ({"inputs": [("f16", "[n]"), ("f16", "[1]")]},
-              {"y0": "[n]", "dtypes": {"y0": "f16"}}),
-    "dtype mix": ({"inputs": [("f16", "[3]"), ("f16", "[3]"), ("f32", "[3]")]}, "error"),
-    "output dtype clashes": ({"inputs": [("f16", "[3]")], "outputs": {"y0": {"dtype": "f32"}}},
-                             "error"),
-    "no inputs": ({"inputs": []}, "error"),
-    "incompatible axes": ({"inputs": ["[2, 3]", "[4]"]}, "error"),
-    "the third input clashes": ({"inputs": ["[2, 3]", "[3]", "[2]"]}, "error"),
-}
+CASES = variadic_cases("f16", "f32")
 
 
 @pytest.mark.parametrize("name", CASES)
