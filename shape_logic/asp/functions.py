@@ -146,7 +146,10 @@ class Functions(Relating):
         if self.exhausted((a, b)):
             return []
         try:
-            x, y = _dims(a, b)
+            # (with the bindings known so far, as arithmetic takes them: two spellings of
+            # one symbol - a body's copy _i1_s and s, bound - would otherwise make a max of
+            # every combination of spellings along a chain of broadcasts)
+            x, y = self._known_all(_dims(a, b))
             if x == 1 or x == y:
                 return expr_to_symbol(y)
             if y == 1:
@@ -158,7 +161,7 @@ class Functions(Relating):
                 return expr_to_symbol(x)
             if y_fixed:
                 return expr_to_symbol(y)
-            return expr_to_symbol(ops.maximum(x, y))
+            return expr_to_symbol(self._known_result(ops.maximum(x, y)))
         except FAILURES:
             return []
 
