@@ -15,7 +15,8 @@ from typing import Any, Iterable
 
 import clingo
 
-from .alternatives import enumerate_alternatives, may_be_ambiguous, open_matmuls
+from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_ambiguous,
+                           open_matmuls)
 from .asp.functions import Functions
 from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_program_files,
                           core_encodings, is_shipped)
@@ -110,12 +111,14 @@ class Problem:
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None, choices: bool = False, allowance: int | None = None,
-                voids: bool = False) -> tuple[clingo.Control, Functions]:
+                voids: bool = False, give_up_at: float | None = None
+                ) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources);
         `observer` (clingo's Observer) sees the ground rules (lineage). With `choices`,
         `extra` holds choice rules (alternatives.lp): answer sets differ. Past `allowance`
-        computations, the grounding is abandoned (limits.Abandoned). With `voids`, the
-        equal axes without a value are grounded too (else `ground_voids` does it later)."""
+        computations or past the time `give_up_at` (time.monotonic()), the grounding is
+        abandoned (limits.Abandoned). With `voids`, the equal axes without a value are
+        grounded too (else `ground_voids` does it later)."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -133,7 +136,7 @@ class Problem:
         # with choices (alternatives), where a binding of one case does not hold in another.
         funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
                           normalize="#external" not in extra and not choices,
-                          allowance=allowance)
+                          allowance=allowance, give_up_at=give_up_at)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -263,6 +266,7 @@ def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = N
 
 
 def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
+    started = time.perf_counter()
     problem = Problem.load(source, rules, strict)
     atoms, funcs = problem.atoms()
     t0 = time.perf_counter()
@@ -309,8 +313,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
                                                                         sol.constraints)):
         t2 = time.perf_counter()
-        sol.alternatives, sol.cases, sol.alternatives_capped = \
-            enumerate_alternatives(problem, open_mm, spent=funcs.calls)
+        sol.alternatives, sol.cases, sol.alternatives_capped = enumerate_alternatives(
+            problem, open_mm, spent=funcs.calls, seconds=alternatives_seconds(t2 - started))
         problem.timings["alternatives"] = time.perf_counter() - t2
     sol.timings = dict(problem.timings)
     return sol

@@ -7,6 +7,7 @@ shape logic: which dims are related is said by the rules.
 """
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
@@ -39,10 +40,12 @@ class Functions(Relating):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
-                 allowance: int | None = None):
+                 allowance: int | None = None, give_up_at: float | None = None):
         self.order = order
-        # an optional grounding (alternatives) gives up past this many computations
+        # an optional grounding (alternatives) gives up past this many computations, or
+        # past this time (time.monotonic())
         self.allowance = allowance
+        self.give_up_at = give_up_at
         self.deadline = deadline  # limits.Deadline, checked at every computation
         # Fast mode (every source in force): arithmetic and equations work on their
         # arguments with the bindings found so far substituted (ASP-NOTES §1). Without it a
@@ -85,6 +88,8 @@ class Functions(Relating):
             self.deadline.check()
         if self.allowance is not None and self.calls > self.allowance:
             raise Abandoned()
+        if self.give_up_at is not None and time.monotonic() > self.give_up_at:
+            raise Abandoned()
         if self.tainted and any(a in self.tainted for a in args):
             self.refused += 1
             return True
@@ -119,7 +124,8 @@ class Functions(Relating):
         try:
             f = _formula(formula.string)
             names = [chr(ord("a") + i) for i in range(len(args))]
-            return expr_to_symbol(f(dict(zip(names, self._known_all(_dims(*args))))))
+            return expr_to_symbol(self._known_result(
+                f(dict(zip(names, self._known_all(_dims(*args)))))))
         except (KeyError, ValueError) + FAILURES as e:
             self.failures.append(f"calc({formula}): {e}")
             return []
@@ -130,9 +136,9 @@ class Functions(Relating):
             return []
         try:
             out = Expr.const(1)
-            for e in _dims(*args):
+            for e in self._known_all(_dims(*args)):
                 out = out * e
-            return expr_to_symbol(out)
+            return expr_to_symbol(self._known_result(out))
         except FAILURES:
             return []
 
@@ -175,7 +181,7 @@ class Functions(Relating):
         if self.exhausted((a, b)):
             return []
         try:
-            x, y = _dims(a, b)
+            x, y = self._known_all(_dims(a, b))
             name = f.name
             if name == "float":
                 out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)

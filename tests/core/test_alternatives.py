@@ -52,3 +52,18 @@ def test_matmul_with_an_operand_of_unknown_rank():
     alts = sol.alternatives["y"]
     assert "[n]" in alts and any(a.endswith(", n]") and "@" in a for a in alts)
     assert "[k]" in sol.alternatives["x"]
+
+
+def test_cases_past_their_time_are_given_up_and_said_so():
+    """The cases' grounding gets a few times the graph's own solve (alternatives_seconds):
+    past it the solution says "alternatives capped" instead of going on (a control-flow
+    fuzz graph took 36 s for its cases after a solve of 1.1 s)."""
+    from shape_logic.alternatives import alternatives_seconds, enumerate_alternatives
+    from shape_logic.solver import Problem
+
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[n]"}, "b": {"dtype": "f32", "shape": "[m]"}},
+         "nodes": [{"op": "Add", "inputs": ["a", "b"], "outputs": ["y"]}]}
+    assert enumerate_alternatives(Problem.load(g), seconds=0) == ({}, [], True)
+    alternatives, cases, capped = enumerate_alternatives(Problem.load(g), seconds=60)
+    assert set(alternatives["y"]) == {"[n]", "[m]"} and len(cases) == 3 and not capped
+    assert alternatives_seconds(0.01) == 1.0 and alternatives_seconds(2.0) == 10.0
