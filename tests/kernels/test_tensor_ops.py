@@ -357,3 +357,9 @@ def test_center_crop_pad(seed, shape, data):
     sizes = np.array([data.draw(st.integers(1, 7)) for _ in range(n)], np.int64)
     check("CenterCropPad", [rand(np.random.default_rng(seed), shape, "i32"), sizes],
           None if axes is None else {"axes": axes})
+
+
+@FAST
+@given(seed=seeds, batch=st.lists(small, max_size=2), m=small)
+def test_det(seed, batch, m):
+    check("Det", [rand(np.random.default_rng(seed), batch + [m, m])], rtol=1e-3, atol=1e-4)

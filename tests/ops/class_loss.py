@@ -21,6 +21,8 @@ CASES = {
                                                    "attrs": {"reduction": "none"},
                                                    "outputs": {"y0": {"shape": "[4]"}}},
                                                   {"x0": "[4, c]", "x1": "[4]"}),
+    "backward: the input's rank from the targets": ({"inputs": ["X", ("i64", "[n, d]")]},
+                                                   {"x0": "[n, _1, d]"}),
     "weights: one per class": ({"inputs": ["[n, 3]", ("i64", "[n]"), "[W]"]}, {"x2": "[3]"}),
     "a vector input": ({"inputs": ["[c]", ("i64", "[]")]}, "error"),
     "targets of another batch": ({"inputs": ["[2, 3]", ("i64", "[5]")]}, "error"),
