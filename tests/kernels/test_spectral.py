@@ -1,4 +1,4 @@
-"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows."""
+"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows, DFT."""
 import os
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .reference import check
+from .reference import check, rand, seeds
 
 FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
 
@@ -18,3 +18,20 @@ def test_windows(op, n, periodic, out):
     # (f16: the reference computes in f16, we in f64 and round once: a few ulps apart)
     check(op, [np.array(n, np.int64)], {"periodic": periodic, "output_datatype": out},
           opset=17, const=(0,), atol=2e-3 if out == 10 else 1e-5)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(st.integers(1, 6), min_size=1, max_size=3),
+       last=st.integers(1, 2), opset=st.sampled_from([17, 20]), inverse=st.integers(0, 1),
+       onesided=st.integers(0, 1), n=st.one_of(st.none(), st.integers(1, 9)), data=st.data())
+def test_dft(seed, shape, last, opset, inverse, onesided, n, data):
+    x = rand(np.random.default_rng(seed), shape + [last])
+    r = len(shape) + 1
+    axis = data.draw(st.integers(-r, r - 2))
+    attrs = {"inverse": inverse, "onesided": onesided}
+    arrays = [x, None if n is None else np.array(n, np.int64)]
+    if opset == 20:
+        arrays.append(np.array(axis, np.int64))
+    else:
+        attrs["axis"] = axis
+    check("DFT", arrays, attrs, opset=opset, const=(1, 2), atol=1e-4)
