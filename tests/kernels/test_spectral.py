@@ -1,4 +1,4 @@
-"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows, DFT."""
+"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows, DFT, STFT."""
 import os
 
 import numpy as np
@@ -35,3 +35,15 @@ def test_dft(seed, shape, last, opset, inverse, onesided, n, data):
     else:
         attrs["axis"] = axis
     check("DFT", arrays, attrs, opset=opset, const=(1, 2), atol=1e-4)
+
+
+@FAST
+@given(seed=seeds, batch=st.integers(1, 3), length=st.integers(1, 20), last=st.integers(1, 2),
+       step=st.integers(1, 5), n=st.one_of(st.none(), st.integers(1, 20)),
+       windowed=st.booleans(), onesided=st.integers(0, 1))
+def test_stft(seed, batch, length, last, step, n, windowed, onesided):
+    rng = np.random.default_rng(seed)
+    window = rand(rng, [n or length]) if windowed else None
+    arrays = [rand(rng, [batch, length, last]), np.array(step, np.int64), window,
+              None if n is None else np.array(n, np.int64)]
+    check("STFT", arrays, {"onesided": onesided}, opset=17, const=(1, 3), atol=1e-4)
