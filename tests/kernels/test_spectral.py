@@ -1,4 +1,5 @@
-"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows, DFT, STFT."""
+"""Signal-processing kernels vs onnx's reference evaluator: the spectral windows, DFT, STFT,
+MelWeightMatrix."""
 import os
 
 import numpy as np
@@ -47,3 +48,13 @@ def test_stft(seed, batch, length, last, step, n, windowed, onesided):
     arrays = [rand(rng, [batch, length, last]), np.array(step, np.int64), window,
               None if n is None else np.array(n, np.int64)]
     check("STFT", arrays, {"onesided": onesided}, opset=17, const=(1, 3), atol=1e-4)
+
+
+@FAST
+@given(m=st.integers(1, 40), n=st.integers(8, 1024), rate=st.sampled_from([8000, 16000]),
+       lo=st.floats(0.0, 300.0), top=st.floats(0.1, 0.45), out=st.sampled_from([1, 11]))
+def test_mel_weight_matrix(m, n, rate, lo, top, out):
+    arrays = [np.array(m, np.int64), np.array(n, np.int64), np.array(rate, np.int64),
+              np.array(lo, np.float32), np.array(max(lo + 1, top * rate), np.float32)]
+    check("MelWeightMatrix", arrays, {"output_datatype": out}, opset=17,
+          const=(0, 1, 2, 3, 4), atol=1e-6)
