@@ -19,6 +19,8 @@ class Resize(Kernel):
         if self.opset < 11:  # (X, scales)
             roi, scales, sizes = None, roi, None
             attrs["coordinate_transformation_mode"] = "asymmetric"
+            if attrs["mode"] == "nearest":
+                return simple_nearest(self, x, scales)
         if scales is not None and np.asarray(scales).size == 0:
             scales = None
         if sizes is not None and np.asarray(sizes).size == 0:
@@ -27,3 +29,23 @@ class Resize(Kernel):
             raise self.fail("give exactly one of scales and sizes")
         (y,) = Reference._run(None, x, roi, scales, sizes, **attrs)
         return y.astype(x.dtype)
+
+
+def simple_nearest(kernel, x, scales):
+    """Nearest neighbours before opset 11 (Resize 10, Upsample), as onnxruntime computes
+    them: output i of an axis scaled by s reads input i / s truncated when s >= 1 and
+    rounded up when s < 1 (its "simple" mode; later opsets round to the nearest), within
+    the axis. Axis by axis: nearest neighbours are separable."""
+    scales = np.asarray(scales, np.float64).reshape(-1)
+    if scales.size != x.ndim:
+        raise kernel.fail(f"{scales.size} scales for an input of rank {x.ndim}")
+    if np.any(scales <= 0):
+        raise kernel.fail(f"scales {scales.tolist()} must be positive")
+    for axis, s in enumerate(scales):
+        if s == 1:
+            continue
+        d = x.shape[axis]
+        where = np.arange(int(np.floor(d * s))) / s
+        index = np.floor(where) if s >= 1 else np.ceil(where)
+        x = np.take(x, np.minimum(index.astype(np.int64), d - 1), axis=axis)
+    return x
