@@ -392,3 +392,15 @@ def test_center_crop_pad(seed, shape, data):
 @given(seed=seeds, batch=st.lists(small, max_size=2), m=small)
 def test_det(seed, batch, m):
     check("Det", [rand(np.random.default_rng(seed), batch + [m, m])], rtol=1e-3, atol=1e-4)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(small, min_size=1, max_size=3), data=st.data())
+def test_scatter(seed, shape, data):
+    """Scatter (opset 10) against onnxruntime: onnx's reference has none."""
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    ishape = [data.draw(st.integers(1, n)) for n in shape]
+    indices = rng.integers(0, shape[axis], ishape).astype(np.int64)
+    check("Scatter", [rand(rng, shape), indices, rand(rng, ishape)], {"axis": axis}, opset=10,
+          ort=True)
