@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.ops.test_Upsample import upsample_scales
+
 from .reference import check, rand, seeds
 
 FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
@@ -318,8 +320,6 @@ def test_resize_before_opset_11(seed, shape, data):
 @given(seed=seeds, shape=st.lists(small, min_size=2, max_size=4), data=st.data(),
        opset=st.sampled_from([7, 9]), mode=st.sampled_from(["nearest", "linear"]))
 def test_upsample(seed, shape, data, opset, mode):
-    from tests.ops.test_Upsample import upsample_scales
-
     scales = upsample_scales(data, shape, mode)
     x = rand(np.random.default_rng(seed), shape)
     if opset < 9:
