@@ -404,3 +404,11 @@ def test_scatter(seed, shape, data):
     indices = rng.integers(0, shape[axis], ishape).astype(np.int64)
     check("Scatter", [rand(rng, shape), indices, rand(rng, ishape)], {"axis": axis}, opset=10,
           ort=True)
+
+
+@FAST
+@given(seed=seeds, shape=shapes, pair=st.sampled_from(
+    [("f32", 6), ("i32", 1), ("f64", 7), ("f16", 4), ("u16", 16), ("i8", 2), ("u8", 9)]))
+def test_bitcast(seed, shape, pair):
+    dtype, to = pair
+    check("BitCast", [rand(np.random.default_rng(seed), shape, dtype)], {"to": to}, opset=26)
