@@ -1,6 +1,5 @@
 """BitCast: rules/BitCast.lp on data cases, and against onnx's reference on random shapes
 and types of one width."""
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
