@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.ops.test_MaxRoiPool import random_rois
 from tests.ops.test_Upsample import upsample_scales
 
 from .reference import check, rand, seeds
@@ -412,3 +413,14 @@ def test_scatter(seed, shape, data):
 def test_bitcast(seed, shape, pair):
     dtype, to = pair
     check("BitCast", [rand(np.random.default_rng(seed), shape, dtype)], {"to": to}, opset=26)
+
+
+@FAST
+@given(seed=seeds, n=st.integers(1, 2), c=small, h=st.integers(3, 9), w=st.integers(3, 9),
+       k=small, pooled=st.lists(st.integers(1, 3), min_size=2, max_size=2),
+       scale=st.sampled_from([1.0, 0.5, 2.0]))
+def test_max_roi_pool(seed, n, c, h, w, k, pooled, scale):
+    """Against onnxruntime (onnx's reference has no MaxRoiPool)."""
+    rng = np.random.default_rng(seed)
+    check("MaxRoiPool", [rand(rng, [n, c, h, w]), random_rois(rng, n, k, h, w)],
+          {"pooled_shape": pooled, "spatial_scale": scale}, opset=21, ort=True)
