@@ -7,9 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.ops.test_MaxRoiPool import random_rois
-from tests.ops.test_Upsample import upsample_scales
-
 from .reference import check, rand, seeds
 
 FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
@@ -304,33 +301,6 @@ def test_resize(seed, shape, data):
 
 
 @FAST
-@given(seed=seeds, shape=st.lists(small, min_size=3, max_size=4), data=st.data())
-def test_resize_before_opset_11(seed, shape, data):
-    """Opset 10's (X, scales), against onnxruntime: its nearest neighbours truncate i / s
-    when upsampling and round it up when downsampling (onnx's reference rounds it)."""
-    scales = np.array([data.draw(st.sampled_from([1.0, 0.3, 0.6, 1.5, 2.0, 2.5, 3.0]))
-                       for _ in shape], np.float32)
-    x = rand(np.random.default_rng(seed), shape)
-    if 0 in np.floor(np.array(shape) * scales):
-        return  # an empty output: onnxruntime refuses it
-    check("Resize", [x, scales], {"mode": data.draw(st.sampled_from(["nearest", "linear"]))},
-          opset=10, ort=True)
-
-
-@FAST
-@given(seed=seeds, shape=st.lists(small, min_size=2, max_size=4), data=st.data(),
-       opset=st.sampled_from([7, 9]), mode=st.sampled_from(["nearest", "linear"]))
-def test_upsample(seed, shape, data, opset, mode):
-    scales = upsample_scales(data, shape, mode)
-    x = rand(np.random.default_rng(seed), shape)
-    if opset < 9:
-        check("Upsample", [x], {"mode": mode, "scales": scales}, opset=opset, ort=True)
-    else:
-        check("Upsample", [x, np.array(scales, np.float32)], {"mode": mode}, opset=opset,
-              const=(1,), ort=True)
-
-
-@FAST
 @given(seed=seeds, shape=shapes, data=st.data(), excl=st.booleans(), rev=st.booleans(),
        dtype=st.sampled_from(["f32", "i64"]))
 def test_cumprod(seed, shape, data, excl, rev, dtype):
@@ -413,14 +383,3 @@ def test_scatter(seed, shape, data):
 def test_bitcast(seed, shape, pair):
     dtype, to = pair
     check("BitCast", [rand(np.random.default_rng(seed), shape, dtype)], {"to": to}, opset=26)
-
-
-@FAST
-@given(seed=seeds, n=st.integers(1, 2), c=small, h=st.integers(3, 9), w=st.integers(3, 9),
-       k=small, pooled=st.lists(st.integers(1, 3), min_size=2, max_size=2),
-       scale=st.sampled_from([1.0, 0.5, 2.0]))
-def test_max_roi_pool(seed, n, c, h, w, k, pooled, scale):
-    """Against onnxruntime (onnx's reference has no MaxRoiPool)."""
-    rng = np.random.default_rng(seed)
-    check("MaxRoiPool", [rand(rng, [n, c, h, w]), random_rois(rng, n, k, h, w)],
-          {"pooled_shape": pooled, "spatial_scale": scale}, opset=21, ort=True)
