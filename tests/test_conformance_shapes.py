@@ -21,6 +21,15 @@ KNOWN_FAILURES = {
         "suppress_by_IOU", "suppress_by_IOU_and_scores", "flipped_coordinates",
         "limit_output_size", "single_box", "identical_boxes", "center_point_box_format",
         "two_classes", "two_batches", "iou_threshold_boundary")},
+    # the strings' values decide: how many pieces the longest string splits into, how many
+    # strings are no stop words (string tensors are no constants the rules see): fresh
+    # names, within maxsplit + 1 and the input's count
+    **{f"test_string_split_{c}": "data-dependent (the strings)" for c in (
+        "basic", "maxsplit", "consecutive_delimiters", "empty_string_delimiter",
+        "no_delimiter")},
+    **{f"test_strnormalizer_export_monday_{c}": "data-dependent (the strings)" for c in (
+        "casesensintive_nochangecase", "casesensintive_lower", "casesensintive_upper",
+        "empty_output", "insensintive_upper_twodim")},
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     # y' = y + x[i:i+1] (x: [5]) keeps y's shape [1] only by induction from the initial
     # shape, and only because the slice has length 1, i.e. 0 <= i <= 4 (trip count 5). The
