@@ -81,3 +81,51 @@ def test_causal_conv_with_state_decodes_as_it_prefills():
     np.testing.assert_allclose(np.concatenate([first, second], axis=2), whole, rtol=1e-5,
                                atol=1e-6)
     np.testing.assert_array_equal(state2, state)
+
+
+@st.composite
+def linear_attention_inputs(draw):
+    """Inputs of one update rule, with gates in either layout, a past state or none."""
+    rng = np.random.default_rng(draw(seeds))
+    b, t, groups = draw(st.integers(1, 2)), draw(st.integers(1, 5)), draw(st.integers(1, 3))
+    heads = groups * draw(st.integers(1, 3))
+    dk, dv = draw(small), draw(small)
+    rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
+    r = lambda *shape: rand(rng, shape, low=-1, high=1)  # noqa: E731
+    arrays = [r(b, t, heads * dk), r(b, t, groups * dk) / np.float32(np.sqrt(dk)), r(b, t, groups * dv),
+              r(b, groups, dk, dv) if draw(st.booleans()) else None, None, None]
+    if "gated" in rule:  # log-space decay, per head or per key dimension
+        arrays[4] = -rand(rng, (b, t, draw(st.sampled_from([groups, groups * dk]))), low=0,
+                          high=1)
+    if "delta" in rule:  # an update rate in (0, 1), per head or one
+        arrays[5] = rand(rng, (b, t, draw(st.sampled_from([groups, 1]))), low=0, high=1)
+    attrs = {"q_num_heads": heads, "kv_num_heads": groups, "update_rule": rule}
+    if draw(st.booleans()):
+        attrs["scale"] = draw(st.floats(0.1, 2.0))
+    return arrays, attrs
+
+
+@FAST
+@given(linear_attention_inputs())
+def test_linear_attention(case):
+    arrays, attrs = case
+    check("LinearAttention", arrays, attrs, n_outputs=2, opset=27, atol=1e-5)
+
+
+@settings(max_examples=6, deadline=None, derandomize=bool(os.environ.get("CI")))
+@given(linear_attention_inputs())
+def test_linear_attention_matches_onnxruntime(case):
+    # onnxruntime's own kernel (the query heads' mapping onto kv heads, the gates' layouts)
+    arrays, attrs = case
+    check("LinearAttention", arrays, attrs, n_outputs=2, opset=27, atol=1e-5, ort=True)
+
+
+def test_linear_attention_half_activations_and_a_float_state():
+    # float16 query/key/value/gates with a float32 state: the present state stays float32
+    rng = np.random.default_rng(3)
+    f = lambda *shape, d="f16": rand(rng, shape, d, -1, 1)  # noqa: E731
+    arrays = [f(2, 3, 8), f(2, 3, 4), f(2, 3, 6), f(2, 2, 2, 3, d="f32"), -abs(f(2, 3, 2)),
+              abs(f(2, 3, 2))]
+    got = check("LinearAttention", arrays, {"q_num_heads": 4, "kv_num_heads": 2}, n_outputs=2,
+                opset=27, rtol=1e-2, atol=1e-3)
+    assert (got[0].dtype, got[1].dtype) == (np.float16, np.float32)
