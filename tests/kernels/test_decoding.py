@@ -92,7 +92,8 @@ def linear_attention_inputs(draw):
     dk, dv = draw(small), draw(small)
     rule = draw(st.sampled_from(["linear", "gated", "delta", "gated_delta"]))
     r = lambda *shape: rand(rng, shape, low=-1, high=1)  # noqa: E731
-    arrays = [r(b, t, heads * dk), r(b, t, groups * dk) / np.float32(np.sqrt(dk)), r(b, t, groups * dv),
+    key = r(b, t, groups * dk) / np.float32(np.sqrt(dk))  # (keys of about unit length)
+    arrays = [r(b, t, heads * dk), key, r(b, t, groups * dv),
               r(b, groups, dk, dv) if draw(st.booleans()) else None, None, None]
     if "gated" in rule:  # log-space decay, per head or per key dimension
         arrays[4] = -rand(rng, (b, t, draw(st.sampled_from([groups, groups * dk]))), low=0,
