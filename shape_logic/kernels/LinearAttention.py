@@ -23,6 +23,10 @@ class LinearAttention(Kernel):
     attrs = {"chunk_size": 64, "kv_num_heads": REQUIRED, "q_num_heads": REQUIRED,
              "scale": 0.0, "update_rule": "gated_delta"}
     n_inputs = (3, 6)
+    # the states may have another float type than the rest (a bfloat16 query and a float32
+    # state): every input is read as float32 here and each output cast to its own type,
+    # which base.py's one small float type for all outputs would not give
+    widens_small_floats = False
 
     def setup(self, *, q_num_heads, kv_num_heads, update_rule, **_):
         if update_rule not in RULES:

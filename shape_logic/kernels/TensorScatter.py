@@ -16,6 +16,7 @@ from .base import Kernel
 class TensorScatter(Kernel):
     attrs = {"axis": -2, "mode": "linear"}
     n_inputs = (2, 3)
+    widens_small_floats = False  # a copy and a write: bfloat16, float8... as they are
 
     def run(self, past, update, write_indices=None, *, axis=-2, mode="linear"):
         if mode not in ("linear", "circular"):

@@ -5,6 +5,7 @@ reference cannot speak."""
 import os
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,7 @@ small = st.integers(1, 4)
 @FAST
 @given(seed=seeds, rank=st.integers(2, 4), data=st.data(),
        mode=st.sampled_from(["linear", "circular"]), indexed=st.booleans(),
-       dtype=st.sampled_from(["f32", "i64", "f16"]))
+       dtype=st.sampled_from(["f32", "i64", "f16", "bf16"]))
 def test_tensor_scatter(seed, rank, data, mode, indexed, dtype):
     rng = np.random.default_rng(seed)
     shape = data.draw(st.lists(small, min_size=rank, max_size=rank))
@@ -121,12 +122,18 @@ def test_linear_attention_matches_onnxruntime(case):
     check("LinearAttention", arrays, attrs, n_outputs=2, opset=27, atol=1e-5, ort=True)
 
 
-def test_linear_attention_half_activations_and_a_float_state():
-    # float16 query/key/value/gates with a float32 state: the present state stays float32
+@pytest.mark.parametrize("dtype, state_dtype", [("f16", "f32"), ("bf16", "f32"),
+                                                ("f32", "bf16"), ("bf16", None)])
+def test_linear_attention_states_of_another_type(dtype, state_dtype):
+    # the output has the query's type, the present state the past state's (the query's
+    # without one): a bfloat16 query must not make a float32 state bfloat16, nor the reverse
+    from shape_logic.graph import NUMPY_DTYPES
+
     rng = np.random.default_rng(3)
-    f = lambda *shape, d="f16": rand(rng, shape, d, -1, 1)  # noqa: E731
-    arrays = [f(2, 3, 8), f(2, 3, 4), f(2, 3, 6), f(2, 2, 2, 3, d="f32"), -abs(f(2, 3, 2)),
-              abs(f(2, 3, 2))]
+    f = lambda *shape, d=dtype: rand(rng, shape, d, -1, 1)  # noqa: E731
+    past = None if state_dtype is None else f(2, 2, 2, 3, d=state_dtype)
+    arrays = [f(2, 3, 8), f(2, 3, 4), f(2, 3, 6), past, -abs(f(2, 3, 2)), abs(f(2, 3, 2))]
     got = check("LinearAttention", arrays, {"q_num_heads": 4, "kv_num_heads": 2}, n_outputs=2,
                 opset=27, rtol=1e-2, atol=1e-3)
-    assert (got[0].dtype, got[1].dtype) == (np.float16, np.float32)
+    assert (got[0].dtype, got[1].dtype) == (np.dtype(NUMPY_DTYPES[dtype]),
+                                            np.dtype(NUMPY_DTYPES[state_dtype or dtype]))
