@@ -33,6 +33,9 @@ class Kernel:
     # which input's small float type the float32 results take back (None: any input's;
     # Pow says 0: its result has the base's type, whatever the exponent's)
     small_float_from: int | None = None
+    # which outputs take that small float type back (None: every float32 one; a kernel
+    # whose other outputs are float32 by definition names the ones that are not)
+    small_float_outputs: tuple[int, ...] | None = None
     # the operator domains a node may name to run this kernel ("" is ONNX's; contrib
     # kernels say "com.microsoft", and both where the two domains share the name)
     domains: tuple[str, ...] = ("",)
@@ -95,7 +98,9 @@ class Kernel:
                                   f"{self.n_outputs}")
             outs = tuple(np.asarray(o) for o in outs[: self.n_outputs])
         if small is not None:
-            outs = tuple(o.astype(small) if o.dtype == np.float32 else o for o in outs)
+            back = self.small_float_outputs
+            outs = tuple(o.astype(small) if o.dtype == np.float32
+                         and (back is None or k in back) else o for k, o in enumerate(outs))
         return outs
 
     def fail(self, message: str) -> KernelError:

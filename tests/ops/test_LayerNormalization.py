@@ -76,3 +76,22 @@ def test_matches_reference(x_shape, axis, kinds, scale_rank, with_bias, n_output
         assert sol.status == "error"
         return
     check_against_reference("LayerNormalization", arrays, attrs, n_outputs=n_outputs, opset=17)
+
+
+def test_statistics_have_the_stash_type_in_the_kernel_too():
+    """Mean and InvStdDev of an f16 X are f32 (stash_type 1), in the rules, in our kernel and
+    in onnxruntime (onnx's reference gives them X's type)."""
+    import numpy as np
+
+    from shape_logic.kernels import load_kernel
+    from shape_logic.testing import infer
+    from tests.kernels.reference import ort_outputs
+
+    x, scale = np.ones((2, 3, 4), np.float16), np.ones(4, np.float16)
+    sol = infer("LayerNormalization", [("f16", "[2, 3, 4]"), ("f16", "[4]")], n_outputs=3,
+                opset=17)
+    got = load_kernel("LayerNormalization")({}, opset=17, n_outputs=3)(x, scale)
+    want = ort_outputs("LayerNormalization", [x, scale], {}, 3, 17, ())
+    assert [sol.dtype(f"y{k}") for k in range(3)] == ["f16", "f32", "f32"]
+    assert [g.dtype for g in got] == [w.dtype for w in want] == [np.float16, np.float32,
+                                                                   np.float32]
