@@ -5,6 +5,8 @@ generator, which is much faster than drawing every element).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -14,6 +16,10 @@ from shape_logic.kernels import load_kernel
 from shape_logic.testing import reference_outputs
 
 TESTED: set[str] = set()  # ops checked here; test_coverage compares it with the kernels
+# per op, the checks made and those that compared outputs (the others: inputs the reference
+# rejected); conftest.py requires every op checked to have been compared at least once
+ATTEMPTED: Counter = Counter()
+COMPARED: Counter = Counter()
 
 
 def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, atol=1e-5,
@@ -22,6 +28,7 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
     ort=True compares with onnxruntime instead, where onnx's reference evaluator is wrong
     (LRN over channels, Softmax before opset 13, RNN sequence_lens are not implemented)."""
     TESTED.add(op)
+    ATTEMPTED[op] += 1
     kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs)
     try:
         want = (ort_outputs if ort else reference_outputs)(op, arrays, attrs, n_outputs,
@@ -29,6 +36,7 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
     except Exception:  # noqa: BLE001
         return None  # not a valid case for the reference: nothing to compare
     got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
+    COMPARED[op] += 1
     for k, (g, w) in enumerate(zip(got, want)):
         problem = compare(f"{op} output {k}", g, np.asarray(w), rtol, atol)
         assert not problem, f"{problem} (attrs {attrs}, opset {opset}, inputs " \

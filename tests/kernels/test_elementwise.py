@@ -58,9 +58,9 @@ def test_unary(op, seed, shape, data):
         x.reshape(-1)[0] = [np.nan, np.inf, -np.inf][seed % 3]
     if op == "Round" and x.size:  # halves go to the even neighbour
         x.reshape(-1)[0] = [0.5, 1.5, -2.5][seed % 3]
-    # Celu is float32 only before opset 28; Swish exists from opset 24
+    # Celu is float32 only before opset 28; Gelu exists from opset 20, Swish from 24
     check(op, [x], data.draw(attrs) if attrs is not None else None,
-          opset=12 if op == "Celu" else 18)
+          opset={"Celu": 12, "Gelu": 20}.get(op, 18))
 
 
 @FAST

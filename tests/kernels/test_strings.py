@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tests.ops.elementwise import operand_shapes
 from tests.ops.strings import WORDS, shapes, string_array
+from tests.ops.test_TfIdfVectorizer import BIGRAMS
 
 from .reference import check, seeds
 
@@ -53,8 +54,6 @@ def test_string_normalizer(seed, c, two_d, case, sensitive, stopwords):
 @given(seed=seeds, shape=st.lists(st.integers(1, 12), min_size=1, max_size=2),
        mode=st.sampled_from(["TF", "IDF", "TFIDF"]), skip=st.integers(0, 2))
 def test_tfidf_vectorizer(seed, shape, mode, skip):
-    from tests.ops.test_TfIdfVectorizer import BIGRAMS
-
     attrs = {**BIGRAMS, "mode": mode, "max_skip_count": skip,
              "weights": [1.0, 0.5, 2.0, 1.5, 1.0, 0.25, 3.0]}
     x = np.random.default_rng(seed).integers(2, 9, shape).astype(np.int64)
