@@ -86,6 +86,13 @@ def decls_of(v) -> dict:
     return dict(v) if isinstance(v, dict) else {n: None for n in v}
 
 
+def names_of(v) -> list:
+    """A body's or function's outputs in order, as many as it lists: ONNX lets a graph list
+    one value as two outputs (a Loop body's carried value that is also its scan output),
+    and each is an output of the node (onnx.reference returns it twice)."""
+    return list(v) if isinstance(v, dict) else [n for n in v]
+
+
 class _Expander:
     def __init__(self, functions: dict, graph: dict):
         self.functions = functions
@@ -112,8 +119,9 @@ class _Expander:
         if not isinstance(args, list) or len(args) != len(params):
             raise InputError(f"function {fname!r} takes {len(params)} inputs",
                              place=f"{place}.inputs")
-        if not isinstance(outs, list) or len(outs) > len(results):
-            raise InputError(f"function {fname!r} gives {len(results)} outputs",
+        n_results = len(names_of(fn.get("outputs", [])))
+        if not isinstance(outs, list) or len(outs) > n_results:
+            raise InputError(f"function {fname!r} gives {n_results} outputs",
                              place=f"{place}.outputs")
 
         def inner(t: str) -> str:
@@ -138,8 +146,9 @@ class _Expander:
             copy["outputs"] = [inner(t) for t in b.get("outputs", [])]
             body.append(copy)
         yield from self.nodes(body, f"functions.{fname}.nodes", depth + 1)
-        for k, (result, decl) in enumerate(results.items()):
+        for result, decl in results.items():
             self.annotate(inner(result), decl, rename)
+        for k, result in enumerate(names_of(fn.get("outputs", []))):
             if k < len(outs) and outs[k]:
                 yield {"name": f"{name}/out{k}", "op": "Identity", "inputs": [inner(result)],
                        "outputs": [outs[k]]}

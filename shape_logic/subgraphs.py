@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .calls import decls_of, expand_calls, node_op
+from .calls import decls_of, expand_calls, names_of, node_op
 from .errors import InputError
 
 SUBGRAPH_OPS = {"Scan": ("body",), "Loop": ("body",), "If": ("then_branch", "else_branch")}
@@ -56,7 +56,7 @@ def expand_bodies(reader, nodes: list, functions: dict, depth: int = 0) -> list:
             prefix = f"{node.name}/" if key == "body" else f"{node.name}/{key}/"
             body_nodes = _copy(reader, value, prefix, functions, f"{node.place}.attrs.{key}")
             ins = [prefix + n for n in decls_of(value.get("inputs", []))]
-            outs = [_inner_name(value, prefix, n) for n in decls_of(value.get("outputs", []))]
+            outs = [_inner_name(value, prefix, n) for n in names_of(value.get("outputs", []))]
             node.bodies[key] = (ins, outs)
             for inner in body_nodes:
                 inner.scope = node.scope + ((node.name, key, node.op),)

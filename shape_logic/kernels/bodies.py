@@ -13,7 +13,7 @@ class Body:
     of the outer tensors it uses."""
 
     def __init__(self, kernel, body):
-        from ..calls import decls_of
+        from ..calls import decls_of, names_of
         from ..errors import InputError
         from ..executor import Program
 
@@ -24,7 +24,8 @@ class Body:
         g = {"opset": kernel.opset, "inputs": {**inputs, **{n: {} for n in self.outer}},
              "outputs": {n: {} for n in decls_of(body.get("outputs", []))},
              "nodes": body["nodes"], "initializers": body.get("initializers") or {}}
-        self.params, self.results = list(inputs), list(g["outputs"])
+        # a value the body lists twice is two outputs (ONNX; onnx.reference returns both)
+        self.params, self.results = list(inputs), names_of(body.get("outputs", []))
         try:
             self.program = Program(g, check=False)
         except InputError as e:
@@ -39,4 +40,8 @@ class Body:
                              "which is not available here")
         feeds.update((n, outer[n]) for n in self.outer)
         r = self.program.run(feeds)
-        return [r[name] for name in self.results]
+        out: list = []
+        for name in self.results:  # a second listing is a copy: outputs never alias
+            v = r[name]
+            out.append(v.copy() if any(o is v for o in out) else v)
+        return out

@@ -21,6 +21,47 @@ def bounds(e) -> tuple[float, float]:
 
 
 def _bounds(e) -> tuple[float, float]:
+    lo, hi = _interval(e)
+    if lo == hi:
+        return lo, hi
+    # a modulo or a floored division by an integer that occurs alone in a term (c*(x%d),
+    # c*(x//k)) is bounded by expressions of its own arguments: e lies between its values
+    # at the two ends, which keeps the relation between the atom and its arguments that
+    # intervals lose (x%h < h, so min(h, x%h) is x%h; h - 2*(h//2) >= 0)
+    linear = [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
+              for a in (mono[0][0],) if _sandwiched(a)]
+    if not linear or len(linear) > MAX_REFINED:
+        return lo, hi
+    from .expr import Expr
+
+    atom, c = linear[0]
+    rest = Expr({m: k for m, k in e.terms if m != ((atom, 1),)})
+    num, den = atom.args
+    if atom.kind == "mod":  # 0 <= x%d <= d - 1
+        ends = [rest, rest + c * (den - 1)]
+        k = 1
+    else:  # k*(x//k) is in [x - k + 1, x]: bound k*e, then e
+        k = den.value
+        ends = [k * rest + c * num, k * rest + c * (num - (k - 1))]
+    r_lo = min(bounds(x)[0] for x in ends)
+    r_hi = max(bounds(x)[1] for x in ends)
+    if k > 1:
+        r_lo = -((-r_lo) // k) if r_lo not in (inf, -inf) else r_lo
+        r_hi = r_hi // k if r_hi not in (inf, -inf) else r_hi
+    return max(lo, r_lo), min(hi, r_hi)
+
+
+# refining e on each of its modulo or floor-division atoms doubles the expressions bounded
+MAX_REFINED = 3
+
+
+def _sandwiched(atom) -> bool:
+    if atom.kind == "mod":
+        return bounds(atom.args[1])[0] >= 1
+    return atom.kind == "floordiv" and atom.args[1].is_int and atom.args[1].value >= 2
+
+
+def _interval(e) -> tuple[float, float]:
     lo = hi = 0
     for mono, c in e.terms:
         m_lo, m_hi = _monomial_bounds(mono)

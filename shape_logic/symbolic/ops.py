@@ -122,6 +122,14 @@ def _mod(a: Expr, b: Expr) -> Expr:
         return Expr.atom(Atom("mod", (rem, Expr.const(c))))
     if exact_div(a, b) is not None:
         return ZERO
+    single = b.single_atom()
+    if single is not None:
+        # the terms of a that hold b's atom are multiples of b: (a - k*b) % b = a % b, so
+        # the numerator keeps the others ((h - 2)%h is (-2)%h, the form torch.roll's
+        # exports compute)
+        rest = Expr({m: c for m, c in a.terms if all(at != single for at, _ in m)})
+        if len(rest.terms) < len(a.terms):
+            return mod(rest, b)
     return Expr.atom(Atom("mod", (a, b)))
 
 

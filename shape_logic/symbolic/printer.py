@@ -1,10 +1,14 @@
 """Canonical printing of expressions in the shape language (INTERFACE §1).
 
 The printer follows the term order of the normal form and parenthesizes just
-enough for the parser to read the same expression back.  One presentation
-rule: outer terms whose monomial occurs in the numerator of a floored division
+enough for the parser to read the same expression back.  Presentation rules,
+each a function of the normal form (so equal expressions still print
+identically), and each keeping to INTERFACE's grammar, which has no unary
+minus: outer terms whose monomial occurs in the numerator of a floored division
 by an integer are folded back into it (`b*s + 9*b*s//16` prints as
-`25*b*s//16`); the result is still a function of the normal form.
+`25*b*s//16`); the first positive term leads (`h - 2`); an expression without
+one is a difference from 0 (`0 - h`); a modulo by a symbol whose numerator has
+no positive term adds the divisor to it (`(h - 2)%h` for (-2) mod h).
 """
 from __future__ import annotations
 
@@ -13,15 +17,22 @@ def format_expr(e) -> str:
     terms = _fold_into_divisions(list(e.terms))
     if not terms:
         return "0"
-    out = []
-    for i, (mono, c, folded) in enumerate(terms):
+    # the language has no unary minus (INT >= 0): the first positive term leads (`h - 2`,
+    # not `-2 + h`), and an expression without one is a difference from 0 (`0 - h`)
+    first = next((i for i, t in enumerate(terms) if t[1] > 0), None)
+    if first is None:
+        out = ["0"]
+    else:
+        terms.insert(0, terms.pop(first))
+        out = []
+    for mono, c, folded in terms:
         negative = c < 0
         if folded is not None:
             body = folded if not negative else f"({folded})"
         else:
-            body = _format_term(abs(c), mono, leading_minus=(i == 0 and negative))
-        if i == 0:
-            out.append(("-" if negative else "") + body)
+            body = _format_term(abs(c), mono)
+        if not out:
+            out.append(body)
         else:
             out.append((" - " if negative else " + ") + body)
     return "".join(out)
@@ -50,15 +61,20 @@ def _fold_into_divisions(terms):
             merged = dict(num.terms)
             for m2, k in extra.items():
                 merged[m2] = merged.get(m2, 0) + k
+            if not any(k > 0 for k in merged.values()):
+                # (h - 2*h)//2 would need a minus in front: h//2 - h stays as it is
+                for m2 in extra:
+                    absorbed.discard(next(j for j, (m3, _) in enumerate(terms) if m3 == m2))
+                continue
             folded[i] = _division_text(Expr(merged), den, "//")
     return [(m, c, folded.get(i)) for i, (m, c) in enumerate(terms) if i not in absorbed]
 
 
-def _format_term(c: int, mono, leading_minus: bool) -> str:
+def _format_term(c: int, mono) -> str:
     factors = [atom for atom, p in mono for _ in range(p)]
     if not factors:
         return str(c)
-    alone = c == 1 and len(factors) == 1 and not leading_minus
+    alone = c == 1 and len(factors) == 1
     parts = [format_atom(a, alone) for a in factors]
     if c != 1:
         parts.insert(0, str(c))
@@ -73,17 +89,23 @@ def format_atom(a, alone: bool = True) -> str:
         return "*"
     if kind in ("max", "min"):
         return _nested_call(kind, [format_expr(x) for x in a.args])
-    text = _division_text(a.args[0], a.args[1], "//" if kind == "floordiv" else "%")
+    num, den = a.args
+    if kind == "mod" and den.single_atom() is not None and not any(c > 0 for _, c in num.terms):
+        # a numerator without a positive term, (-2)%h, is written plus the divisor,
+        # (h - 2)%h, which the normal form takes back to (-2)%h (ops.mod)
+        num = num + den
+    text = _division_text(num, den, "//" if kind == "floordiv" else "%")
     return text if alone else f"({text})"
 
 
 def _division_text(num, den, op: str) -> str:
     num_s = format_expr(num)
-    if len(num.terms) > 1:
+    if len(num.terms) > 1 or not any(c > 0 for _, c in num.terms):  # a sum, or `0 - ..`
         num_s = f"({num_s})"
     den_s = format_expr(den)
     single = den.single_atom()
-    if not (den.is_int or (single is not None and single.kind in ("sym", "max", "min"))):
+    if not ((den.is_int and den.value >= 0)
+            or (single is not None and single.kind in ("sym", "max", "min"))):
         den_s = f"({den_s})"
     return f"{num_s}{op}{den_s}"
 

@@ -4,13 +4,15 @@ from hypothesis import assume, given, settings, strategies as st
 
 from shape_logic.symbolic import Expr, ExprOverflow, ShapeSyntaxError, ops, parse_dim, relate
 from shape_logic.symbolic.bounds import bounds
+from shape_logic.symbolic.parse import tokenize
 
 SYMS = ["a", "b", "h"]
 
 
 @st.composite
-def exprs(draw, depth=3):
-    """Random expressions of the shape language, as (Expr, python evaluator)."""
+def exprs(draw, depth=3, symbolic_divisors=False):
+    """Random expressions of the shape language, as (Expr, python evaluator); divisors are
+    integers 1..5, or with `symbolic_divisors` also symbols and symbols plus an integer."""
     if depth == 0 or draw(st.booleans()):
         if draw(st.booleans()):
             c = draw(st.integers(-6, 12))
@@ -18,10 +20,14 @@ def exprs(draw, depth=3):
         s = draw(st.sampled_from(SYMS))
         return Expr.sym(s), (lambda env, s=s: env[s])
     op = draw(st.sampled_from(["+", "-", "*", "//", "%", "max", "min", "ceildiv"]))
-    (x, fx), (y, fy) = draw(exprs(depth - 1)), draw(exprs(depth - 1))
+    (x, fx), (y, fy) = (draw(exprs(depth - 1, symbolic_divisors)),
+                        draw(exprs(depth - 1, symbolic_divisors)))
     if op in ("//", "%", "ceildiv"):
         k = draw(st.integers(1, 5))
         y, fy = Expr.const(k), (lambda env, k=k: k)
+        if symbolic_divisors and draw(st.booleans()):
+            s, k = draw(st.sampled_from(SYMS)), draw(st.integers(0, 2))
+            y, fy = Expr.sym(s) + k, (lambda env, s=s, k=k: env[s] + k)
     table = {
         "+": (lambda: x + y, lambda env: fx(env) + fy(env)),
         "-": (lambda: x - y, lambda env: fx(env) - fy(env)),
@@ -79,6 +85,50 @@ def test_bounds_contain_the_value(pair, env):
     e, f = pair
     lo, hi = bounds(e)
     assert lo <= f(env) <= hi
+
+
+def in_grammar(text: str) -> bool:
+    """INTERFACE §1 has no unary minus: a '-' follows an operand (INT, NAME or ')')."""
+    tokens = tokenize(text)
+    return all(i > 0 and (tokens[i - 1][0] in ("int", "name") or tokens[i - 1][1] == ")")
+               for i, (kind, t, _) in enumerate(tokens) if kind == "op" and t == "-")
+
+
+@settings(max_examples=400, deadline=None)
+@given(exprs(symbolic_divisors=True), envs)
+def test_printing_keeps_to_the_grammar_and_round_trips(pair, env):
+    """Negative constants, (-2) mod h as torch.roll's exports compute it, differences
+    that are negative: every printed form parses under INTERFACE's grammar (no unary
+    minus), back to the same canonical form, and the bounds hold with symbolic divisors."""
+    e, f = pair
+    text = str(e)
+    assert in_grammar(text), text
+    assert parse_dim(text) == e and str(parse_dim(text)) == text
+    try:
+        value = f(env)
+    except ZeroDivisionError:
+        return
+    lo, hi = bounds(e)
+    assert lo <= value <= hi and evaluate(e, env) == value
+
+
+@pytest.mark.parametrize("text, printed", [
+    ("(-2)%h", "(h - 2)%h"), ("h - (-2)%h", "h - (h - 2)%h"), ("(h*w - 3)%h", "(h - 3)%h"),
+    ("-h", "0 - h"), ("-h - 2", "0 - h - 2"), ("-2*b + h", "h - 2*b"),
+    ("(-2)//h", "(0 - 2)//h"), ("(-h)//2", "h//2 - h"),
+    # torch.roll (dynamo): the two slices at (-2) mod h and their concatenation
+    ("min(h, (-2)%h)", "(h - 2)%h"), ("max(0, h - (-2)%h)", "h - (h - 2)%h"),
+    ("max(0, h - (-2)%h) + min(h, (-2)%h)", "h"), ("max(0, w - 1%w) + min(w, 1%w)", "w"),
+])
+def test_negative_constants_print_in_the_grammar(text, printed):
+    assert str(parse_dim(text)) == printed and in_grammar(printed)
+    assert parse_dim(printed) == parse_dim(text)
+
+
+def test_a_modulo_or_floor_division_bounds_the_terms_it_occurs_in():
+    assert bounds(parse_dim("h - 4*(h//4)")) == (0, 3)
+    assert bounds(parse_dim("(h + 3)//4 - h//4")) == (0, 1)
+    assert bounds(parse_dim("w - h%w"))[0] == 1
 
 
 @pytest.mark.parametrize("a, b", [

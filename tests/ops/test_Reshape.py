@@ -146,12 +146,13 @@ def test_allowzero_takes_a_size_that_may_be_zero():
     assert sol.shape("y") == "[b, 32, (h//4)*(w//4)]"
 
 
-def test_without_allowzero_a_size_that_may_be_zero_may_copy_the_input():
-    # with allowzero = 0 a 0 would copy x's axis 2 (h//4) instead: not determined
+def test_without_allowzero_a_size_that_may_be_zero_is_the_size_where_a_copy_cannot_run():
+    # with allowzero = 0 a 0 would copy x's axis 2 (h//4) instead; but where (h//4)*(w//4)
+    # is 0 and h//4 is not, x holds no element and [b, 32, h//4] some: that run fails
+    # (tests/ops/test_Reshape_zero_sizes.py checks such cases against onnxruntime)
     sol = solve(_patches(0))
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    y = sol.shape("y")
-    assert y.startswith("[b, 32, _") and "h" not in y
+    assert sol.shape("y") == "[b, 32, (h//4)*(w//4)]"
 
 
 def test_allowzero_does_not_take_a_size_that_may_be_negative():

@@ -27,6 +27,8 @@ CASES = {
                                   "opset": 1}, {"y0": "[b, s]"}),
     "no axes: the 1s go": ({"inputs": ["[1, 3, 1, 2]"]}, {"y0": "[3, 2]"}),
     "no axes: a dim that cannot be 1 stays": ({"inputs": ["[1, 2*s, 1]"]}, {"y0": "[2*s]"}),
+    "no axes: a KV cache's length stays": ({"inputs": ["[1, past + seq, 1, 4]"]},
+                                           {"y0": "[past + seq, 4]"}),
     "no axes: a symbol may be 1, nothing is known": ({"inputs": ["[1, s, 1]"]}, {"y0": "_1"}),
     "no axes (opset 11)": ({"inputs": ["[1, 3, 1]"], "opset": 11}, {"y0": "[3]"}),
     "all axes: a scalar": ({"inputs": ["[1, 1]", i64(0, 1)]}, {"y0": "[]"}),
