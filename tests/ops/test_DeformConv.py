@@ -24,11 +24,11 @@ CASES = {
         {"x1": "[m, 2, 2, 3]", "x2": "[n, 12, h - 2, w - 2]", "y0": "[n, m, h - 2, w - 2]"}),
     "a symbolic kernel: the taps are a product": (
         {"inputs": ["[n, c, h, w]", "[m, c, kh, kw]", "O", None, "M"]},
-        {"x2": "[n, 2*kh*kw, h - kh + 1, -kw + w + 1]",
-         "x4": "[n, kh*kw, h - kh + 1, -kw + w + 1]"}),
+        {"x2": "[n, 2*kh*kw, h - kh + 1, w - kw + 1]",
+         "x4": "[n, kh*kw, h - kh + 1, w - kw + 1]"}),
     "1-D, three offset groups: one shift per tap": (
         {"inputs": ["[n, c, l]", "[m, c, k]", "O", None, "M"], "attrs": {"offset_group": 3}},
-        {"x2": "[n, 3*k, -k + l + 1]", "x4": "[n, 3*k, -k + l + 1]"}),
+        {"x2": "[n, 3*k, l - k + 1]", "x4": "[n, 3*k, l - k + 1]"}),
     "3-D (the spec's N-D)": (
         {"inputs": ["[n, c, d1, d2, d3]", "[m, c, 2, 2, 2]", "O", None, "M"]},
         {"x2": "[n, 24, d1 - 1, d2 - 1, d3 - 1]", "x4": "[n, 8, d1 - 1, d2 - 1, d3 - 1]"}),
