@@ -1,0 +1,42 @@
+"""onnxruntime's contrib kernels (quantized LLM and diffusion ops) vs onnxruntime itself, on
+random inputs: the kernels compute what its CPU provider does."""
+import os
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from .reference import check, seeds
+
+MS = "com.microsoft"
+FAST = settings(max_examples=15, deadline=None, derandomize=bool(os.environ.get("CI")))
+
+
+def checked(op, arrays, attrs, n_outputs=1, domain=MS, rtol=1e-3, atol=1e-4):
+    """check(..., ort=True), which skips a case onnxruntime rejects: here each one must run."""
+    got = check(op, arrays, attrs, n_outputs, opset=21, ort=True, domain=domain, rtol=rtol,
+                atol=atol)
+    assert got is not None, f"{op}: onnxruntime (or our kernel) rejected the case"
+    return got
+
+
+@FAST
+@given(seed=seeds, m=st.integers(1, 4), k=st.integers(1, 80), n=st.integers(1, 8),
+       bits=st.sampled_from([2, 4, 8]), block=st.sampled_from([16, 32, 128]),
+       zero=st.sampled_from([None, "u8", "float"]), f16=st.booleans())
+def test_matmul_nbits(seed, m, k, n, bits, block, zero, f16):
+    rng = np.random.default_rng(seed)
+    k_blocks = -(-k // block)
+    dtype = np.float16 if f16 else np.float32
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.integers(0, 256, (n, k_blocks, block * bits // 8)).astype(np.uint8)
+    scales = (rng.random((n, k_blocks)) * 0.1).astype(dtype)
+    zp = None
+    if zero == "u8":
+        zp = rng.integers(0, 256, (n, -(-k_blocks * bits // 8))).astype(np.uint8)
+    elif zero == "float" and bits != 8:  # (the CPU kernel has no 8 bits with float ones)
+        zp = (rng.random((n, k_blocks)) * 2 ** bits).astype(dtype)
+    bias = rng.standard_normal(n).astype(dtype)
+    attrs = {"K": k, "N": n, "bits": bits, "block_size": block}
+    tol = 2e-2 if f16 else 1e-4
+    checked("MatMulNBits", [a, b, scales, zp, None, bias], attrs, rtol=tol, atol=tol)
