@@ -19,24 +19,28 @@ def infer_contrib(op, inputs, attrs=None, n_outputs=1, outputs=None):
     return solve(g)
 
 
-def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS):
+def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=()):
     """onnxruntime's outputs for one contrib node (None entries are absent inputs; `domain`
-    "" for the ones onnxruntime registers in ONNX's, SimplifiedLayerNormalization)."""
+    "" for the ones onnxruntime registers in ONNX's, SimplifiedLayerNormalization). The
+    inputs numbered in `const` are initializers (onnxruntime takes no int4 or float8 feeds)."""
     import onnxruntime as ort
 
-    names, inputs, feeds = [], [], {}
+    names, inputs, feeds, inits = [], [], {}, []
     for k, a in enumerate(arrays):
         if a is None:
             names.append("")
             continue
         names.append(f"x{k}")
         a = np.asarray(a)
+        if k in const:
+            inits.append(numpy_helper.from_array(a, f"x{k}"))
+            continue
         elem = helper.np_dtype_to_tensor_dtype(a.dtype)
         inputs.append(helper.make_tensor_value_info(f"x{k}", elem, list(a.shape)))
         feeds[f"x{k}"] = a
     outs = [helper.make_empty_tensor_value_info(f"y{k}") for k in range(n_outputs)]
     node = helper.make_node(op, names, [o.name for o in outs], domain=domain, **(attrs or {}))
-    graph = helper.make_graph([node], "g", inputs, outs)
+    graph = helper.make_graph([node], "g", inputs, outs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
                                                     helper.make_opsetid(MS, 1)])
     model.ir_version = 10  # int4 and uint4 (GatherBlockQuantized's data)
@@ -99,7 +103,7 @@ def check_against_onnxruntime(op, arrays, attrs=None, n_outputs=1, domain=MS, co
     shapes = [None if a is None else np.asarray(a) if k in const else
               (dtype_of_array(np.asarray(a)), list(np.shape(a))) for k, a in enumerate(arrays)]
     try:
-        want = ort_contrib(op, arrays, attrs, n_outputs, domain)
+        want = ort_contrib(op, arrays, attrs, n_outputs, domain, const)
     except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
         sol = infer(op, shapes, attrs, n_outputs, domain=domain)
         assert ort_fails_ok or sol.status == "error", \

@@ -12,10 +12,10 @@ MS = "com.microsoft"
 FAST = settings(max_examples=15, deadline=None, derandomize=bool(os.environ.get("CI")))
 
 
-def checked(op, arrays, attrs, n_outputs=1, domain=MS, rtol=1e-3, atol=1e-4):
+def checked(op, arrays, attrs, n_outputs=1, domain=MS, rtol=1e-3, atol=1e-4, const=()):
     """check(..., ort=True), which skips a case onnxruntime rejects: here each one must run."""
-    got = check(op, arrays, attrs, n_outputs, opset=21, ort=True, domain=domain, rtol=rtol,
-                atol=atol)
+    got = check(op, arrays, attrs, n_outputs, opset=21, const=const, ort=True, domain=domain,
+                rtol=rtol, atol=atol)
     assert got is not None, f"{op}: onnxruntime (or our kernel) rejected the case"
     return got
 
@@ -40,3 +40,27 @@ def test_matmul_nbits(seed, m, k, n, bits, block, zero, f16):
     attrs = {"K": k, "N": n, "bits": bits, "block_size": block}
     tol = 2e-2 if f16 else 1e-4
     checked("MatMulNBits", [a, b, scales, zp, None, bias], attrs, rtol=tol, atol=tol)
+
+
+@FAST
+@given(seed=seeds, kind=st.sampled_from(["int4", "uint4", "uint8", "float8"]),
+       bits=st.sampled_from([2, 4, 8]), rows=st.integers(1, 9), blocks=st.integers(1, 3),
+       ids=st.lists(st.integers(-10, 9), min_size=1, max_size=4), zero=st.booleans())
+def test_gather_block_quantized(seed, kind, bits, rows, blocks, ids, zero):
+    import ml_dtypes
+
+    rng = np.random.default_rng(seed)
+    cols = 16 * blocks
+    if kind == "uint8":
+        data = rng.integers(0, 256, (rows, cols * bits // 8)).astype(np.uint8)
+        zp = rng.integers(0, 256, (rows, -(-blocks * bits // 8))).astype(np.uint8)
+    else:
+        bits = 4
+        data = {"int4": rng.integers(-8, 8, (rows, cols)).astype(ml_dtypes.int4),
+                "uint4": rng.integers(0, 16, (rows, cols)).astype(ml_dtypes.uint4),
+                "float8": rng.standard_normal((rows, cols)).astype(ml_dtypes.float8_e4m3fn)}[kind]
+        zp = None if kind == "float8" else rng.integers(0, 8, (rows, blocks)).astype(data.dtype)
+    scales = rng.random((rows, blocks)).astype(np.float32)
+    attrs = {"bits": bits, "block_size": 16}
+    arrays = [data, np.array(ids, np.int64), scales, zp if zero else None]
+    checked("GatherBlockQuantized", arrays, attrs, const=(0, 3))
