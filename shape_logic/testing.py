@@ -228,9 +228,10 @@ def random_array(shape, dtype: str = "f32", rng=None) -> np.ndarray:
 
 def check_case(op: str, spec: dict, expected, rules=()):
     """A data-driven case: spec has "inputs" and optionally "attrs", "n_outputs", "opset",
-    "outputs" (annotations on y0...), "domain" (a contrib op's: "com.microsoft"); expected maps tensors to shapes (and optionally
-    "bindings" to a dict), or is "error" for a graph the rules must reject. `rules`: extra
-    rule directories, as `--rules DIR` (a custom operator's)."""
+    "outputs" (annotations on y0...), "domain" (a contrib op's: "com.microsoft"); expected
+    maps tensors to shapes (and optionally "bindings" to a dict), or is "error" for a graph
+    the rules must reject. `rules`: extra rule directories, as `--rules DIR` (a custom
+    operator's)."""
     sol = infer(op, spec["inputs"], spec.get("attrs"), spec.get("n_outputs", 1),
                 spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules,
                 domain=spec.get("domain", ""))

@@ -64,3 +64,27 @@ def test_gather_block_quantized(seed, kind, bits, rows, blocks, ids, zero):
     attrs = {"bits": bits, "block_size": 16}
     arrays = [data, np.array(ids, np.int64), scales, zp if zero else None]
     checked("GatherBlockQuantized", arrays, attrs, const=(0, 3))
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(st.integers(1, 5), min_size=1, max_size=4), data=st.data(),
+       f16=st.booleans())
+def test_simplified_layer_normalization(seed, shape, data, f16):
+    # onnxruntime registers it in ONNX's domain (as onnxruntime-genai's builder writes it)
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    x = rng.standard_normal(shape).astype(np.float16 if f16 else np.float32)
+    scale = rng.standard_normal(shape[axis % len(shape):]).astype(np.float32)
+    checked("SimplifiedLayerNormalization", [x, scale], {"axis": axis, "epsilon": 1e-5}, 2,
+            domain="", rtol=1e-3 if f16 else 1e-5, atol=1e-3 if f16 else 1e-5)
+
+
+@FAST
+@given(seed=seeds, b=st.integers(1, 3), s=st.integers(1, 4), h=st.integers(1, 9),
+       bias=st.booleans())
+def test_skip_simplified_layer_normalization(seed, b, s, h, bias):
+    rng = np.random.default_rng(seed)
+    f = lambda *shape: rng.standard_normal(shape).astype(np.float32)  # noqa: E731
+    arrays = [f(b, s, h), f(b, s, h), f(h), f(h) if bias else None]
+    checked("SkipSimplifiedLayerNormalization", arrays, {"epsilon": 1e-6}, 4, rtol=1e-5,
+            atol=1e-5)
