@@ -88,3 +88,34 @@ def test_skip_simplified_layer_normalization(seed, b, s, h, bias):
     arrays = [f(b, s, h), f(b, s, h), f(h), f(h) if bias else None]
     checked("SkipSimplifiedLayerNormalization", arrays, {"epsilon": 1e-6}, 4, rtol=1e-5,
             atol=1e-5)
+
+
+@FAST
+@given(seed=seeds, b=st.integers(1, 3), m=st.integers(1, 4), k=st.integers(1, 4),
+       n=st.integers(1, 4), flags=st.lists(st.booleans(), min_size=4, max_size=4),
+       alpha=st.sampled_from([1.0, 0.25]))
+def test_fused_matmul(seed, b, m, k, n, flags, alpha):
+    # 3-D operands given in the layout each flag transposes back to [b, m, k] x [b, k, n]
+    ta, tb, tba, tbb = flags
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((b, m, k))
+    w = rng.standard_normal((b, k, n))
+    if ta:
+        a = a.swapaxes(-1, -2)
+    if tba:
+        a = np.moveaxis(a, -2, 0)
+    if tb:
+        w = w.swapaxes(-1, -2)
+    if tbb:
+        w = np.moveaxis(w, -2, 0)
+    attrs = {"transA": int(ta), "transB": int(tb), "transBatchA": int(tba),
+             "transBatchB": int(tbb), "alpha": alpha}
+    checked("FusedMatMul", [a.astype(np.float32), w.astype(np.float32)], attrs)
+
+
+@FAST
+@given(seed=seeds, shape=st.lists(st.integers(1, 5), max_size=3),
+       alpha=st.sampled_from([1.702, 1.0, -1.0]))
+def test_quick_gelu(seed, shape, alpha):
+    x = (np.random.default_rng(seed).standard_normal(shape) * 5).astype(np.float32)
+    checked("QuickGelu", [x], {"alpha": alpha}, rtol=1e-5, atol=1e-6)
