@@ -151,3 +151,13 @@ def _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want):
         for i, d in enumerate(dims):
             if not any(s.startswith("_") for s in d.symbols()):
                 assert d.subs(env) == w.shape[i], (op, k, i, str(d), w.shape)
+
+
+def onnxruntime_verdict(op, arrays, attrs=None, n_outputs=1):
+    """"runs", "no kernel" (its CPU provider lacks the operator: the graph passed its shape
+    inference and checks) or "rejected" (they failed)."""
+    try:
+        ort_contrib(op, arrays, attrs, n_outputs)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        return "no kernel" if "NOT_IMPLEMENTED" in str(e) else "rejected"
+    return "runs"

@@ -1,12 +1,16 @@
 """onnxruntime's contrib kernels (quantized LLM and diffusion ops) vs onnxruntime itself, on
-random inputs: the kernels compute what its CPU provider does."""
+random inputs: the kernels compute what its CPU provider does (the diffusion ops, which it
+runs on CUDA only, vs their documented formulas)."""
 import os
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .reference import check, seeds
+from shape_logic.kernels import load_kernel
+from shape_logic.testing import reference_outputs
+
+from .reference import TESTED, check, seeds
 
 MS = "com.microsoft"
 FAST = settings(max_examples=15, deadline=None, derandomize=bool(os.environ.get("CI")))
@@ -119,3 +123,73 @@ def test_fused_matmul(seed, b, m, k, n, flags, alpha):
 def test_quick_gelu(seed, shape, alpha):
     x = (np.random.default_rng(seed).standard_normal(shape) * 5).astype(np.float32)
     checked("QuickGelu", [x], {"alpha": alpha}, rtol=1e-5, atol=1e-6)
+
+
+# The diffusion ops: onnxruntime runs them on CUDA only; the reference is their documented
+# formula, with onnx's reference evaluator for the parts ONNX has (GroupNormalization, Gelu)
+
+def group_norm_reference(s, gamma, beta, groups, activation):
+    """NHWC group normalization through ONNX's GroupNormalization (opset 21, NCHW)."""
+    (y,) = reference_outputs("GroupNormalization", [np.moveaxis(s, -1, 1), gamma, beta],
+                             {"num_groups": groups, "epsilon": 1e-5}, opset=21)
+    y = np.moveaxis(y, 1, -1)
+    return y / (1 + np.exp(-y)) if activation else y
+
+
+@FAST
+@given(seed=seeds, n=st.integers(1, 2), h=st.integers(1, 3), w=st.integers(1, 3),
+       groups=st.sampled_from([1, 2, 4]), per_group=st.integers(1, 3),
+       activation=st.sampled_from([0, 1]), channels_last=st.sampled_from([0, 1]))
+def test_group_norm(seed, n, h, w, groups, per_group, activation, channels_last):
+    rng = np.random.default_rng(seed)
+    c = groups * per_group
+    x, gamma, beta = (rng.standard_normal(s).astype(np.float32) for s in ((n, h, w, c), c, c))
+    attrs = {"groups": groups, "activation": activation, "channels_last": channels_last}
+    TESTED.add("GroupNorm")
+    kernel = load_kernel("GroupNorm")(attrs, domain=MS)
+    (got,) = kernel(x if channels_last else np.moveaxis(x, -1, 1), gamma, beta)
+    want = group_norm_reference(x, gamma, beta, groups, activation)
+    np.testing.assert_allclose(got, want if channels_last else np.moveaxis(want, -1, 1),
+                               rtol=1e-4, atol=1e-5)
+
+
+@FAST
+@given(seed=seeds, n=st.integers(1, 2), h=st.integers(1, 3), w=st.integers(1, 3),
+       groups=st.sampled_from([1, 2]), skip=st.sampled_from(["full", "pixel", "2-D"]),
+       bias=st.booleans())
+def test_skip_group_norm(seed, n, h, w, groups, skip, bias):
+    rng = np.random.default_rng(seed)
+    c = 2 * groups
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    x, gamma, beta, b = f(n, h, w, c), f(c), f(c), f(c) if bias else None
+    k = {"full": f(n, h, w, c), "pixel": f(n, 1, 1, c), "2-D": f(n, c)}[skip]
+    TESTED.add("SkipGroupNorm")
+    kernel = load_kernel("SkipGroupNorm")({"groups": groups, "activation": 1}, n_outputs=2,
+                                          domain=MS)
+    got_y, got_s = kernel(x, gamma, beta, k, b)
+    s = x + k.reshape((n, 1, 1, c) if k.ndim == 2 else k.shape) + (0 if b is None else b)
+    np.testing.assert_allclose(got_s, s, rtol=1e-6)
+    np.testing.assert_allclose(got_y, group_norm_reference(s, gamma, beta, groups, 1),
+                               rtol=1e-4, atol=1e-5)
+
+
+@FAST
+@given(seed=seeds, n=st.integers(1, 2), s=st.integers(1, 4), half=st.integers(1, 5))
+def test_bias_split_gelu(seed, n, s, half):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, s, 2 * half)).astype(np.float32)
+    bias = rng.standard_normal(2 * half).astype(np.float32)
+    TESTED.add("BiasSplitGelu")
+    (got,) = load_kernel("BiasSplitGelu")({}, domain=MS)(x, bias)
+    left, right = np.split(x + bias, 2, axis=-1)
+    (gelu,) = reference_outputs("Gelu", [right], opset=20)
+    np.testing.assert_allclose(got, left * gelu, rtol=1e-5, atol=1e-6)
+
+
+def test_bias_add():
+    rng = np.random.default_rng(0)
+    x, skip = rng.standard_normal((2, 6, 4)), rng.standard_normal((2, 6, 4))
+    bias = rng.standard_normal(4)
+    TESTED.add("BiasAdd")
+    (got,) = load_kernel("BiasAdd")({}, domain=MS)(x, bias, skip)
+    np.testing.assert_allclose(got, x + bias + skip)
