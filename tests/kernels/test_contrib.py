@@ -193,3 +193,29 @@ def test_bias_add():
     TESTED.add("BiasAdd")
     (got,) = load_kernel("BiasAdd")({}, domain=MS)(x, bias, skip)
     np.testing.assert_allclose(got, x + bias + skip)
+
+
+@FAST
+@given(seed=seeds, m=st.integers(1, 4), k=st.integers(1, 6), n=st.integers(1, 5),
+       shift=st.sampled_from([0.0, 1.5, -2.0]), per_column=st.booleans())
+def test_dynamic_quantize_matmul(seed, m, k, n, shift, per_column):
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal((2, m, k)) + shift).astype(np.float32)
+    cols = (n,) if per_column else ()
+    arrays = [a, rng.integers(-128, 128, (k, n)).astype(np.int8),
+              (rng.random(cols) * 0.01 + 0.001).astype(np.float32),
+              rng.integers(-5, 5, cols).astype(np.int8), rng.standard_normal(n).astype(np.float32)]
+    checked("DynamicQuantizeMatMul", arrays, {}, rtol=1e-4, atol=1e-4)
+
+
+@FAST
+@given(seed=seeds, m=st.integers(1, 4), k=st.integers(1, 6), n=st.integers(1, 5),
+       per_column=st.booleans())
+def test_matmul_integer_to_float(seed, m, k, n, per_column):
+    rng = np.random.default_rng(seed)
+    cols = (n,) if per_column else ()
+    arrays = [rng.integers(0, 256, (m, k)).astype(np.uint8),
+              rng.integers(-128, 128, (k, n)).astype(np.int8),
+              np.float32(0.02), (rng.random(cols) * 0.01).astype(np.float32),
+              np.uint8(rng.integers(0, 256)), rng.integers(-5, 5, cols).astype(np.int8)]
+    checked("MatMulIntegerToFloat", arrays, {}, rtol=1e-5, atol=1e-5)
