@@ -219,3 +219,47 @@ def test_matmul_integer_to_float(seed, m, k, n, per_column):
               np.float32(0.02), (rng.random(cols) * 0.01).astype(np.float32),
               np.uint8(rng.integers(0, 256)), rng.integers(-5, 5, cols).astype(np.int8)]
     checked("MatMulIntegerToFloat", arrays, {}, rtol=1e-5, atol=1e-5)
+
+
+# QOperator quantization's ops: within one step of the output's rounding (onnxruntime
+# computes in float32, through lookup tables for the unary ones)
+
+def quantized(rng, shape, signed):
+    lo, hi, dtype = (-128, 128, np.int8) if signed else (0, 256, np.uint8)
+    return rng.integers(lo, hi, shape).astype(dtype)
+
+
+@FAST
+@given(seed=seeds, op=st.sampled_from(["QLinearAdd", "QLinearMul"]), signed=st.booleans(),
+       n=st.integers(1, 5))
+def test_qlinear_binary(seed, op, signed, n):
+    rng = np.random.default_rng(seed)
+    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
+    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    checked(op, [q(3, n), s(), q(), q(n), s(), q(), s(), q()], {}, rtol=0, atol=1)
+
+
+@FAST
+@given(seed=seeds, signed=st.booleans(), shape=st.lists(st.integers(1, 4), min_size=3,
+                                                        max_size=4))
+def test_qlinear_sigmoid_and_global_average_pool(seed, signed, shape):
+    rng = np.random.default_rng(seed)
+    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
+    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    x = quantized(rng, shape, signed)
+    checked("QLinearSigmoid", [x, s(), q(), np.float32(0.004), q()], {}, rtol=0, atol=1)
+    checked("QLinearGlobalAveragePool", [x, s(), q(), s(), q()], {"channels_last": 1}, rtol=0,
+            atol=1)
+
+
+@FAST
+@given(seed=seeds, signed=st.booleans(), sizes=st.lists(st.integers(1, 3), min_size=1,
+                                                        max_size=3))
+def test_qlinear_concat(seed, signed, sizes):
+    rng = np.random.default_rng(seed)
+    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
+    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    arrays = [s(), q()]
+    for k in sizes:
+        arrays += [q(2, k), s(), q()]
+    checked("QLinearConcat", arrays, {"axis": 1}, rtol=0, atol=1)
