@@ -95,7 +95,9 @@ def onnx_node_model(op: str, arrays: Sequence[Any], attrs: dict | None, n_output
     node = helper.make_node(op, names, [o.name for o in outs], domain=domain, **(attrs or {}))
     graph = helper.make_graph([node], "g", inputs, outs, initializer=inits)
     # a contrib op's domain (version 1) comes with ONNX's opset
-    imports = [helper.make_opsetid("", opset)] + ([helper.make_opsetid(domain, 1)] if domain else [])
+    imports = [helper.make_opsetid("", opset)]
+    if domain:
+        imports.append(helper.make_opsetid(domain, 1))
     model = helper.make_model(graph, opset_imports=imports)
     model.ir_version = 8
     return model
