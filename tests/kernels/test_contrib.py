@@ -80,7 +80,7 @@ def test_simplified_layer_normalization(seed, shape, data, f16):
     x = rng.standard_normal(shape).astype(np.float16 if f16 else np.float32)
     scale = rng.standard_normal(shape[axis % len(shape):]).astype(np.float32)
     checked("SimplifiedLayerNormalization", [x, scale], {"axis": axis, "epsilon": 1e-5}, 2,
-            domain="", rtol=1e-3 if f16 else 1e-5, atol=1e-3 if f16 else 1e-5)
+            domain="", rtol=1e-3 if f16 else 1e-4, atol=1e-3 if f16 else 1e-4)
 
 
 @FAST
@@ -90,8 +90,8 @@ def test_skip_simplified_layer_normalization(seed, b, s, h, bias):
     rng = np.random.default_rng(seed)
     f = lambda *shape: rng.standard_normal(shape).astype(np.float32)  # noqa: E731
     arrays = [f(b, s, h), f(b, s, h), f(h), f(h) if bias else None]
-    checked("SkipSimplifiedLayerNormalization", arrays, {"epsilon": 1e-6}, 4, rtol=1e-5,
-            atol=1e-5)
+    checked("SkipSimplifiedLayerNormalization", arrays, {"epsilon": 1e-6}, 4, rtol=1e-4,
+            atol=1e-4)
 
 
 @FAST
@@ -122,7 +122,7 @@ def test_fused_matmul(seed, b, m, k, n, flags, alpha):
        alpha=st.sampled_from([1.702, 1.0, -1.0]))
 def test_quick_gelu(seed, shape, alpha):
     x = (np.random.default_rng(seed).standard_normal(shape) * 5).astype(np.float32)
-    checked("QuickGelu", [x], {"alpha": alpha}, rtol=1e-5, atol=1e-6)
+    checked("QuickGelu", [x], {"alpha": alpha}, rtol=1e-5, atol=1e-5)
 
 
 # The diffusion ops: onnxruntime runs them on CUDA only; the reference is their documented
@@ -150,7 +150,7 @@ def test_group_norm(seed, n, h, w, groups, per_group, activation, channels_last)
     (got,) = kernel(x if channels_last else np.moveaxis(x, -1, 1), gamma, beta)
     want = group_norm_reference(x, gamma, beta, groups, activation)
     np.testing.assert_allclose(got, want if channels_last else np.moveaxis(want, -1, 1),
-                               rtol=1e-4, atol=1e-5)
+                               rtol=1e-4, atol=1e-4)
 
 
 @FAST
@@ -170,7 +170,7 @@ def test_skip_group_norm(seed, n, h, w, groups, skip, bias):
     s = x + k.reshape((n, 1, 1, c) if k.ndim == 2 else k.shape) + (0 if b is None else b)
     np.testing.assert_allclose(got_s, s, rtol=1e-6)
     np.testing.assert_allclose(got_y, group_norm_reference(s, gamma, beta, groups, 1),
-                               rtol=1e-4, atol=1e-5)
+                               rtol=1e-4, atol=1e-4)
 
 
 @FAST
@@ -183,7 +183,7 @@ def test_bias_split_gelu(seed, n, s, half):
     (got,) = load_kernel("BiasSplitGelu")({}, domain=MS)(x, bias)
     left, right = np.split(x + bias, 2, axis=-1)
     (gelu,) = reference_outputs("Gelu", [right], opset=20)
-    np.testing.assert_allclose(got, left * gelu, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got, left * gelu, rtol=1e-5, atol=1e-5)
 
 
 def test_bias_add():
