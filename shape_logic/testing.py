@@ -27,8 +27,8 @@ ONNX_ELEM = DTYPE_TO_ONNX  # our dtype name -> TensorProto element type
 
 
 def node_graph(op: str, inputs: Sequence[Any], attrs: dict | None = None, n_outputs: int = 1,
-               opset: int = 18, outputs: dict | None = None) -> dict:
-    """The graph-format dict of a single node."""
+               opset: int = 18, outputs: dict | None = None, domain: str = "") -> dict:
+    """The graph-format dict of a single node (of `domain`: "com.microsoft" for a contrib op)."""
     g: dict = {"name": op, "opset": opset, "inputs": {}, "initializers": {}, "nodes": []}
     names = []
     for k, item in enumerate(inputs):
@@ -48,6 +48,8 @@ def node_graph(op: str, inputs: Sequence[Any], attrs: dict | None = None, n_outp
             "outputs": [f"y{k}" for k in range(n_outputs)]}
     if attrs:
         node["attrs"] = _json_attrs(attrs)
+    if domain:
+        node["domain"] = domain
     g["nodes"].append(node)
     if outputs:
         g["outputs"] = outputs
@@ -65,9 +67,9 @@ def _json_attrs(attrs: dict) -> dict:
 
 
 def infer(op: str, inputs: Sequence[Any], attrs: dict | None = None, n_outputs: int = 1,
-          opset: int = 18, rules=(), outputs: dict | None = None):
+          opset: int = 18, rules=(), outputs: dict | None = None, domain: str = ""):
     """Solve a single-node graph; returns the Solution."""
-    return solve(node_graph(op, inputs, attrs, n_outputs, opset, outputs), rules=rules)
+    return solve(node_graph(op, inputs, attrs, n_outputs, opset, outputs, domain), rules=rules)
 
 
 # ----- the reference: onnx.reference.ReferenceEvaluator
@@ -92,7 +94,11 @@ def onnx_node_model(op: str, arrays: Sequence[Any], attrs: dict | None, n_output
             for k in range(n_outputs)]
     node = helper.make_node(op, names, [o.name for o in outs], domain=domain, **(attrs or {}))
     graph = helper.make_graph([node], "g", inputs, outs, initializer=inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid(domain, opset)])
+    # a contrib op's domain (version 1) comes with ONNX's opset
+    imports = [helper.make_opsetid("", opset)]
+    if domain:
+        imports.append(helper.make_opsetid(domain, 1))
+    model = helper.make_model(graph, opset_imports=imports)
     model.ir_version = 8
     return model
 
@@ -224,11 +230,13 @@ def random_array(shape, dtype: str = "f32", rng=None) -> np.ndarray:
 
 def check_case(op: str, spec: dict, expected, rules=()):
     """A data-driven case: spec has "inputs" and optionally "attrs", "n_outputs", "opset",
-    "outputs" (annotations on y0...); expected maps tensors to shapes (and optionally
-    "bindings" to a dict), or is "error" for a graph the rules must reject. `rules`: extra
-    rule directories, as `--rules DIR` (a custom operator's)."""
+    "outputs" (annotations on y0...), "domain" (a contrib op's: "com.microsoft"); expected
+    maps tensors to shapes (and optionally "bindings" to a dict), or is "error" for a graph
+    the rules must reject. `rules`: extra rule directories, as `--rules DIR` (a custom
+    operator's)."""
     sol = infer(op, spec["inputs"], spec.get("attrs"), spec.get("n_outputs", 1),
-                spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules)
+                spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules,
+                domain=spec.get("domain", ""))
     if expected == "error":
         assert sol.status == "error", f"{op}: expected a shape error, got " + ", ".join(
             f"{t}: {sol.shape(t)}" for t in sol.graph.tensors())

@@ -19,26 +19,31 @@ def infer_contrib(op, inputs, attrs=None, n_outputs=1, outputs=None):
     return solve(g)
 
 
-def ort_contrib(op, arrays, attrs=None, n_outputs=1):
-    """onnxruntime's outputs for one contrib node (None entries are absent inputs)."""
+def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=()):
+    """onnxruntime's outputs for one contrib node (None entries are absent inputs; `domain`
+    "" for the ones onnxruntime registers in ONNX's, SimplifiedLayerNormalization). The
+    inputs numbered in `const` are initializers (onnxruntime takes no int4 or float8 feeds)."""
     import onnxruntime as ort
 
-    names, inputs, feeds = [], [], {}
+    names, inputs, feeds, inits = [], [], {}, []
     for k, a in enumerate(arrays):
         if a is None:
             names.append("")
             continue
         names.append(f"x{k}")
         a = np.asarray(a)
+        if k in const:
+            inits.append(numpy_helper.from_array(a, f"x{k}"))
+            continue
         elem = helper.np_dtype_to_tensor_dtype(a.dtype)
         inputs.append(helper.make_tensor_value_info(f"x{k}", elem, list(a.shape)))
         feeds[f"x{k}"] = a
     outs = [helper.make_empty_tensor_value_info(f"y{k}") for k in range(n_outputs)]
-    node = helper.make_node(op, names, [o.name for o in outs], domain=MS, **(attrs or {}))
-    graph = helper.make_graph([node], "g", inputs, outs)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+    node = helper.make_node(op, names, [o.name for o in outs], domain=domain, **(attrs or {}))
+    graph = helper.make_graph([node], "g", inputs, outs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
                                                     helper.make_opsetid(MS, 1)])
-    model.ir_version = 8
+    model.ir_version = 10  # int4 and uint4 (GatherBlockQuantized's data)
     so = ort.SessionOptions()
     so.log_severity_level = 3
     sess = ort.InferenceSession(model.SerializeToString(), so,
@@ -81,3 +86,78 @@ def check_contrib_case(op, inputs, attrs, n_outputs, want):
         else:
             assert re.fullmatch(re.escape(shape).replace("_", "_[0-9]+"), sol.shape(t)), \
                 (t, sol.shape(t), shape)
+
+
+def check_against_onnxruntime(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(),
+                              rtol=1e-3, atol=1e-4, ort_fails_ok=False):
+    """One node against onnxruntime: where it runs, our kernel gives its outputs (values,
+    shapes, dtypes), the rules infer its output shapes and dtypes from the input shapes
+    (the inputs numbered in `const` as constants), and with every input dim a symbol each
+    inferred dim without a fresh name evaluates to its size. Where onnxruntime rejects the
+    inputs, so must the rules (unless ort_fails_ok: a limit of its CPU kernel, not of the
+    operator). Returns onnxruntime's outputs, or None when it rejected the inputs."""
+    from shape_logic.graph import dtype_of_array
+    from shape_logic.kernels import load_kernel
+    from shape_logic.testing import infer
+
+    shapes = [None if a is None else np.asarray(a) if k in const else
+              (dtype_of_array(np.asarray(a)), list(np.shape(a))) for k, a in enumerate(arrays)]
+    try:
+        want = ort_contrib(op, arrays, attrs, n_outputs, domain, const)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        sol = infer(op, shapes, attrs, n_outputs, domain=domain)
+        assert ort_fails_ok or sol.status == "error", \
+            f"{op}: onnxruntime rejects the inputs ({str(e)[:300]}), the rules accept them"
+        return None
+    got = load_kernel(op)(attrs or {}, n_outputs=n_outputs, domain=domain)(*arrays)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, (op, k, g.shape, w.shape, g.dtype)
+        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol,
+                                   atol=atol, err_msg=f"{op} output {k}")
+    sol = infer(op, shapes, attrs, n_outputs, domain=domain)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    for k, w in enumerate(want):
+        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
+            (op, k, sol.shape(f"y{k}"), w.shape)
+        assert sol.dtype(f"y{k}") == dtype_of_array(w), (op, k, sol.dtype(f"y{k}"), w.dtype)
+    _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want)
+    return want
+
+
+def _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want):
+    """Every input dim a symbol (s<input>_<axis>): each inferred output dim that names no
+    fresh symbol evaluates to onnxruntime's size."""
+    from shape_logic.graph import dtype_of_array
+    from shape_logic.symbolic.expr import Expr
+    from shape_logic.testing import infer
+
+    if any(0 in np.shape(a) for k, a in enumerate(arrays) if a is not None and k not in const):
+        return  # symbols stand for sizes >= 1
+    inputs, env = [], {}
+    for k, a in enumerate(arrays):
+        if a is None or k in const:
+            inputs.append(None if a is None else np.asarray(a))
+            continue
+        names = [f"s{k}_{i}" for i in range(np.ndim(a))]
+        env.update({n: Expr.const(d) for n, d in zip(names, np.shape(a))})
+        inputs.append((dtype_of_array(np.asarray(a)), "[" + ", ".join(names) + "]"))
+    sol = infer(op, inputs, attrs, n_outputs, domain=domain)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    for k, w in enumerate(want):
+        dims = sol.dims(f"y{k}")
+        if dims is None:
+            continue
+        assert len(dims) == w.ndim, (op, k, dims, w.shape)
+        for i, d in enumerate(dims):
+            if not any(s.startswith("_") for s in d.symbols()):
+                assert d.subs(env) == w.shape[i], (op, k, i, str(d), w.shape)
+
+
+def onnxruntime_verdict(op, arrays, attrs=None, n_outputs=1):
+    """"runs", "no kernel" (its CPU provider lacks the operator: the graph passed its shape
+    inference and checks) or "rejected" (they failed)."""
+    try:
+        ort_contrib(op, arrays, attrs, n_outputs)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        return "no kernel" if "NOT_IMPLEMENTED" in str(e) else "rejected"
+    return "runs"

@@ -23,16 +23,19 @@ COMPARED: Counter = Counter()
 
 
 def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, atol=1e-5,
-          ort=False):
+          ort=False, domain=""):
     """Assert our kernel matches the reference; inputs the reference rejects are skipped.
     ort=True compares with onnxruntime instead, where onnx's reference evaluator is wrong
-    (LRN over channels, Softmax before opset 13, RNN sequence_lens are not implemented)."""
+    (LRN over channels, Softmax before opset 13, RNN sequence_lens are not implemented),
+    and for onnxruntime's contrib ops (domain="com.microsoft")."""
     TESTED.add(op)
     ATTEMPTED[op] += 1
-    kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs)
+    kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs, domain=domain)
     try:
-        want = (ort_outputs if ort else reference_outputs)(op, arrays, attrs, n_outputs,
-                                                           opset, const)
+        if ort:
+            want = ort_outputs(op, arrays, attrs, n_outputs, opset, const, domain)
+        else:
+            want = reference_outputs(op, arrays, attrs, n_outputs, opset, const)
     except Exception:  # noqa: BLE001
         return None  # not a valid case for the reference: nothing to compare
     got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
@@ -70,7 +73,7 @@ def broadcast_pair(draw):
     return tuple(a), tuple(b)
 
 
-def ort_outputs(op, arrays, attrs, n_outputs, opset, const):
+def ort_outputs(op, arrays, attrs, n_outputs, opset, const, domain=""):
     """onnxruntime on one node (output dtypes: the model is typed like the inputs' first
     float dtype, or as the kernel's outputs are by the caller's check)."""
     import onnxruntime as ort
@@ -79,8 +82,8 @@ def ort_outputs(op, arrays, attrs, n_outputs, opset, const):
     from shape_logic.graph import dtype_of_array
     from shape_logic.testing import ONNX_ELEM, onnx_node_model
 
-    model = onnx_node_model(op, arrays, attrs, n_outputs, opset, const)
-    kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs)
+    model = onnx_node_model(op, arrays, attrs, n_outputs, opset, const, domain)
+    kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs, domain=domain)
     ours = kernel(*[None if a is None else np.asarray(a) for a in arrays])
     for vi, arr in zip(model.graph.output, ours):
         vi.CopyFrom(helper.make_tensor_value_info(vi.name, ONNX_ELEM[dtype_of_array(arr)], None))
