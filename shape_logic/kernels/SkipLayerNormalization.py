@@ -10,6 +10,7 @@ class SkipLayerNormalization(Kernel):
     domains = ("com.microsoft",)
     attrs = {"epsilon": 1e-12}
     n_inputs = (3, 5)
+    small_float_outputs = (0, 3)  # (mean and inv_std_var are float32 whatever X is)
 
     def run(self, x, skip, gamma, beta=None, bias=None, epsilon=1e-12):
         s = x + skip if bias is None else x + skip + bias
