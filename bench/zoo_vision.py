@@ -167,6 +167,20 @@ def zoo():
     class DilatedSameConv(SameConv):  # (the legacy exporter writes auto_pad = SAME_UPPER
         dilation = 2  # with dilations, which onnxruntime does not run)
 
+    class PoolEdges(nn.Module):  # ceil_mode with padding: the last window must start inside
+        def forward(s, x):
+            return (F.max_pool2d(x, 3, 2, padding=1, ceil_mode=True),
+                    F.avg_pool2d(x, 2, 2, ceil_mode=True, count_include_pad=False),
+                    F.avg_pool1d(x.flatten(2), 3, 3, padding=1, ceil_mode=True),
+                    F.max_pool2d(x, 2, 1, dilation=2), F.lp_pool2d(x, 2, 3, 2))
+
+    class ResizeScales(nn.Module):  # scales that are not integers, sizes from the shape
+        def forward(s, x):
+            h, w = x.shape[-2:]
+            return (F.interpolate(x, scale_factor=1.5, mode="nearest"),
+                    F.interpolate(x, scale_factor=(0.3, 0.7), mode="bilinear"),
+                    F.interpolate(x, size=(2 * h + 1, w // 3 + 1), mode="bicubic"))
+
     def r(f):  # a maker of inputs, seeded by the sizes
         return lambda n, m: f(np.random.default_rng(100 * n + m), n, m)
 
@@ -195,6 +209,10 @@ def zoo():
                     [(2, 5), (3, 8)], BOTH),
         "same_conv": (SameConv, r(lambda g, b, s: [_f32(g, b, 4, s, s + 3)]), ["x"], img,
                       [(2, 7), (1, 10)], BOTH),
+        "pool_edges": (PoolEdges, r(lambda g, b, s: [_f32(g, b, 3, s, s + 3)]), ["x"], img,
+                       [(2, 7), (1, 10)], BOTH),
+        "resize_scales": (ResizeScales, r(lambda g, b, s: [_f32(g, b, 3, s, s + 4)]), ["x"], img,
+                          [(2, 7), (1, 10)], BOTH),
         "same_conv_dilated": (DilatedSameConv, r(lambda g, b, s: [_f32(g, b, 4, s, s + 3)]),
                               ["x"], img, [(2, 7), (1, 10)], ("dynamo",)),
     }
