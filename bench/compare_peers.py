@@ -18,7 +18,8 @@ Totals are printed for the exported models, the light models and all; then each 
 warm time (best of --warm further calls per model, after the first), as a process that
 infers many models sees it.
 
-    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo] [--zoo]
+    python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
+                                  [--zoo | --zoo2]
 
 --dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
 needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
@@ -26,7 +27,11 @@ model's declared output aside (shape_logic/narrowing.py: dynamo declares an RNN'
 with the traced length, the legacy exporter gives outputs it does not know the names of
 others), our warning is printed under the model's line. --zoo compares on
 bench/torch_zoo.py's building blocks (attention, normalization, padding, resizing,
-rolling, windows, sorting...) instead of the models.
+rolling, windows, sorting...) instead of the models; --zoo2 on those of
+bench/zoo_sequence.py (decoder steps with caches and cross-attention, mixture of experts,
+selective scan, rotary, ALiBi, padding masks) and bench/zoo_vision.py (diffusion UNet
+block, ConvNeXt, MobileNetV3, MBConv, DETR, wav2vec2 features, fold, spectrogram, index
+updates, 'same' convolutions).
 """
 from __future__ import annotations
 
@@ -169,17 +174,22 @@ def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> t
     return known, wrong
 
 
-def zoo_models(only, exporter: str):
-    """The zoo's building blocks (bench/torch_zoo.py) that `exporter` can export."""
+def zoo_models(only, exporter: str, zoos=("torch_zoo",)):
+    """The building blocks of the zoo modules `zoos` (bench/torch_zoo.py, zoo_sequence.py,
+    zoo_vision.py) that `exporter` can export."""
+    import importlib
+
     import torch_zoo
 
-    for name, entry in torch_zoo.zoo().items():
-        if (only and name not in only) or exporter not in entry[-1]:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model, feeds = torch_zoo.build(name, exporter)
-        yield name, model, feeds
+    for module in zoos:
+        entries = importlib.import_module(module).zoo()
+        for name, entry in entries.items():
+            if (only and name not in only) or exporter not in entry[-1]:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model, feeds = torch_zoo.build(name, exporter, entries)
+            yield name, model, feeds
 
 
 def models(only, light: bool):
@@ -213,13 +223,19 @@ def main(argv=None):
                     help="export with torch.export's exporter, not the TorchScript one")
     ap.add_argument("--zoo", action="store_true",
                     help="the building blocks of bench/torch_zoo.py instead of the models")
+    ap.add_argument("--zoo2", action="store_true",
+                    help="those of bench/zoo_sequence.py and zoo_vision.py instead")
     args = ap.parse_args(argv)
     if args.dynamo:
         import torch_models
 
         torch_models.use_dynamo(True)
-    chosen = zoo_models(set(args.only), "dynamo" if args.dynamo else "torchscript") \
-        if args.zoo else models(set(args.only), not args.no_light)
+    exporter = "dynamo" if args.dynamo else "torchscript"
+    if args.zoo or args.zoo2:
+        chosen = zoo_models(set(args.only), exporter, ("zoo_sequence", "zoo_vision")
+                            if args.zoo2 else ("torch_zoo",))
+    else:
+        chosen = models(set(args.only), not args.no_light)
     groups = {"exported": {t: [0, 0, 0, 0.0] for t in TOOLS},  # known, tensors, wrong, time
               "light": {t: [0, 0, 0, 0.0] for t in TOOLS}}
     head = f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>30}" for t in TOOLS)

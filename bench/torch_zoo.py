@@ -227,11 +227,12 @@ def zoo():
     }
 
 
-def build(name: str, exporter: str = "torchscript"):
-    """(model, [feeds at each size]) of a zoo entry, exported by `exporter`."""
+def build(name: str, exporter: str = "torchscript", entries: dict | None = None):
+    """(model, [feeds at each size]) of a zoo entry (of this zoo, or of `entries`: another
+    module's zoo()), exported by `exporter`."""
     import torch
 
-    module, make, names, dynamic, sizes, _ = zoo()[name]
+    module, make, names, dynamic, sizes, _ = (entries or zoo())[name]
     use_dynamo(exporter == "dynamo")
     try:
         args = tuple(torch.from_numpy(a) for a in make(*sizes[0]))

@@ -16,7 +16,10 @@ shape error, or a requirement on the inputs' symbols (a binding, a range, an equ
 the graph is solved without the outputs' declared shapes (one solve more: if the graph
 requires as much by itself, that is all), and the declarations are then taken back one
 at a time in the model's order: each is kept unless, with the ones kept so far, it
-contradicts the graph or requires of the input dims what the graph alone does not.
+contradicts the graph or requires of the input dims what the graph alone does not, or
+gives a dim the graph leaves open through a name it shares with another declared dim
+(the legacy exporter's merged names: only its naming says they are equal; checked
+whenever the declarations share a name of their own, one solve more).
 Those set aside are solved as undeclared (their rank too), each named in a warning with
 what the graph gives. A shape error of the graph itself stays an error, and so does
 what the graph requires (a Reshape to a constant size binds the batch). JSON graphs are
@@ -40,13 +43,16 @@ def without_narrowing(problem, atoms, decoded, funcs):
                 if info.shape is not None and info.shape.dims]
     if not declared or not _from_onnx(graph.source):
         return as_is
-    if not atoms.conflicts and not _narrowings(graph, decoded):
+    shared = _shared_names(graph, declared)
+    if not atoms.conflicts and not _narrowings(graph, decoded) and not shared:
         return as_is
     kept = _solved_with(problem, [])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
         return as_is
-    free = _narrowings(graph, kept[2])
-    if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free):
+    alone = kept[2]
+    free = _narrowings(graph, alone)
+    if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free) and not any(
+            _borrowed(graph, name, alone, decoded, shared) for name in declared):
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
     set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
@@ -56,10 +62,14 @@ def without_narrowing(problem, atoms, decoded, funcs):
             why, status = "which contradicts it", "contradiction"
         else:
             fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
-            if not fixed:
+            borrowed = _borrowed(graph, name, alone, trial[2], shared)
+            if not fixed and not borrowed:
                 kept, kept_names = trial, kept_names + [name]
                 continue
-            why, status = "which would require " + " and ".join(fixed), "set aside"
+            why = ("which would require " + " and ".join(fixed) if fixed else
+                   "whose names, shared with another declared dim, would give "
+                   + ", ".join(borrowed) + " that the graph leaves open")
+            status = "set aside"
         set_aside[name] = (str(graph.outputs[name].shape), why, status)
     if not set_aside:  # (the requirements came from the graph and declarations together)
         return as_is
@@ -96,6 +106,37 @@ def _narrowings(graph, decoded) -> list[str]:
     out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
     out += [f"{a} = {b}" for a, b in decoded.constraints
             if (a.symbols() | b.symbols()) <= inputs]
+    return out
+
+
+def _shared_names(graph, declared) -> set[str]:
+    """The declared outputs' own names (not the inputs') at more than one declared dim:
+    the legacy exporter names the dims of outputs that dynamic_axes does not list after
+    whatever its shape inference merged them with (three F.interpolate outputs of
+    different sizes, all [Resize11_dim_0, 3, Resize11_dim_2, Resize11_dim_3])."""
+    seen, shared = set(), set()
+    for name in declared:
+        for d in graph.outputs[name].shape.dims or ():
+            for s in d.symbols():
+                if graph.symbol_class.get(s) != 0:
+                    (shared if s in seen else seen).add(s)
+    return shared
+
+
+def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
+    """The dims of output `name` (as `axis = dim`) that a solve gives in the inputs'
+    symbols where the graph alone leaves them open, through a name the declaration
+    shares with another declared dim: an equality that only the exporter's naming says
+    (the graph gives the other dim; this one it does not determine)."""
+    dims, open_dims = graph.outputs[name].shape.dims, alone.shapes.get(name)
+    got = decoded.shapes.get(name)
+    if not shared or dims is None or open_dims is None or got is None:
+        return []
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    out = []
+    for i, (d, a, g) in enumerate(zip(dims, open_dims.dims or (), got.dims or ())):
+        if d.symbols() & shared and not a.symbols() <= inputs and g.symbols() <= inputs:
+            out.append(f"axis {i} = {g}")
     return out
 
 

@@ -204,6 +204,28 @@ def test_outputs_declared_with_shared_names_are_kept_while_they_agree():
     assert "which would require 3*h*w = n" in sol.warnings[1]
 
 
+def test_a_shared_name_does_not_give_a_dim_the_graph_leaves_open():
+    # three F.interpolate outputs declared with one set of names: x1.5 is exact in f32,
+    # x0.7 is not (onnxruntime and torch give 14 for 20, the exact floor 13), so the graph
+    # leaves b's spatial dims open - the name shared with a only the exporter says equal
+    scales = [numpy_helper.from_array(np.array(v, np.float32), n)
+              for v, n in (([1, 1, 1.5, 1.5], "up"), ([1, 1, 0.3, 0.7], "odd"))]
+    names = ["R_0", 3, "R_2", "R_3"]
+    m = model([helper.make_node("Resize", ["x", "", "up"], ["a"]),
+               helper.make_node("Resize", ["x", "", "odd"], ["b"])],
+              [helper.make_tensor_value_info("x", F, ["n", 3, "h", "w"])],
+              [helper.make_tensor_value_info("a", F, names),
+               helper.make_tensor_value_info("b", F, names)], scales)
+    sol = solve(m)
+    assert sol.status == "ok"
+    assert sol.shape("a") == "[n, 3, 3*h//2, 3*w//2]"
+    assert sol.shape("b") == "[n, 3, _1, _2]"
+    (w,) = sol.warnings
+    assert w.startswith("graph output b is declared [R_0, 3, R_2, R_3], whose names, shared "
+                        "with another declared dim, would give axis 2 = 3*h//2, axis 3 = "
+                        "3*w//2 that the graph leaves open")
+
+
 def test_a_shape_error_of_the_graph_itself_stays_an_error():
     m = model([helper.make_node("Add", ["x", "z"], ["y"])],
               [helper.make_tensor_value_info("x", F, ["n", 3]),

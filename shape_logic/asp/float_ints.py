@@ -131,3 +131,18 @@ def int_held(e: Expr, dtype: str) -> bool:
     if _weight(e) > MAX_WEIGHT or abs(e.constant_term()) >= 2**30:
         return False
     return signed or bounds(e)[0] >= 0
+
+
+def scaled_exactly(x: Expr, scale) -> bool:
+    """Whether floor(x * scale), for a dim x and a Resize scale (an f32's exact value, a
+    Fraction), is what onnxruntime's f32 product floors to (and torch's f64 one). A known
+    x: the f32 product is computed (20 * 0.7 is 13.99999976 exactly, 14.0 in f32). A
+    symbolic x: only an exact product, x * m / 2^k with the scale's odd part m, which is
+    when x * m is held exactly in f32 - by the assumption above, m at most MAX_WEIGHT
+    (1.5 and 0.25 are followed, 0.7 = 11744051 / 2^24 is not)."""
+    if x.is_int:
+        product = np.float32(x.value) * np.float32(scale)
+        return bool(np.isfinite(product)) and math.floor(product) == math.floor(x.value * scale)
+    m = abs(scale.numerator)
+    odd = m >> ((m & -m).bit_length() - 1) if m else 0
+    return held(x * Expr.const(odd), "f32")

@@ -283,9 +283,13 @@ class Functions(Relating):
 
     @remembered
     def _floor_scale(self, d: clingo.Symbol, r: clingo.Symbol):
+        """onnxruntime multiplies in f32 (torch in f64): the exact floor only where the
+        product is exact, or rounds to the same integer (float_ints.scaled_exactly)."""
         try:
             x = symbol_to_expr(d)
             scale = Fraction(_real(r))
+            if not float_ints.scaled_exactly(x, scale):
+                return []
             if not x.is_int:
                 if scale.denominator == 1:
                     return expr_to_symbol(x * int(scale))

@@ -155,6 +155,24 @@ def test_without_allowzero_a_size_that_may_be_zero_is_the_size_where_a_copy_cann
     assert sol.shape("y") == "[b, 32, (h//4)*(w//4)]"
 
 
+def test_without_allowzero_a_size_that_may_be_zero_is_the_inputs_own():
+    """A reshape back to Shape(c) (GroupNorm as exporters write it, after a strided Conv):
+    n//5 - 1 may be 0, but as a 0 it would copy the input's axis 2, n//5 - 1 as well."""
+    graph = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 1, n]"}},
+             "initializers": {"w": {"dtype": "f32", "shape": [8, 1, 10],
+                                    "data": np.zeros((8, 1, 10)).tolist()},
+                              "groups": {"dtype": "i64", "shape": [3], "data": [0, 8, -1]}},
+             "nodes": [
+                 {"op": "Conv", "inputs": ["x", "w"], "outputs": ["c"],
+                  "attrs": {"strides": [5]}},
+                 {"op": "Reshape", "inputs": ["c", "groups"], "outputs": ["g"]},
+                 {"op": "Shape", "inputs": ["c"], "outputs": ["s"]},
+                 {"op": "Reshape", "inputs": ["g", "s"], "outputs": ["y"]}]}
+    sol = solve(graph)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("y") == "[b, 8, n//5 - 1]"
+
+
 def test_allowzero_does_not_take_a_size_that_may_be_negative():
     # h - 5 may be -1 (an inferred axis) or below: nothing is stated for that axis
     g = _patches(1)
