@@ -4,6 +4,7 @@ runs on CUDA only, vs their documented formulas)."""
 import os
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -263,3 +264,73 @@ def test_qlinear_concat(seed, signed, sizes):
     for k in sizes:
         arrays += [q(2, k), s(), q()]
     checked("QLinearConcat", arrays, {"axis": 1}, rtol=0, atol=1)
+
+
+# com.microsoft contrib ops: onnxruntime is the reference
+@pytest.mark.parametrize("op, shapes, attrs, n_out", [
+    ("BiasGelu", [(2, 3, 8), (8,)], {}, 1),
+    ("FastGelu", [(2, 3, 8), (8,)], {}, 1),
+    ("SkipLayerNormalization", [(2, 3, 8), (2, 3, 8), (8,), (8,), (8,)], {"epsilon": 1e-5}, 4),
+    ("Attention", [(2, 5, 16), (16, 48), (48,)], {"num_heads": 4}, 2),
+    ("Attention", [(2, 5, 16), (16, 48), (48,), None, (2, 2, 4, 3, 4)],
+     {"num_heads": 4, "unidirectional": 1}, 2),
+    ("MultiHeadAttention", [(2, 3, 16), (2, 5, 16), (2, 5, 16), (48,), None, None,
+                            (2, 4, 2, 4), (2, 4, 2, 4)], {"num_heads": 4}, 3),
+])
+def test_contrib_kernels_match_onnxruntime(op, shapes, attrs, n_out):
+    from shape_logic.kernels import load_kernel
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    arrays = [None if s is None else (rng.standard_normal(s) * 0.3).astype(np.float32)
+              for s in shapes]
+    want = ort_contrib(op, arrays, attrs, n_out)
+    got = load_kernel(op)(attrs, n_outputs=n_out)(*arrays)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
+
+
+def test_group_query_attention_matches_onnxruntime():
+    # decoding one token per batch entry over a past of 3, kv heads serving 2 query heads
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    f = lambda *s: (rng.standard_normal(s) * 0.5).astype(np.float32)  # noqa: E731
+    arrays = [f(2, 1, 64), f(2, 1, 32), f(2, 1, 32), f(2, 2, 3, 16), f(2, 2, 3, 16),
+              np.array([3, 3], np.int32), np.array(4, np.int32)]
+    attrs = {"num_heads": 4, "kv_num_heads": 2}
+    want = ort_contrib("GroupQueryAttention", arrays, attrs, 3)
+    got = load_kernel("GroupQueryAttention")(attrs, n_outputs=3)(*arrays)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+def test_embed_layer_normalization_matches_onnxruntime():
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    arrays = [rng.integers(0, 20, (2, 5)).astype(np.int32),
+              rng.integers(0, 2, (2, 5)).astype(np.int32), f(20, 8), f(16, 8), f(2, 8), f(8),
+              f(8), (rng.random((2, 5)) < 0.7).astype(np.int32)]
+    want = ort_contrib("EmbedLayerNormalization", arrays, {"epsilon": 1e-5}, 3)
+    got = load_kernel("EmbedLayerNormalization")({"epsilon": 1e-5}, n_outputs=3)(*arrays)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
+
+
+def test_rotary_embedding_matches_onnxruntime():
+    # 4-D input, a position offset, a rotary dim below the head size
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 4, 3, 16)).astype(np.float32)
+    cos, sin = (rng.standard_normal((8, 4)).astype(np.float32) for _ in range(2))
+    arrays = [x, np.array([2], np.int64), cos, sin]
+    attrs = {"rotary_embedding_dim": 8, "num_heads": 4}
+    (want,) = ort_contrib("RotaryEmbedding", arrays, attrs)
+    kernel = load_kernel("RotaryEmbedding")(attrs)
+    kernel.microsoft = True
+    (got,) = kernel(*arrays)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -1,5 +1,5 @@
 """If: rules/If.lp on data cases (branches as graph objects); the kernel against
-onnxruntime in tests/kernels/test_nn.py::test_if."""
+onnxruntime in tests/kernels/test_control_flow.py::test_if."""
 import numpy as np
 import pytest
 

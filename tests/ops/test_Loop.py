@@ -1,5 +1,5 @@
 """Loop: rules/Loop.lp on data cases (bodies as graph objects); the kernel against
-onnxruntime in tests/kernels/test_nn.py::test_loop."""
+onnxruntime in tests/kernels/test_control_flow.py::test_loop."""
 import numpy as np
 import pytest
 

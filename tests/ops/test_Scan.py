@@ -1,5 +1,5 @@
 """Scan: rules/Scan.lp on data cases (bodies as graph objects), and the kernel against onnx's
-reference (tests/kernels/test_nn.py::test_scan)."""
+reference (tests/kernels/test_control_flow.py::test_scan)."""
 import numpy as np
 import pytest
 
