@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from onnx import helper, numpy_helper
+from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
 from shape_logic.testing import node_graph
@@ -161,3 +161,17 @@ def onnxruntime_verdict(op, arrays, attrs=None, n_outputs=1):
     except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
         return "no kernel" if "NOT_IMPLEMENTED" in str(e) else "rejected"
     return "runs"
+
+
+def gqa_lengths(mask: str = "mask", one: str = "one") -> list:
+    """The nodes giving GroupQueryAttention's `seqlens` (int32: each row's count of the
+    attention mask, less one) and `tot` (int32: the mask's width) from a [batch, total]
+    mask, as onnxruntime-genai's model builder computes them; `one` is an int64 [1]."""
+    return [
+        helper.make_node("ReduceSum", [mask, one], ["len"], keepdims=0),
+        helper.make_node("Sub", ["len", one], ["seqlens64"]),
+        helper.make_node("Cast", ["seqlens64"], ["seqlens"], to=TensorProto.INT32),
+        helper.make_node("Shape", [mask], ["ms"], start=1, end=2),
+        helper.make_node("Squeeze", ["ms"], ["tot64"]),
+        helper.make_node("Cast", ["tot64"], ["tot"], to=TensorProto.INT32),
+    ]

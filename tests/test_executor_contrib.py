@@ -9,6 +9,8 @@ from onnx import TensorProto, helper, numpy_helper
 import shape_logic
 from shape_logic.cli import main
 
+from .contrib_ops import gqa_lengths
+
 MS = "com.microsoft"
 F = TensorProto.FLOAT
 RNG = np.random.default_rng(0)
@@ -71,12 +73,7 @@ def gqa_step():
     past of 3, total_sequence_length from the attention mask's shape."""
     nodes = [
         helper.make_node("MatMul", ["x", "wqkv"], ["qkv"]),
-        helper.make_node("ReduceSum", ["mask", "one"], ["len"], keepdims=0),
-        helper.make_node("Sub", ["len", "one"], ["seqlens64"]),
-        helper.make_node("Cast", ["seqlens64"], ["seqlens"], to=TensorProto.INT32),
-        helper.make_node("Shape", ["mask"], ["ms"], start=1, end=2),
-        helper.make_node("Squeeze", ["ms"], ["tot64"]),
-        helper.make_node("Cast", ["tot64"], ["tot"], to=TensorProto.INT32),
+        *gqa_lengths(),
         helper.make_node("GroupQueryAttention", ["qkv", "", "", "pk", "pv", "seqlens", "tot",
                                                  "cos", "sin"], ["y", "prk", "prv"],
                          domain=MS, num_heads=4, kv_num_heads=2, do_rotary=1),

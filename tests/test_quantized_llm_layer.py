@@ -10,6 +10,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 import shape_logic
 
+from .contrib_ops import gqa_lengths
+
 MS = "com.microsoft"
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 RNG = np.random.default_rng(0)
@@ -45,12 +47,7 @@ def layer_model():
         helper.make_node("SimplifiedLayerNormalization", ["e", "ln1.weight"], ["n1"],
                          axis=-1, epsilon=1e-5, stash_type=1),
         # the attention's lengths from the mask, as the builder computes them
-        helper.make_node("ReduceSum", ["mask", "one"], ["len"], keepdims=0),
-        helper.make_node("Sub", ["len", "one"], ["seqlens64"]),
-        helper.make_node("Cast", ["seqlens64"], ["seqlens"], to=TensorProto.INT32),
-        helper.make_node("Shape", ["mask"], ["ms"], start=1, end=2),
-        helper.make_node("Squeeze", ["ms"], ["tot64"]),
-        helper.make_node("Cast", ["tot64"], ["tot"], to=TensorProto.INT32),
+        *gqa_lengths(),
         helper.make_node("GroupQueryAttention", ["qkv", "", "", "past_key", "past_value",
                                                  "seqlens", "tot", "cos", "sin"],
                          ["attn", "present_key", "present_value"], domain=MS,

@@ -230,13 +230,19 @@ def quantized(rng, shape, signed):
     return rng.integers(lo, hi, shape).astype(dtype)
 
 
+def makers(rng, signed):
+    """(q, s): q(*shape) a random quantized tensor (a zero point without a shape), s() a
+    random scale."""
+    return (lambda *shape: quantized(rng, shape, signed),
+            lambda: np.float32(rng.random() * 0.05 + 0.01))
+
+
 @FAST
 @given(seed=seeds, op=st.sampled_from(["QLinearAdd", "QLinearMul"]), signed=st.booleans(),
        n=st.integers(1, 5))
 def test_qlinear_binary(seed, op, signed, n):
     rng = np.random.default_rng(seed)
-    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
-    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    q, s = makers(rng, signed)
     checked(op, [q(3, n), s(), q(), q(n), s(), q(), s(), q()], {}, rtol=0, atol=1)
 
 
@@ -245,8 +251,7 @@ def test_qlinear_binary(seed, op, signed, n):
                                                         max_size=4))
 def test_qlinear_sigmoid_and_global_average_pool(seed, signed, shape):
     rng = np.random.default_rng(seed)
-    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
-    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    q, s = makers(rng, signed)
     x = quantized(rng, shape, signed)
     checked("QLinearSigmoid", [x, s(), q(), np.float32(0.004), q()], {}, rtol=0, atol=1)
     checked("QLinearGlobalAveragePool", [x, s(), q(), s(), q()], {"channels_last": 1}, rtol=0,
@@ -258,8 +263,7 @@ def test_qlinear_sigmoid_and_global_average_pool(seed, signed, shape):
                                                         max_size=3))
 def test_qlinear_concat(seed, signed, sizes):
     rng = np.random.default_rng(seed)
-    q = lambda *s: quantized(rng, s, signed)  # noqa: E731
-    s = lambda: np.float32(rng.random() * 0.05 + 0.01)  # noqa: E731
+    q, s = makers(rng, signed)
     arrays = [s(), q()]
     for k in sizes:
         arrays += [q(2, k), s(), q()]

@@ -241,3 +241,28 @@ def global_pool_tests(op: str, reference_2d_only: bool):
     def test_case(name):
         check_case(op, *GLOBAL_CASES[name])
     return test_case, test_matches_reference
+
+
+def common_pool_tests(op: str, cases: dict, attr: str, values, opset: int = 18):
+    """test_case, test_backward_range and test_matches_reference of a pool that onnx's
+    reference computes with its common pool (AveragePool, LpPool): random pools with its
+    quirks taken out, the operator's own attribute `attr` drawn from `values` half the
+    time."""
+    @pytest.mark.parametrize("name", cases)
+    def test_case(name):
+        check_case(op, *cases[name])
+
+    def test_backward_range():
+        # (h - 2)//2 + 1 = 112: h is 224 or 225
+        backward_range(op, cases, 224)
+
+    def adjust(draw, attrs, auto_pad, nsp):
+        common_pool_quirks(attrs, auto_pad)
+        if draw(st.booleans()):
+            attrs[attr] = draw(st.sampled_from(values))
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.composite(lambda draw: draw_pool(draw, adjust))())
+    def test_matches_reference(case):
+        check_pool(op, *case, opset=opset)
+    return test_case, test_backward_range, test_matches_reference

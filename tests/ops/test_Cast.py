@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.graph import dtype_of_array
-from shape_logic.solver import solve
 from shape_logic.testing import ONNX_ELEM, check_against_reference, check_case, random_array
+
+from . import values
+from .values import i64
 
 CODES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str", 9: "bool",
          10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16",
@@ -48,33 +49,9 @@ def test_codes(code):
                {"y0": "[n]", "dtypes": {"y0": CODES[code]}})
 
 
-def i64(*v):
-    return np.array(v, dtype=np.int64)
-
-
 def reshape_target(inputs, to, then=()):
-    """The shape Reshape(d, v) gives a tensor d of unknown shape, where v is Cast(x0) (then each
-    op of `then` applied): it is what the rules know of the cast elements. A string input
-    "[b, s]" is the Shape of a tensor of that shape."""
-    g = {"name": "values", "opset": 18, "inputs": {"d": {"dtype": "f32", "shape": "D"}},
-         "initializers": {}, "nodes": []}
-    (a,) = inputs
-    if isinstance(a, str):
-        g["inputs"]["t"] = {"dtype": "f32", "shape": a}
-        g["nodes"].append({"name": "shape", "op": "Shape", "inputs": ["t"], "outputs": ["x0"]})
-    else:
-        g["initializers"]["x0"] = {"dtype": dtype_of_array(a), "shape": list(a.shape),
-                                   "data": a.tolist()}
-    g["nodes"].append({"name": "n", "op": "Cast", "inputs": ["x0"], "outputs": ["v0"],
-                       "attrs": {"to": to}})
-    for k, then_op in enumerate(then):
-        g["nodes"].append({"name": f"then{k}", "op": then_op, "inputs": [f"v{k}"],
-                           "outputs": [f"v{k + 1}"]})
-    g["nodes"].append({"name": "r", "op": "Reshape", "inputs": ["d", f"v{len(then)}"],
-                       "outputs": ["r"]})
-    sol = solve(g)
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    return sol.shape("r")
+    """What the rules know of the cast elements (values.reshape_target)."""
+    return values.reshape_target("Cast", inputs, {"to": to}, then)
 
 
 VALUE_CASES = {
