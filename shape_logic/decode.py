@@ -41,6 +41,9 @@ class Atoms:
     scope_conflicts: list = field(default_factory=list)
     runs: set = field(default_factory=set)  # the scopes that surely run (scope_runs/1)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
+    # broadcasts of axes without a value: ((Y, I), (A, IA), (B, IB)), Y's axis equal to
+    # the inputs' where those are equal (voids.lp)
+    void_joins: list = field(default_factory=list)
     # when set, gives the void edges on demand (the solve grounds voids.lp only then)
     void_loader: Any = None
     min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
@@ -116,6 +119,9 @@ class Atoms:
         elif name == "eqvoid":
             self.void_edges.append(((args[0].string, args[1].number),
                                     (args[2].string, args[3].number)))
+        elif name == "bcvoid":
+            self.void_joins.append(tuple((args[k].string, args[k + 1].number)
+                                         for k in (0, 2, 4)))
 
 
 def _patterns(string: str) -> tuple:
@@ -340,12 +346,23 @@ class _VoidClasses:
         if self.classes is None:
             atoms = self.atoms
             if atoms.void_loader is not None:
-                atoms.void_edges = atoms.void_edges + atoms.void_loader()
+                edges, joins = atoms.void_loader()
+                atoms.void_edges = atoms.void_edges + edges
+                atoms.void_joins = atoms.void_joins + joins
                 release(atoms.void_loader)  # the grounded control, not needed any more
                 atoms.void_loader = None
-            self.classes = _UnionFind()
+            self.classes = classes = _UnionFind()
             for a, b in atoms.void_edges:
-                self.classes.union(a, b)
+                classes.union(a, b)
+            # a broadcast of two axes of one class is in it; joining one output may put
+            # another broadcast's inputs in one class: to the fixed point
+            joins, joined = atoms.void_joins, True
+            while joins and joined:
+                joined = False
+                for y, a, b in joins:
+                    if classes.find(a) == classes.find(b) != classes.find(y):
+                        classes.union(y, a)
+                        joined = True
         return self.classes.find(axis)
 
 

@@ -211,13 +211,20 @@ UNEXPLAINED = ("not explained: finding the nodes and declarations behind this er
                "more computation than solving the whole graph allows (it stands all the same)")
 
 
-def ground_voids(ctl: clingo.Control, funcs: Functions) -> list:
-    """The edges between equal axes without a value (voids.lp), grounded after the base
-    program: its atoms are facts (the program is Horn, its sources facts), read as such."""
+def ground_voids(ctl: clingo.Control, funcs: Functions) -> tuple[list, list]:
+    """The edges between equal axes without a value and the broadcasts of such axes
+    (voids.lp), grounded after the base program: its atoms are facts (the program is Horn,
+    its sources facts), read as such."""
     ctl.ground([(VOIDS_PART, [])], context=funcs)
-    return [((a.symbol.arguments[0].string, a.symbol.arguments[1].number),
-             (a.symbol.arguments[2].string, a.symbol.arguments[3].number))
-            for a in ctl.symbolic_atoms.by_signature("eqvoid", 4) if a.is_fact]
+
+    def axis(args, k):
+        return args[k].string, args[k + 1].number
+
+    edges = [(axis(a.symbol.arguments, 0), axis(a.symbol.arguments, 2))
+             for a in ctl.symbolic_atoms.by_signature("eqvoid", 4) if a.is_fact]
+    joins = [tuple(axis(a.symbol.arguments, k) for k in (0, 2, 4))
+             for a in ctl.symbolic_atoms.by_signature("bcvoid", 6) if a.is_fact]
+    return edges, joins
 
 
 def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
