@@ -268,6 +268,20 @@ class Functions(Relating):
             return []
 
     @remembered
+    def lift(self, e: clingo.Symbol, k: clingo.Symbol, parent: clingo.Symbol):
+        """e in scope `parent`'s names (0: the graph's) when every symbol of e is scope k's
+        (a body's copy of a name around it); no term otherwise. As it is: a binding's own
+        symbol is lifted, not its value (If.lp: what both branches require)."""
+        try:
+            x = symbol_to_expr(e)
+        except FAILURES:
+            return []
+        prefix = f"_i{k.number}_"
+        if not all(s.startswith(prefix) for s in x.symbol_set()):
+            return []
+        return expr_to_symbol(rescope_expr(x, k.number, parent.number))
+
+    @remembered
     def symbols(self, e: clingo.Symbol):
         try:
             return [String(s) for s in sorted(symbol_to_expr(e).symbols())]

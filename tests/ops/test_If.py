@@ -181,3 +181,42 @@ def test_branches_without_nodes_give_the_tensors_they_name():
              "then_branch": {"inputs": [], "outputs": ["x"], "nodes": []},
              "else_branch": {"inputs": [], "outputs": ["y"], "nodes": []}}}]}
     assert solve(g).shape("z") == "[b, _1]"
+
+
+def reshape_if(then_target, else_target):
+    """Each branch reshapes x : [n] (around them) to its constant target."""
+    def side(name, target):
+        return {"inputs": [], "outputs": [name],
+                "initializers": {f"{name}_s": {"dtype": "i64", "shape": [len(target)],
+                                               "data": target}},
+                "nodes": [{"op": "Reshape", "inputs": ["x", f"{name}_s"], "outputs": [name]}]}
+    return {"inputs": {"x": {"dtype": "f32", "shape": "[n]"},
+                       "c": {"dtype": "bool", "shape": "[]"}},
+            "nodes": [{"op": "If", "inputs": ["c"], "outputs": ["y"],
+                       "attrs": {"then_branch": side("t", then_target),
+                                 "else_branch": side("e", else_target)}}]}
+
+
+@pytest.mark.parametrize("then_target, else_target, x, bindings", [
+    # both branches need 6 elements: one of them runs, so x has 6
+    ([2, 3], [3, 2], "[6]", {"n": 6}),
+    ([6], [1, 2, 3], "[6]", {"n": 6}),
+    # 6 or 8: either may run, nothing is known
+    ([2, 3], [2, 4], "[n]", {}),
+    # only one branch asks anything (-1 fits any count)
+    ([2, 3], [-1], "[n]", {}),
+])
+def test_what_both_branches_require_holds(then_target, else_target, x, bindings):
+    from shape_logic import run, solve
+
+    g = reshape_if(then_target, else_target)
+    sol = solve(g)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("x") == x
+    assert sol.bindings == bindings
+    if bindings:  # the executor holds x to it, either way the condition goes
+        for c in (True, False):
+            run(g, {"x": np.ones(6, np.float32), "c": np.array(c)})
+        with pytest.raises(Exception, match="x"):
+            run(g, {"x": np.ones(5, np.float32), "c": np.array(True)})
+
