@@ -12,8 +12,9 @@ a part touches only its own filters' rows and needs no other part's:
 - one group: a part is a range of whole rows of the flat output positions, from one
   split of the input; finished there when the grid is the result itself (`compact`),
   else by ranges of filters in a second section (the cut out of the grid);
-- one group over fewer positions than filters: a part is a range of filters over one
-  column matrix made before the parts (`share_columns`; a 1x1 kernel: the input).
+- one group, a 1x1 kernel or fewer positions than filters: a part is a range of
+  filters over one column matrix made before the parts (`share_columns`; a 1x1 kernel:
+  the input).
 
 Equal filters' channels are copied where the products are made (before the bias, the
 addend and the Relu, which act on both alike), within the part that made them; when the
@@ -189,7 +190,7 @@ class Call:
         """One group: filters [r0, r1) at every position (and their finishing when each
         part finishes its own), from the shared columns or, with a 1x1 kernel, the input
         itself. For few positions (late layers), where whole rows of positions would
-        leave BLAS skinny products."""
+        leave BLAS skinny products, and for 1x1 kernels (no columns to copy in parts)."""
         plan, yg = self.plan, self.yg
         cols = self.shared if self.shared is not None else plan.tap(self.flat, 0)
         w = (self.wg if self.wb is None else self.wb)[0, r0:r1]
