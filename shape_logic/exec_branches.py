@@ -27,6 +27,14 @@ import threading
 from .exec_rewrite import uses
 from .kernels import workers
 
+# branches run at the same time only when the longest is at most this share of the
+# group's work: one branch per thread leaves the group as long as its longest branch run
+# on one thread (1 / share faster than one thread), while the steps one after the other
+# split their own work (~1.6x on 2 threads for convolutions this large). ResNet50's
+# projection shortcuts (0.68) one after the other: 72.1 -> 68.1 ms a run (min of 10,
+# interleaved); Inception v2's blocks (0.43-0.84) about even either way
+LONGEST_SHARE = 0.65
+
 
 @dataclasses.dataclass
 class Group:
@@ -34,6 +42,7 @@ class Group:
     steps: list  # the same steps in the sequential order (one thread)
     free: list  # what the steps' last uses free, freed after the group
     beside: int  # the work of all branches but the longest (`cost` units)
+    longest: int = 0  # the longest branch's work
 
 
 def branch_groups(steps: list, constants, outputs: set, cost) -> list:
@@ -88,7 +97,7 @@ def branch_groups(steps: list, constants, outputs: set, cost) -> list:
         branches = [branches[i] for _, i in reversed(work)]
         grouped[id(members[0])] = Group(branches, members,
                                         [t for s in members for t in s.free],
-                                        sum(w for w, _ in work[:-1]))
+                                        sum(w for w, _ in work[:-1]), work[-1][0])
     items = []
     for step in steps:
         if id(step) in grouped:
@@ -121,9 +130,11 @@ def run_group(group: Group, run_step, env: dict) -> None:
     """Run a group's branches, at the same time when the intra-op threads allow it and
     the branches beside the longest are work enough to pay for it (workers.MIN_WORK:
     waking a worker for a short branch costs more than it gives, as for a kernel's
-    parts; the steps then run one after the other, each free to split its own work).
+    parts; the steps then run one after the other, each free to split its own work),
+    and the longest branch is not most of the group's work (LONGEST_SHARE).
     `run_step(step, lock)` runs one step (its checks under `lock`)."""
-    if workers.current() <= 1 or group.beside < workers.MIN_WORK:
+    if workers.current() <= 1 or group.beside < workers.MIN_WORK or \
+            group.longest > LONGEST_SHARE * (group.longest + group.beside):
         for step in group.steps:
             run_step(step, None)
     else:

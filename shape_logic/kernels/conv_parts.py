@@ -11,10 +11,15 @@ a part touches only its own filters' rows and needs no other part's:
   its own input channels to finishing its rows (one parallel section);
 - one group: a part is a range of whole rows of the flat output positions, from one
   split of the input; finished there when the grid is the result itself (`compact`),
-  else by ranges of filters in a second section (the cut out of the grid).
+  else by ranges of filters in a second section (the cut out of the grid);
+- one group, a 1x1 kernel or fewer positions than filters: a part is a range of
+  filters over one column matrix made before the parts (`share_columns`; a 1x1 kernel:
+  the input).
 
 Equal filters' channels are copied where the products are made (before the bias, the
-addend and the Relu, which act on both alike), within the part that made them.
+addend and the Relu, which act on both alike), within the part that made them; when the
+parts split the filters, after them (the original may be another part's), and the call
+is then finished as a whole.
 """
 from __future__ import annotations
 
@@ -74,6 +79,7 @@ class Call:
         self.split = False  # each part finishes its filters (`parted`), else `whole`
         self.last = None  # the finishing of the whole call, after the parts
         self.wb = None  # one group: wg with the bias as a last column (Conv.folded), or None
+        self.shared = None  # one group split by filters: the columns (share_columns)
 
     def parted(self, result, bias, addend, relu: bool, spaced, compact: bool) -> None:
         """Each part finishes its own filters: through views in filter order of the
@@ -166,16 +172,38 @@ class Call:
         if self.split and self.compact:
             self.finish(0, 1, 0, wg.shape[1], lo, hi)
 
+    def share_columns(self) -> None:
+        """One group: the column matrices of every position [N, C*K (+ 1), L], made once
+        for `filter_rows` (the parts only read them)."""
+        plan, flat = self.plan, self.flat
+        n, c = flat.shape[:2]
+        k = len(plan.taps)
+        ones = int(self.wb is not None)  # a last row of ones: the bias column's
+        # (a name of its own: a part running on this thread asks for "columns")
+        block = scratch("shared columns", (n, c * k + ones, plan.length), flat.dtype)
+        if ones:
+            block[:, c * k] = 1
+        plan.copy_taps(flat, block[:, :c * k].reshape(n, c, k, plan.length), 0)
+        self.shared = block
+
     def filter_rows(self, r0: int, r1: int) -> None:
-        """One group, a 1x1 kernel reading the input itself: filters [r0, r1) at every
-        position (and their finishing when the grid is the result). For few positions
-        (late layers), where whole rows of positions would leave BLAS skinny products."""
-        plan, flat, wg, yg = self.plan, self.flat, self.wg, self.yg
-        cols = plan.tap(flat, 0)
-        for i in range(flat.shape[0]):
-            np.matmul(wg[0, r0:r1], cols[i], out=plan.head(yg[i, 0, r0:r1]))
+        """One group: filters [r0, r1) at every position (and their finishing when each
+        part finishes its own), from the shared columns or, with a 1x1 kernel, the input
+        itself. For few positions (late layers), where whole rows of positions would
+        leave BLAS skinny products, and for 1x1 kernels (no columns to copy in parts)."""
+        plan, yg = self.plan, self.yg
+        cols = self.shared if self.shared is not None else plan.tap(self.flat, 0)
+        w = (self.wg if self.wb is None else self.wb)[0, r0:r1]
+        for i in range(cols.shape[0]):
+            np.matmul(w, cols[i], out=plan.head(yg[i, 0, r0:r1]))
         if self.split:
             self.finish(0, 1, r0, r1)
+
+    def copy_duplicates(self) -> None:
+        """One group, after `filter_rows`: the channels of equal filters (Conv.filters)
+        copied from the one they repeat (which another part may have made)."""
+        for _, rows, row in self.dups:
+            self.yg[:, 0, rows] = self.yg[:, 0, row]
 
     # ----- finishing
     def finish(self, g0: int, g1: int, r0: int, r1: int, lo: int = 0,

@@ -17,6 +17,8 @@ CASES = {
     "strided padded": ((1, 3, 11, 10), (4, 3, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
     "1x1": ((2, 6, 5, 7), (4, 6, 1, 1), {}),
     "1x1 few positions": ((1, 6, 2, 3), (24, 6, 1, 1), {}),  # filters per part
+    "3x3 few positions": ((2, 5, 3, 3), (24, 5, 3, 3), {"pads": [1, 1, 1, 1]}),  # shared
+    "strided few positions": ((1, 4, 5, 5), (16, 4, 3, 3), {"strides": [2, 2]}),
     "1x1 strided": ((1, 5, 6, 7), (20, 5, 1, 1), {"strides": [2, 3]}),
     "1-D dilated": ((1, 3, 17), (5, 3, 3), {"dilations": [2], "pads": [2, 2]}),
     # whole groups per part
