@@ -168,7 +168,8 @@ class _Obvious:
     (no input or annotation uses them), each standing for the G where a kept declaration
     first names it. A trial is
     - kept when every axis's G is in the inputs' names and D is one of those own names not
-      named before, or is G once they are replaced: the declaration names what the graph
+      named before (G not 0: a name is a size of at least 1), or is G once they are
+      replaced: the declaration names what the graph
       gives, and requires nothing of the inputs (no conflict, no narrowing, nothing
       borrowed: G is determined);
     - a contradiction when the ranks differ, or an axis's D (in the inputs' names once
@@ -224,7 +225,9 @@ class _Obvious:
             atom = d.single_atom()
             s = atom.args[0] if atom is not None and atom.kind == "sym" else None
             if s in self.own and s not in self.known and s not in named:
-                if determined:
+                # a name stands for a size of at least 1 (`relate` cancels it): naming a
+                # size the graph gives as 0 is a conflict, left to the solver
+                if determined and not (g.is_int and g.value <= 0):
                     named[s] = g
                 else:
                     outcome = None
