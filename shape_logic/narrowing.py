@@ -167,11 +167,11 @@ class _Obvious:
     axis of an output a dim G; the declared dim D may use the declared outputs' own names
     (no input or annotation uses them), each standing for the G where a kept declaration
     first names it. A trial is
-    - kept when every axis's G is in the inputs' names and D is one of those own names not
-      named before (G not 0: a name is a size of at least 1), or is G once they are
-      replaced: the declaration names what the graph
-      gives, and requires nothing of the inputs (no conflict, no narrowing, nothing
-      borrowed: G is determined);
+    - kept when no node reads the output, every axis's G is in the inputs' names, and D is
+      one of those own names not named before (G not 0: a name is a size of at least 1)
+      or is G once they are replaced: the declaration names what the graph gives, and
+      requires nothing of the inputs (no conflict, no narrowing, nothing borrowed: G is
+      determined);
     - a contradiction when the ranks differ, or an axis's D (in the inputs' names once
       the own names are replaced) and G differ by a nonzero integer: however the solver
       binds the inputs' names (the same in both), the two stay that far apart where they
@@ -191,6 +191,10 @@ class _Obvious:
                     for s in d.symbols()
                     if graph.symbol_class.get(s) != 0 and s not in elsewhere}
         self.known: dict = {}  # own name -> the G it stands for
+        # outputs that nodes read: there a name meets the graph's arithmetic before it is
+        # bound (a broadcast of a declared [P_0, P_1] with [n, 1, h, 1] gave
+        # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
+        self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
         self.blind = False
 
     def verdict(self, name) -> str | None:
@@ -239,4 +243,6 @@ class _Obvious:
                 if (d - g).is_int:
                     return "contradiction", {}
                 outcome = None
+        if outcome == "kept" and name in self.read:
+            outcome = None
         return outcome, named
