@@ -37,16 +37,28 @@ def _schemas() -> dict[str, list]:
 
 
 @lru_cache(maxsize=None)
-def _attribute_types(op: str, opset: int) -> tuple[dict, set] | None:
-    """(name -> AttrType at this opset, names known in any version), or None: no schema."""
-    versions = _schemas().get(op)
-    if not versions:
+def _attribute_types(op: str, opset: int) -> dict | None:
+    """Name -> AttrType at this opset (the first version's before it), or None: no schema.
+    One schema from onnx's registry: building every schema of its history (_schemas) cost
+    ~10 ms more in each process, needed only for an attribute this version lacks."""
+    import onnx.defs
+
+    if not onnx.defs.has(op, ""):
         return None
-    current = [s for s in versions if s.since_version <= opset]
-    schema = current[-1] if current else versions[0]
-    types = {k: a.type for k, a in schema.attributes.items()}
-    known = {k for s in versions for k in s.attributes}
-    return types, known
+    try:
+        schema = onnx.defs.get_schema(op, opset, "")
+    except onnx.defs.SchemaError:  # no version at or before this opset
+        versions = _schemas().get(op)
+        if not versions:
+            return None
+        schema = versions[0]
+    return {k: a.type for k, a in schema.attributes.items()}
+
+
+@lru_cache(maxsize=None)
+def _known_attributes(op: str) -> set:
+    """The attribute names of every version of the operator."""
+    return {k for s in _schemas().get(op, ()) for k in s.attributes}
 
 
 def check_attributes(graph: Graph) -> None:
@@ -54,20 +66,19 @@ def check_attributes(graph: Graph) -> None:
     for node in graph.nodes:
         if node.domain:
             continue
-        table = _attribute_types(node.op, graph.opset)
-        if table is None:
+        types = _attribute_types(node.op, graph.opset)
+        if types is None:
             continue
-        types, known = table
         for key, value in node.attrs.items():
-            place = f"{node.place}.attrs.{key}"
-            if key not in known:
+            if key not in types and key not in (known := _known_attributes(node.op)):
                 expected = ", ".join(sorted(known)) or "none"
                 raise InputError(f"{node.op} has no attribute {key!r} (its attributes: "
-                                 f"{expected})", graph.path, place)
-            if key in types:  # an attribute of another opset: the rules report it
+                                 f"{expected})", graph.path, f"{node.place}.attrs.{key}")
+            if key in types:  # (else an attribute of another opset: the rules report it)
                 problem = _type_problem(types[key], value)
                 if problem:
-                    raise InputError(f"{node.op} attribute {key!r} {problem}", graph.path, place)
+                    raise InputError(f"{node.op} attribute {key!r} {problem}", graph.path,
+                                     f"{node.place}.attrs.{key}")
 
 
 def _type_problem(attr_type, value: Any) -> str | None:

@@ -270,7 +270,7 @@ def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
 
 def attr_facts(node: Node, key: str, value: Any) -> list[str]:
     n, k = quote(node.name), quote(key)
-    place = f"{node.place}.attrs.{key}"
+    place = _AttrPlace(node, key)
     out = [f"has_attr({n},{k})."]
     if isinstance(value, np.ndarray):
         return out + tensor_attr_facts(n, k, value)
@@ -304,7 +304,19 @@ def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
     return out
 
 
-def scalar_term(v: Any, place: str) -> str:
+class _AttrPlace:
+    """`nodes[i] "name".attrs.key`, written only if an error names it."""
+
+    __slots__ = ("node", "key")
+
+    def __init__(self, node: Node, key: str):
+        self.node, self.key = node, key
+
+    def __str__(self):
+        return f"{self.node.place}.attrs.{self.key}"
+
+
+def scalar_term(v: Any, place) -> str:
     if isinstance(v, bool):
         return str(int(v))
     if isinstance(v, int):
@@ -315,4 +327,4 @@ def scalar_term(v: Any, place: str) -> str:
         return quote(v)
     if isinstance(v, dict):
         return "graph"
-    raise InputError(f"unsupported attribute value {v!r}", place=place)
+    raise InputError(f"unsupported attribute value {v!r}", place=str(place))

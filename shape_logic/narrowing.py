@@ -20,6 +20,9 @@ contradicts the graph or requires of the input dims what the graph alone does no
 gives a dim the graph leaves open through a name it shares with another declared dim
 (the legacy exporter's merged names: only its naming says they are equal; checked
 whenever the declarations share a name of their own, one solve more).
+A trial whose outcome is plain from the graph's shapes alone (a declaration that only names
+them, a rank or a dim off by an integer) is decided without its solve (_Obvious), and the
+kept declarations are then solved together once at the end, if any was set aside.
 Those set aside are solved as undeclared (their rank too), each named in a warning with
 what the graph gives. A shape error of the graph itself stays an error, and so does
 what the graph requires (a Reshape to a constant size binds the batch). JSON graphs are
@@ -56,7 +59,18 @@ def without_narrowing(problem, atoms, decoded, funcs):
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
     set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
+    # a trial is solved only when Python cannot tell its outcome (_Obvious); `kept` is then
+    # the solve of exactly the kept declarations, or None when one was kept without a solve
+    obvious = _Obvious(graph, alone, declared)
     for name in declared:
+        verdict = obvious.verdict(name)
+        if verdict == "kept":
+            kept, kept_names = None, kept_names + [name]
+            continue
+        if verdict == "contradiction":
+            set_aside[name] = (str(graph.outputs[name].shape), "which contradicts it",
+                               "contradiction")
+            continue
         trial = _solved_with(problem, kept_names + [name])
         if trial[1].conflicts:
             why, status = "which contradicts it", "contradiction"
@@ -65,6 +79,7 @@ def without_narrowing(problem, atoms, decoded, funcs):
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
             if not fixed and not borrowed:
                 kept, kept_names = trial, kept_names + [name]
+                obvious.learn(name)
                 continue
             why = ("which would require " + " and ".join(fixed) if fixed else
                    "whose names, shared with another declared dim, would give "
@@ -73,6 +88,8 @@ def without_narrowing(problem, atoms, decoded, funcs):
         set_aside[name] = (str(graph.outputs[name].shape), why, status)
     if not set_aside:  # (the requirements came from the graph and declarations together)
         return as_is
+    if kept is None:
+        kept = _solved_with(problem, kept_names)
     warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
                 f"{kept[2].shapes.get(name)}, which is used (a declared output is advice: "
                 "exporters declare the sizes they traced)"
@@ -143,3 +160,89 @@ def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
 def _from_onnx(source) -> bool:
     """The graph was read from an ONNX model (a ModelProto or its GraphProto)."""
     return type(source).__name__ in ("ModelProto", "GraphProto")
+
+
+class _Obvious:
+    """The trials whose outcome is plain without solving them. The graph alone gives each
+    axis of an output a dim G; the declared dim D may use the declared outputs' own names
+    (no input or annotation uses them), each standing for the G where a kept declaration
+    first names it. A trial is
+    - kept when no node reads the output, every axis's G is in the inputs' names, and D is
+      one of those own names not named before (G not 0: a name is a size of at least 1)
+      or is G once they are replaced: the declaration names what the graph gives, and
+      requires nothing of the inputs (no conflict, no narrowing, nothing borrowed: G is
+      determined);
+    - a contradiction when the ranks differ, or an axis's D (in the inputs' names once
+      the own names are replaced) and G differ by a nonzero integer: however the solver
+      binds the inputs' names (the same in both), the two stay that far apart where they
+      meet, and @relate finds the conflict (not so for other conflicts @relate finds:
+      `3*h*n = n` became `3*h*h + 24*h = h + 8`, unsolved, once the other axes bound n);
+    - solved otherwise. A solved trial that is kept names its own names the same way; where
+      it does not, every later trial is solved."""
+
+    def __init__(self, graph, alone, declared):
+        self.graph, self.alone = graph, alone
+        self.inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+        elsewhere = set()
+        for info in list(graph.inputs.values()) + list(graph.annotations.values()):
+            if info.shape is not None:
+                elsewhere |= info.shape.symbols()
+        self.own = {s for name in declared for d in graph.outputs[name].shape.dims
+                    for s in d.symbols()
+                    if graph.symbol_class.get(s) != 0 and s not in elsewhere}
+        self.known: dict = {}  # own name -> the G it stands for
+        # outputs that nodes read: there a name meets the graph's arithmetic before it is
+        # bound (a broadcast of a declared [P_0, P_1] with [n, 1, h, 1] gave
+        # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
+        self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
+        self.blind = False
+
+    def verdict(self, name) -> str | None:
+        """"kept" (its own names then stand for its Gs), "contradiction", or None (to be
+        solved)."""
+        if self.blind:
+            return None
+        outcome, named = self._walk(name)
+        if outcome == "kept":
+            self.known.update(named)
+        return outcome
+
+    def learn(self, name) -> None:
+        """The trial of `name` was solved and kept: its own names stand for its Gs."""
+        outcome, named = self._walk(name)
+        if outcome == "kept":
+            self.known.update(named)
+        else:
+            self.blind = True
+
+    def _walk(self, name) -> tuple[str | None, dict]:
+        dims = self.graph.outputs[name].shape.dims
+        got = self.alone.shapes.get(name)
+        given = got.dims if got is not None else None
+        if given is None:
+            return None, {}
+        if len(dims) != len(given):
+            return "contradiction", {}
+        outcome, named = "kept", {}
+        for d, g in zip(dims, given):
+            determined = g.symbol_set() <= self.inputs
+            atom = d.single_atom()
+            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
+            if s in self.own and s not in self.known and s not in named:
+                # a name stands for a size of at least 1 (`relate` cancels it): naming a
+                # size the graph gives as 0 is a conflict, left to the solver
+                if determined and not (g.is_int and g.value <= 0):
+                    named[s] = g
+                else:
+                    outcome = None
+                continue
+            d = d.subs({**self.known, **named})
+            if not (determined and d.symbol_set() <= self.inputs):
+                outcome = None
+            elif d != g:
+                if (d - g).is_int:
+                    return "contradiction", {}
+                outcome = None
+        if outcome == "kept" and name in self.read:
+            outcome = None
+        return outcome, named

@@ -163,10 +163,23 @@ class _ModelReader:
             used.add(name)
             attrs = {}
             for a in n.attribute:
-                attrs[a.name] = attribute_value(a, f'nodes[{i}] "{name}".attrs.{a.name}')
+                attrs[a.name] = attribute_value(a, _Place(i, name, a.name))
             domain = "" if n.domain in ("", "ai.onnx") else n.domain
             out.append(Node(name, n.op_type, list(n.input), list(n.output), attrs, i, domain))
         return out
+
+
+class _Place:
+    """`nodes[i] "name".attrs.key`, written only if an error names it (a model's thousands
+    of attributes are read without one)."""
+
+    __slots__ = ("i", "name", "key")
+
+    def __init__(self, i, name, key):
+        self.i, self.name, self.key = i, name, key
+
+    def __str__(self):
+        return f'nodes[{self.i}] "{self.name}".attrs.{self.key}'
 
 
 def tensor_array(proto) -> np.ndarray:
@@ -214,7 +227,7 @@ def attribute_value(a, place: str):
         try:
             arr = tensor_array(a.t)
         except Exception as e:
-            raise InputError(f"cannot read tensor attribute ({e})", place=place)
+            raise InputError(f"cannot read tensor attribute ({e})", place=str(place))
         dtype_of_array(arr) if arr.dtype.kind != "O" else None
         return arr
     if t == AttributeProto.GRAPH:
@@ -225,4 +238,4 @@ def attribute_value(a, place: str):
         from onnx import numpy_helper as nh
 
         return np.asarray(nh.to_array(a.sparse_tensor.values))
-    raise InputError(f"unsupported attribute type {t}", place=place)
+    raise InputError(f"unsupported attribute type {t}", place=str(place))

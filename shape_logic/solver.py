@@ -230,10 +230,18 @@ def ground_voids(ctl: clingo.Control, funcs: Functions) -> tuple[list, list]:
 def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     """Computed dims no runtime can hold (inputs beyond 2^62 are rejected when read)."""
     out = []
+    seen: dict = {}  # id(Shape) -> its (axis, size) beyond the limit: decode shares Shapes
     for t, shape in shapes.items():
-        for i, d in enumerate((shape.dims or ()) if shape is not None else ()):
-            if d.is_int and d.value > limit:
-                out.append(f"{t}: axis {i} is {d.value}, beyond 2^62 (no runtime can hold it)")
+        if shape is None:
+            continue
+        beyond = seen.get(id(shape))
+        if beyond is None:
+            beyond = seen[id(shape)] = [(i, d.value) for i, d in enumerate(shape.dims or ())
+                                        if d.is_int and d.value > limit]
+        out.extend(f"{t}: axis {i} is {v}, beyond 2^62 (no runtime can hold it)"
+                   for i, v in beyond)
+        if len(out) >= 5:
+            break
     return out[:5]
 
 
