@@ -16,7 +16,6 @@ from typing import Any
 
 import clingo
 
-from .asp.release import release
 from .scopes import is_scoped, unscoped_name
 from .graph import Graph
 from .shapes import Shape
@@ -24,6 +23,7 @@ from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
 from .decode_rows import decode_rows
+from .void_classes import FreshNames, VoidClasses
 
 
 @dataclass
@@ -226,8 +226,8 @@ class Decoded:
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
     resolve = Resolver(atoms.binds)
-    void = _VoidClasses(atoms)
-    fresh = _FreshNames(graph.fresh_count)
+    void = VoidClasses(atoms)
+    fresh = FreshNames(graph.fresh_count)
     shapes, dtypes, poly = {}, {}, []
     data_ranges: dict = {}
     tensors = graph.tensors()
@@ -302,68 +302,6 @@ def _constraints(unsolved, resolve) -> list:
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
-
-
-class _FreshNames:
-    """Names for axes nothing determines, one per class of equal axes."""
-
-    def __init__(self, start: int):
-        self.count = start
-        self.by_class: dict = {}
-
-    def for_class(self, root) -> Expr:
-        if root not in self.by_class:
-            self.count += 1
-            self.by_class[root] = Expr.sym(f"_{self.count}")
-        return self.by_class[root]
-
-
-class _UnionFind:
-    def __init__(self):
-        self.parent: dict = {}
-
-    def find(self, x):
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a, b):
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
-class _VoidClasses:
-    """The classes of equal axes without a value, read when the first such axis is met."""
-
-    def __init__(self, atoms: Atoms):
-        self.atoms = atoms
-        self.classes: _UnionFind | None = None
-
-    def find(self, axis):
-        if self.classes is None:
-            atoms = self.atoms
-            if atoms.void_loader is not None:
-                edges, joins = atoms.void_loader()
-                atoms.void_edges = atoms.void_edges + edges
-                atoms.void_joins = atoms.void_joins + joins
-                release(atoms.void_loader)  # the grounded control, not needed any more
-                atoms.void_loader = None
-            self.classes = classes = _UnionFind()
-            for a, b in atoms.void_edges:
-                classes.union(a, b)
-            # a broadcast of two axes of one class is in it; joining one output may put
-            # another broadcast's inputs in one class: to the fixed point
-            joins, joined = atoms.void_joins, True
-            while joins and joined:
-                joined = False
-                for y, a, b in joins:
-                    if classes.find(a) == classes.find(b) != classes.find(y):
-                        classes.union(y, a)
-                        joined = True
-        return self.classes.find(axis)
 
 
 def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:

@@ -31,10 +31,11 @@ class Row:
 
 
 def decode_rows(graph, atoms, poly: list, resolve, void, fresh) -> dict:
-    from .decode import _UnionFind, simplicity
+    from .decode import simplicity
+    from .void_classes import UnionFind
 
     minr = atoms.min_rank
-    classes = _UnionFind()
+    classes = UnionFind()
     for a, ja, b, jb in atoms.same_rows:
         ka, kb = minr.get(a, ja), minr.get(b, jb)
         for p in range(max(0, min(ka - ja, kb - jb)) + 1):

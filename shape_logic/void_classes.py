@@ -1,0 +1,68 @@
+"""Axes without a value: the classes of equal ones (encodings/voids.lp's edges, and the
+broadcasts and reshapes that join them), each named by one fresh symbol."""
+from __future__ import annotations
+
+from .asp.release import release
+from .symbolic.expr import Expr
+
+
+class FreshNames:
+    """Names for axes nothing determines, one per class of equal axes."""
+
+    def __init__(self, start: int):
+        self.count = start
+        self.by_class: dict = {}
+
+    def for_class(self, root) -> Expr:
+        if root not in self.by_class:
+            self.count += 1
+            self.by_class[root] = Expr.sym(f"_{self.count}")
+        return self.by_class[root]
+
+
+class UnionFind:
+    def __init__(self):
+        self.parent: dict = {}
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+class VoidClasses:
+    """The classes of equal axes without a value, read when the first such axis is met."""
+
+    def __init__(self, atoms):
+        self.atoms = atoms
+        self.classes: UnionFind | None = None
+
+    def find(self, axis):
+        if self.classes is None:
+            atoms = self.atoms
+            if atoms.void_loader is not None:
+                edges, joins = atoms.void_loader()
+                atoms.void_edges = atoms.void_edges + edges
+                atoms.void_joins = atoms.void_joins + joins
+                release(atoms.void_loader)  # the grounded control, not needed any more
+                atoms.void_loader = None
+            self.classes = classes = UnionFind()
+            for a, b in atoms.void_edges:
+                classes.union(a, b)
+            # a broadcast of two axes of one class is in it; joining one output may put
+            # another broadcast's inputs in one class: to the fixed point
+            joins, joined = atoms.void_joins, True
+            while joins and joined:
+                joined = False
+                for y, a, b in joins:
+                    if classes.find(a) == classes.find(b) != classes.find(y):
+                        classes.union(y, a)
+                        joined = True
+        return self.classes.find(axis)
