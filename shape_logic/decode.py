@@ -23,7 +23,7 @@ from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
 from .decode_rows import decode_rows
-from .void_classes import FreshNames, VoidClasses
+from .void_classes import FreshNames, VoidClasses, void_edge, void_join
 
 
 @dataclass
@@ -117,11 +117,9 @@ class Atoms:
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
         elif name == "eqvoid":
-            self.void_edges.append(((args[0].string, args[1].number),
-                                    (args[2].string, args[3].number)))
+            self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
-            self.void_joins.append(tuple((args[k].string, args[k + 1].number)
-                                         for k in (0, 2, 4)))
+            self.void_joins.append(void_join(args))
 
 
 def _patterns(string: str) -> tuple:

@@ -35,6 +35,7 @@ from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
 from .validate import validate
+from .void_classes import void_edge, void_join
 
 
 def elimination_order(graph: Graph):
@@ -216,15 +217,9 @@ def ground_voids(ctl: clingo.Control, funcs: Functions) -> tuple[list, list]:
     (voids.lp), grounded after the base program: its atoms are facts (the program is Horn,
     its sources facts), read as such."""
     ctl.ground([(VOIDS_PART, [])], context=funcs)
-
-    def axis(args, k):
-        return args[k].string, args[k + 1].number
-
-    edges = [(axis(a.symbol.arguments, 0), axis(a.symbol.arguments, 2))
-             for a in ctl.symbolic_atoms.by_signature("eqvoid", 4) if a.is_fact]
-    joins = [tuple(axis(a.symbol.arguments, k) for k in (0, 2, 4))
-             for a in ctl.symbolic_atoms.by_signature("bcvoid", 6) if a.is_fact]
-    return edges, joins
+    atoms = ctl.symbolic_atoms
+    return ([void_edge(a.symbol.arguments) for a in atoms.by_signature("eqvoid", 4) if a.is_fact],
+            [void_join(a.symbol.arguments) for a in atoms.by_signature("bcvoid", 6) if a.is_fact])
 
 
 def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:

@@ -6,6 +6,17 @@ from .asp.release import release
 from .symbolic.expr import Expr
 
 
+def void_edge(args) -> tuple:
+    """eqvoid(A, I, B, J)'s arguments: ((A, I), (B, J)), two equal axes without a value."""
+    return (args[0].string, args[1].number), (args[2].string, args[3].number)
+
+
+def void_join(args) -> tuple:
+    """bcvoid(Y, I, A, IA, B, IB)'s arguments: ((Y, I), (A, IA), (B, IB)), a broadcast of
+    axes without a value, Y's in the inputs' class where they are in one."""
+    return tuple((args[k].string, args[k + 1].number) for k in (0, 2, 4))
+
+
 class FreshNames:
     """Names for axes nothing determines, one per class of equal axes."""
 

@@ -15,7 +15,7 @@ from typing import Callable
 
 import clingo
 
-from ..scopes import rescope_expr, scope_expr
+from ..scopes import name_scope, rescope_expr, scope_expr
 from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
@@ -276,8 +276,7 @@ class Functions(Relating):
             x = symbol_to_expr(e)
         except FAILURES:
             return []
-        prefix = f"_i{k.number}_"
-        if not all(s.startswith(prefix) for s in x.symbol_set()):
+        if any(name_scope(s) != k.number for s in x.symbol_set()):
             return []
         return expr_to_symbol(rescope_expr(x, k.number, parent.number))
 
