@@ -104,11 +104,12 @@ def onnx_node_model(op: str, arrays: Sequence[Any], attrs: dict | None, n_output
 
 
 def reference_outputs(op: str, arrays: Sequence[Any], attrs: dict | None = None,
-                      n_outputs: int = 1, opset: int = 18, const: Sequence[int] = ()):
+                      n_outputs: int = 1, opset: int = 18, const: Sequence[int] = (),
+                      domain: str = ""):
     """Run onnx's reference evaluator on one node; returns the output arrays."""
     from onnx.reference import ReferenceEvaluator
 
-    model = onnx_node_model(op, arrays, attrs, n_outputs, opset, const)
+    model = onnx_node_model(op, arrays, attrs, n_outputs, opset, const, domain)
     feeds = {f"x{k}": np.asarray(a) for k, a in enumerate(arrays)
              if a is not None and k not in const}
     return ReferenceEvaluator(model).run(None, feeds)
@@ -116,7 +117,8 @@ def reference_outputs(op: str, arrays: Sequence[Any], attrs: dict | None = None,
 
 def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None = None,
                             n_outputs: int = 1, opset: int = 18, const: Sequence[int] = (),
-                            symbolic: bool = True, reference_fails_ok: bool = False):
+                            symbolic: bool = True, reference_fails_ok: bool = False,
+                            domain: str = ""):
     """The rule's inferred shapes equal the reference's output shapes.
 
     Inputs listed in `const` are constants (their values known to the solver).
@@ -126,15 +128,15 @@ def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None =
     reference rejects the inputs, the solver must report a shape error.
     """
     try:
-        expected = reference_outputs(op, arrays, attrs, n_outputs, opset, const)
+        expected = reference_outputs(op, arrays, attrs, n_outputs, opset, const, domain)
     except Exception as e:  # the kernel rejected the inputs: so must the rules
-        sol = infer(op, _concrete_inputs(arrays, const), attrs, n_outputs, opset)
+        sol = infer(op, _concrete_inputs(arrays, const), attrs, n_outputs, opset, domain=domain)
         if sol.status != "error" and not reference_fails_ok:
             raise AssertionError(f"{op}: reference raised {type(e).__name__}: {e}, "
                                  f"but the rules accept it: {_shapes(sol, n_outputs)}")
         return None
-    _check_kernel(op, arrays, attrs, n_outputs, opset, expected)
-    sol = infer(op, _concrete_inputs(arrays, const), attrs, n_outputs, opset)
+    _check_kernel(op, arrays, attrs, n_outputs, opset, expected, domain)
+    sol = infer(op, _concrete_inputs(arrays, const), attrs, n_outputs, opset, domain=domain)
     assert sol.status == "ok", (
         f"{op}: rules reject inputs the reference accepts: "
         f"{[d.to_text() for d in sol.diagnostics]}")
@@ -146,17 +148,18 @@ def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None =
         got_dtype = sol.dtype(f"y{k}")
         assert got_dtype == want_dtype, f"{op} output {k}: dtype {got_dtype}, reference {want_dtype}"
     if symbolic:
-        _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected)
+        _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected, domain)
     return sol
 
 
-def _check_kernel(op, arrays, attrs, n_outputs, opset, expected):
+def _check_kernel(op, arrays, attrs, n_outputs, opset, expected, domain=""):
     """Rule <-> kernel: where the reference accepts the inputs, our NumPy kernel gives
     outputs of the same shapes and dtypes (the rule was checked against the reference)."""
     from .kernels import KernelError, load_kernel
 
     try:
-        kernel = load_kernel(op)(dict(attrs or {}), opset=opset, n_outputs=n_outputs)
+        kernel = load_kernel(op)(dict(attrs or {}), opset=opset, n_outputs=n_outputs,
+                                 domain=domain)
     except KernelError:
         return  # an operator without a kernel (the executor cannot run it)
     got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
@@ -182,7 +185,7 @@ def _concrete_inputs(arrays, const):
     return out
 
 
-def _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected):
+def _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected, domain=""):
     if any(0 in np.shape(a) for k, a in enumerate(arrays) if a is not None and k not in const):
         return  # symbols stand for dims >= 1: a zero-sized axis is outside their meaning
     inputs, env = [], {}
@@ -197,7 +200,7 @@ def _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected):
             env[name] = Expr.const(d)
             dims.append(name)
         inputs.append((dtype_of_array(a), "[" + ", ".join(dims) + "]"))
-    sol = infer(op, inputs, attrs, n_outputs, opset)
+    sol = infer(op, inputs, attrs, n_outputs, opset, domain=domain)
     if sol.status != "ok":
         raise AssertionError(f"{op}: symbolic inputs rejected: "
                              f"{[d.to_text() for d in sol.diagnostics]}")
