@@ -62,11 +62,13 @@ class FlexAttention(Kernel):
         return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
 
     def _modify(self, key, t):
-        """t through body `key` if the node has it: a tensor of t's shape and type back."""
+        """t through body `key` if the node has it: a tensor of t's shape and type back
+        (onnx's reference casts another type; the operator's definition forbids it, as
+        the rule does)."""
         if key not in self.mods:
             return t
         out = np.asarray(self.mods[key](t, outer=self.outer_values)[0])
-        if out.shape != t.shape:
-            raise self.fail(f"{key} gives {list(out.shape)} for {list(t.shape)}: it must "
-                            "keep the shape")
-        return out.astype(t.dtype, copy=False)
+        if out.shape != t.shape or out.dtype != t.dtype:
+            raise self.fail(f"{key} gives {out.dtype} {list(out.shape)} for {t.dtype} "
+                            f"{list(t.shape)}: it must keep the shape and element type")
+        return out

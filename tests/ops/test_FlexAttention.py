@@ -156,16 +156,17 @@ def test_kernel_values_match_the_reference(mods):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-def test_a_body_that_changes_the_shape_fails_on_the_executor():
+@pytest.mark.parametrize("mod", [FLATTENED, WIDENED])
+def test_a_body_that_changes_the_shape_or_type_fails_on_the_executor(mod):
     from shape_logic import run
 
     graph = {"opset": 18, "inputs": {"q": {"shape": "[1, 2, 3, 4]"}, "k": {"shape": "[1, 2, 5, 4]"},
                                      "v": {"shape": "[1, 2, 5, 4]"}},
              "outputs": {"y": {}},
              "nodes": [{"op": "FlexAttention", "domain": PREVIEW, "inputs": ["q", "k", "v"],
-                        "outputs": ["y"], "attrs": {"score_mod": FLATTENED}}]}
+                        "outputs": ["y"], "attrs": {"score_mod": mod}}]}
     arrays = {n: np.ones(s, np.float32) for n, s in
               (("q", [1, 2, 3, 4]), ("k", [1, 2, 5, 4]), ("v", [1, 2, 5, 4]))}
     with pytest.raises(Exception) as info:
         run(graph, arrays, check=False)
-    assert "keep the shape" in str(info.value)
+    assert "must keep the shape and element type" in str(info.value)
