@@ -40,6 +40,8 @@ class Atoms:
     # those inside bodies that may not run, as (the body's operator, conflict): scopes.py
     scope_conflicts: list = field(default_factory=list)
     runs: set = field(default_factory=set)  # the scopes that surely run (scope_runs/1)
+    # If nodes no branch of which can run: If -> branch -> conflicts (scopes.py)
+    stuck_ifs: dict = field(default_factory=dict)
     void_edges: list = field(default_factory=list)  # ((T, I), (T, I))
     # broadcasts of axes without a value: ((Y, I), (A, IA), (B, IB)), Y's axis equal to
     # the inputs' where those are equal (voids.lp)

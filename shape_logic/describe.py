@@ -69,8 +69,8 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
     hint = _repair_hint(problem, core, finder) if whole is None else None
     if hint:
         diag.notes.append(hint)
-    diag.core = _core_entries(graph, local)
-    diag.context = len(_core_entries(graph, core)) - len(diag.core)
+    diag.core = core_entries(graph, local)
+    diag.context = len(core_entries(graph, core)) - len(diag.core)
     context = sorted({s.arguments[1].string for s in core if s.arguments[0].name == "ctx"})
     if context:
         diag.notes.extend(f"`{t}` : {before.get(t, '?')} as the rest of the graph gives it"
@@ -318,7 +318,7 @@ def _repair_hint(problem, core, finder) -> str | None:
     return None
 
 
-def _core_entries(graph, core) -> list[dict]:
+def core_entries(graph, core) -> list[dict]:
     """The core as INTERFACE §5 lists it: declarations in tensor order, then nodes in graph order."""
     kinds = {"node": "node", "input": "input", "init": "input", "ann": "annotation",
              "output": "annotation"}

@@ -13,10 +13,11 @@ import time
 import clingo
 
 from .decode import decode
-from .describe import describe, subject
-from .diagnostics import Diagnostic
+from .describe import core_entries, describe, subject
+from .diagnostics import Diagnostic, _describe
 from .explain import CoreFinder, distances_from
 from .neighbourhood import graph_distances, local_problem, radii
+from .scopes import other_branch
 
 MAX_ERRORS = 5
 LOCAL_FROM_NODES = 200  # larger graphs are explained from neighbourhoods of the conflict
@@ -48,6 +49,7 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
             break
         sub_atoms = finder.view(core, _tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
+        blocked |= _with_other_branch(graph, atoms, place, diag, finder, active)
         active = active - blocked
         out.append(diag)
         # with the errors found so far blocked, which places still conflict?
@@ -84,6 +86,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
             return None
         sub_atoms = finder.view(core, _tensors_near(local.graph, core))
         diag, off = describe(local, place, core, sub_atoms, finder, minimal, whole=graph)
+        off |= _with_other_branch(local.graph, seen, place, diag, finder, active)
         out.append(diag)
         if not off:  # nothing of the graph itself to switch off: stop here
             break
@@ -104,6 +107,27 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
                 time.perf_counter() - t0
     _note_remaining(out, remaining)
     return out
+
+
+def _with_other_branch(graph, atoms, place, diag, finder, active) -> set:
+    """A conflict in a branch of an If that cannot run is half of the error (neither branch
+    can, and the If runs: scopes.stuck_ifs). The other branch's conflict is explained too:
+    its core joins this one, and a note says why the two make an error. The sources to
+    switch off for it (so that it is not reported again)."""
+    found = other_branch(atoms, place)
+    if found is None:
+        return set()
+    node, key, other, conflict = found
+    tensor, at = subject(conflict.arguments[0])
+    core, _ = finder.minimal_core(conflict.arguments[0], distances_from(graph, tensor, at),
+                                  active)
+    diag.notes.insert(0, f'If "{node}" runs whenever the graph does, and neither of its '
+                         f'branches can run with these shapes: not its {key} (this error), nor '
+                         f'its {other} ({_describe(*conflict.arguments).message})')
+    if not core:
+        return set()
+    diag.core += [e for e in core_entries(graph, core) if e not in diag.core]
+    return {s for s in core if s.arguments[0].name != "ctx"}
 
 
 def _note_remaining(out, remaining):

@@ -195,20 +195,57 @@ class Scopes:
         return max(open_, key=lambda k: len(self.parents.get(k, ()))) if open_ else None
 
 
+    def stuck_ifs(self, failing: set, runs: set) -> dict:
+        """The If nodes neither of whose branches can run (each has a conflict of its own,
+        in `failing`) although the If surely runs (every scope around it runs): node ->
+        the scopes of its then_branch and else_branch. Such an If cannot run, nor can the
+        graph around it."""
+        out = {}
+        for (n, key), k in self.ids.items():
+            other = self.ids.get((n, "else_branch"))
+            if key == "then_branch" and self.kind[k] == "If" and k in failing and \
+                    other in failing and all(p in runs for p in self.parents[k]):
+                out[n] = (k, other)
+        return out
+
+
+# an If's branch, and the one that runs when it does not
+_OTHER_BRANCH = {"then_branch": "else_branch", "else_branch": "then_branch"}
+
+
 def split_conflicts(graph: Graph, atoms) -> None:
     """Move the conflicts inside bodies that may not run from atoms.conflicts (shape
-    errors) to atoms.scope_conflicts, as (scope's operator, conflict)."""
+    errors) to atoms.scope_conflicts, as (scope's operator, conflict). Conflicts in both
+    branches of an If that surely runs stay errors (the If cannot run); atoms.stuck_ifs
+    holds their conflicts: If -> branch -> conflicts."""
     if not graph.has_bodies or not atoms.conflicts:
         return
     scopes = Scopes(graph)
-    errors = []
+    errors, unsure = [], []
     for c in atoms.conflicts:
         k = scopes.unsure(c.arguments[0], atoms.runs)
-        if k is None:
-            errors.append(c)
+        (errors if k is None else unsure).append((k, c))
+    stuck = {k: (n, key) for n, ks in scopes.stuck_ifs({k for k, _ in unsure}, atoms.runs).items()
+             for k, key in zip(ks, ("then_branch", "else_branch"))}
+    for k, c in unsure:
+        if k in stuck:
+            errors.append((None, c))
+            n, key = stuck[k]
+            atoms.stuck_ifs.setdefault(n, {}).setdefault(key, []).append(c)
         else:
             atoms.scope_conflicts.append((scopes.kind[k], c))
-    atoms.conflicts = errors
+    atoms.conflicts = [c for _, c in errors]
+
+
+def other_branch(atoms, place):
+    """For a conflict's place in a branch of an If that cannot run (atoms.stuck_ifs):
+    (the If, this branch, the other branch, a conflict of that one); else None."""
+    for n, branches in atoms.stuck_ifs.items():
+        for key, conflicts in branches.items():
+            if any(c.arguments[0] == place for c in conflicts):
+                other = _OTHER_BRANCH[key]
+                return n, key, other, branches[other][0]
+    return None
 
 
 def scope_warnings(atoms) -> list[str]:

@@ -220,3 +220,37 @@ def test_what_both_branches_require_holds(then_target, else_target, x, bindings)
         with pytest.raises(Exception, match="x"):
             run(g, {"x": np.ones(5, np.float32), "c": np.array(True)})
 
+
+
+def test_an_if_neither_branch_of_which_can_run_is_an_error():
+    """x : [7] fits neither [2, 3] nor [5]: whichever way the condition goes, the If cannot
+    run. One error, whose core holds both branches' reasons."""
+    from shape_logic import run, solve
+
+    g = reshape_if([2, 3], [5])
+    g["inputs"]["x"]["shape"] = "[7]"
+    sol = solve(g)
+    assert sol.status == "error" and len(sol.diagnostics) == 1 and not sol.warnings
+    diag = sol.diagnostics[0]
+    assert "neither of its branches can run" in diag.notes[0]
+    assert {c["name"] for c in diag.core if c["kind"] == "node"} == {
+        "If_0/then_branch/Reshape_0", "If_0/else_branch/Reshape_0"}
+    for c in (True, False):  # the executor agrees: it fails either way
+        with pytest.raises(Exception):
+            run(g, {"x": np.ones(7, np.float32), "c": np.array(c)})
+
+
+def test_an_if_that_may_not_run_with_no_branch_that_can_only_warns():
+    """The same If inside a branch of another If: it may never run, so its branches'
+    conflicts are warnings."""
+    from shape_logic import solve
+
+    inner = reshape_if([2, 3], [5])
+    g = {"inputs": {**inner["inputs"], "x": {"dtype": "f32", "shape": "[7]"},
+                    "d": {"dtype": "bool", "shape": "[]"}},
+         "nodes": [{"op": "If", "inputs": ["d"], "outputs": ["z"], "attrs": {
+             "then_branch": {"inputs": [], "outputs": ["y"], "nodes": inner["nodes"]},
+             "else_branch": {"inputs": [], "outputs": ["x"], "nodes": []}}}]}
+    sol = solve(g)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sum("If branch cannot run" in w for w in sol.warnings) == 2
