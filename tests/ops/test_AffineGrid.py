@@ -2,10 +2,10 @@
 sizes (the kernel's values against the reference's in tests/test_conformance_exec.py's
 node cases)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
+from tests.ops.cases import case_test
 
 OPSET = 20
 
@@ -31,10 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("AffineGrid", {"opset": OPSET, **spec}, expected)
+test_case = case_test("AffineGrid", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

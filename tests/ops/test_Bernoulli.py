@@ -1,10 +1,10 @@
 """Bernoulli: rules/Bernoulli.lp on data cases; the kernel's shapes, types and seeding."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import load_kernel
-from shape_logic.testing import check_case, infer, reference_outputs
+from shape_logic.testing import infer, reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -19,10 +19,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Bernoulli", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Bernoulli", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

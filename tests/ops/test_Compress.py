@@ -1,9 +1,9 @@
 """Compress: rules/Compress.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case, infer, random_array, reference_outputs
+from shape_logic.testing import infer, random_array, reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -35,10 +35,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Compress", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Compress", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

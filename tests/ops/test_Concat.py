@@ -1,10 +1,10 @@
 """Concat: rules/Concat.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -52,10 +52,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Concat", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Concat", CASES, OPSET)
 
 
 def test_values_joined():

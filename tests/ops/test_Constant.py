@@ -5,7 +5,8 @@ from hypothesis import given, settings, strategies as st
 from onnx import numpy_helper
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_case, infer, reference_outputs
+from shape_logic.testing import infer, reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -33,10 +34,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Constant", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Constant", CASES, OPSET)
 
 
 @pytest.mark.parametrize("attrs, want", [

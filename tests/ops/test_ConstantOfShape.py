@@ -1,11 +1,11 @@
 """ConstantOfShape: rules/ConstantOfShape.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 from onnx import numpy_helper
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_case, infer, reference_outputs
+from shape_logic.testing import infer, reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -31,10 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("ConstantOfShape", {"opset": OPSET, **spec}, expected)
+test_case = case_test("ConstantOfShape", CASES, OPSET)
 
 
 def test_shape_from_a_shape_computation():

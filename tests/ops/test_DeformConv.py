@@ -2,10 +2,10 @@
 reference on random 2-D shapes, groups, offset groups, strides, pads and dilations (the
 kernel's values: tests/kernels/test_deform_conv.py)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 OPSET = 22
 
@@ -73,10 +73,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, want = CASES[name]
-    check_case("DeformConv", {"opset": OPSET, **spec}, want)
+test_case = case_test("DeformConv", CASES, OPSET)
 
 
 @st.composite

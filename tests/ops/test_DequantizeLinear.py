@@ -1,10 +1,10 @@
 """DequantizeLinear: rules/DequantizeLinear.lp (and the scale shapes it uses from
 QuantizeLinear.lp) on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
+from tests.ops.cases import case_test
 
 OPSET = 21
 CASES = {
@@ -32,10 +32,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("DequantizeLinear", {"opset": OPSET, **spec}, expected)
+test_case = case_test("DequantizeLinear", CASES, OPSET)
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,9 +1,9 @@
 """GatherElements: rules/GatherElements.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -37,10 +37,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GatherElements", {"opset": OPSET, **spec}, expected)
+test_case = case_test("GatherElements", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

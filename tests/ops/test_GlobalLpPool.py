@@ -1,9 +1,9 @@
 """GlobalLpPool: rules/GlobalLpPool.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case, infer, random_array
+from shape_logic.testing import infer, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -21,10 +21,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GlobalLpPool", {"opset": OPSET, **spec}, expected)
+test_case = case_test("GlobalLpPool", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

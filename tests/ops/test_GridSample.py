@@ -1,9 +1,9 @@
 """GridSample: rules/GridSample.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 20
 CASES = {
@@ -26,10 +26,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GridSample", {"opset": OPSET, **spec}, expected)
+test_case = case_test("GridSample", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

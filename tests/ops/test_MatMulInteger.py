@@ -1,10 +1,10 @@
 """MatMulInteger: rules/MatMulInteger.lp (MatMul.lp's shapes) on data cases, and against
 onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -24,10 +24,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MatMulInteger", {"opset": OPSET, **spec}, expected)
+test_case = case_test("MatMulInteger", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

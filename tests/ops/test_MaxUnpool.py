@@ -1,10 +1,10 @@
 """MaxUnpool: rules/MaxUnpool.lp on data cases, and against onnx's reference (fed by MaxPool)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array, \
+from shape_logic.testing import check_against_reference, random_array, \
     reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -41,10 +41,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MaxUnpool", {"opset": OPSET, **spec}, expected)
+test_case = case_test("MaxUnpool", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,12 +1,12 @@
 """Neg: rules/Neg.lp on data cases, and against onnx's reference on random shapes."""
 
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
 
 from .values import i64, values_test
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -25,10 +25,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Neg", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Neg", CASES, OPSET)
 
 
 VALUE_CASES = {

@@ -1,10 +1,10 @@
 """NonMaxSuppression: rules/NonMaxSuppression.lp on data cases (a data-dependent count
 with its bound), and against onnx's reference on random boxes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case, infer, random_array, reference_outputs
+from shape_logic.testing import infer, random_array, reference_outputs
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -31,10 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("NonMaxSuppression", {"opset": OPSET, **spec}, expected)
+test_case = case_test("NonMaxSuppression", CASES, OPSET)
 
 
 def test_the_count_is_bounded():

@@ -1,10 +1,10 @@
 """OneHot: rules/OneHot.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -45,10 +45,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("OneHot", {"opset": OPSET, **spec}, expected)
+test_case = case_test("OneHot", CASES, OPSET)
 
 
 def test_depth_from_a_shape_computation():

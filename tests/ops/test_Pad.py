@@ -1,10 +1,10 @@
 """Pad: rules/Pad.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -56,10 +56,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Pad", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Pad", CASES, OPSET)
 
 
 def test_pads_from_a_shape_computation():

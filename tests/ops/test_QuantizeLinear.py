@@ -1,10 +1,10 @@
 """QuantizeLinear: rules/QuantizeLinear.lp on data cases (per tensor, per axis, per block,
 the output type by opset), and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 21
 CASES = {
@@ -51,10 +51,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("QuantizeLinear", {"opset": OPSET, **spec}, expected)
+test_case = case_test("QuantizeLinear", CASES, OPSET)
 
 
 @st.composite

@@ -1,10 +1,10 @@
 """Range: rules/Range.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -42,10 +42,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Range", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Range", CASES, OPSET)
 
 
 def range_to(start, delta, shape="[b, s, 768]"):

@@ -1,11 +1,11 @@
 """Reshape: rules/Reshape.lp on data cases, a shape-computation chain, and against onnx's
 reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic import solve
 from shape_logic.testing import check_against_reference, check_case, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -54,10 +54,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Reshape", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Reshape", CASES, OPSET)
 
 
 def test_output_of_another_rank_with_an_inferred_axis():

@@ -3,7 +3,8 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -28,10 +29,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Shape", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Shape", CASES, OPSET)
 
 
 @pytest.mark.parametrize("attrs, want", [

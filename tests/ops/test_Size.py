@@ -1,9 +1,9 @@
 """Size: rules/Size.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -15,10 +15,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Size", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Size", CASES, OPSET)
 
 
 def test_value_is_the_count():

@@ -5,6 +5,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from shape_logic.solver import solve
 from shape_logic.testing import check_against_reference, check_case, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 MAX = 2**63 - 1  # INT64_MAX: "to the end"
@@ -74,10 +75,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Slice", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Slice", CASES, OPSET)
 
 
 def test_stepping_down_to_the_start_is_empty():

@@ -1,10 +1,10 @@
 """Squeeze: rules/Squeeze.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 
@@ -50,10 +50,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Squeeze", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Squeeze", CASES, OPSET)
 
 
 def test_values_kept():

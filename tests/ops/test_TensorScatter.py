@@ -2,10 +2,10 @@
 random caches, axes, modes and write indices (the kernel's values:
 tests/kernels/test_decoding.py)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 24
 INDICES = ("i64", "[b]")
@@ -58,10 +58,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, want = CASES[name]
-    check_case("TensorScatter", {"opset": OPSET, **spec}, want)
+test_case = case_test("TensorScatter", CASES, OPSET)
 
 
 @st.composite

@@ -1,8 +1,8 @@
 """Transpose: rules/Transpose.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = {
@@ -26,10 +26,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Transpose", {"opset": OPSET, **spec}, expected)
+test_case = case_test("Transpose", CASES, OPSET)
 
 
 @settings(max_examples=20, deadline=None)

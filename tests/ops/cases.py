@@ -1,0 +1,14 @@
+"""An operator test file's data cases as one parametrized test."""
+import pytest
+
+from shape_logic.testing import check_case
+
+
+def case_test(op: str, cases: dict, opset: int):
+    """test_case over `cases` (name -> (spec, expected), as check_case takes them), each
+    solved at `opset` unless its spec names another."""
+    @pytest.mark.parametrize("name", cases)
+    def test_case(name):
+        spec, expected = cases[name]
+        check_case(op, {"opset": opset, **spec}, expected)
+    return test_case
