@@ -42,9 +42,10 @@ OPEN = {
 # updates: masked_scatter takes NonZero(mask) and slices the source to its count (legacy:
 #   3); dynamo also writes x[x > 2] = 2 as NonZero plus Expand(value, ReduceSum(mask)),
 #   a count that equals NonZero's only by what the data is (4 more)
-# resize_scales: F.interpolate by (0.3, 0.7): onnxruntime floors the f32 product (20 * 0.7
-#   is 14 there, 13.99999976 exactly), which no expression of h and w gives; the legacy
-#   exporter's declared names for it, shared with the x1.5 output's, are set aside
+# resize_scales: F.interpolate by (0.3, 0.7): onnxruntime floors the f32 product (10 * 0.7
+#   is 7 there, 6.99999988 exactly), so the width is open (the height is 3*h//10: 0.3 is a
+#   little above 3/10); the legacy exporter's declared names for it, shared with the x1.5
+#   output's, are set aside
 
 
 def _check(name, exporter):

@@ -21,6 +21,7 @@ An inexact quotient of known integers is the float the type rounds it to (`quoti
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -133,16 +134,57 @@ def int_held(e: Expr, dtype: str) -> bool:
     return signed or bounds(e)[0] >= 0
 
 
-def scaled_exactly(x: Expr, scale) -> bool:
-    """Whether floor(x * scale), for a dim x and a Resize scale (an f32's exact value, a
-    Fraction), is what onnxruntime's f32 product floors to (and torch's f64 one). A known
-    x: the f32 product is computed (20 * 0.7 is 13.99999976 exactly, 14.0 in f32). A
-    symbolic x: only an exact product, x * m / 2^k with the scale's odd part m, which is
-    when x * m is held exactly in f32 - by the assumption above, m at most MAX_WEIGHT
-    (1.5 and 0.25 are followed, 0.7 = 11744051 / 2^24 is not)."""
+def floor_scaled(x: Expr, scale: Fraction) -> Expr | None:
+    """floor(x * scale) for a dim x and a Resize scale (an f32's exact value), as both
+    onnxruntime's f32 product and onnx's reference's exact one floor it; None where they
+    may differ or it cannot be told.
+
+    A known x: the f32 product is computed (20 * 0.7 is 13.99999976 exactly, 14.0 in f32:
+    no value). A symbolic x: an exact product x * m / 2^k, m the scale's odd part, which is
+    when x * m is held exactly in f32 - by the assumption above, m at most MAX_WEIGHT (1.5
+    and 0.25); or x times a simple fraction p/q just below the scale (`_fraction_below`:
+    0.3 is 5033165 / 2^24, a little above 3/10), floored: (3*x)//10."""
     if x.is_int:
         product = np.float32(x.value) * np.float32(scale)
-        return bool(np.isfinite(product)) and math.floor(product) == math.floor(x.value * scale)
+        if not np.isfinite(product) or math.floor(product) != math.floor(x.value * scale):
+            return None
+        return Expr.const(math.floor(x.value * scale))
+    near = floor_fraction(x, scale)
+    if near is None:
+        return None
+    if near.denominator == 1:
+        return x * int(near)
+    return ops.floordiv(x * near.numerator, near.denominator)
+
+
+def floor_fraction(x: Expr, scale: Fraction) -> Fraction | None:
+    """For a symbolic x: the fraction p/q with floor(x * scale) = (p*x)//q in both runtimes
+    (the scale itself, or a simple fraction just below it); None if there is none."""
     m = abs(scale.numerator)
     odd = m >> ((m & -m).bit_length() - 1) if m else 0
-    return held(x * Expr.const(odd), "f32")
+    if held(x * Expr.const(odd), "f32"):
+        return scale
+    return _fraction_below(x, scale)
+
+
+MAX_DENOMINATOR = 64  # of the simple fractions a scale is read as (_fraction_below)
+
+
+def _fraction_below(x: Expr, scale: Fraction) -> Fraction | None:
+    """p/q (q at most MAX_DENOMINATOR) with floor(x * scale) = (p*x)//q for every x the
+    assumption above allows (a linear x of weight w and constant c is at most w * 2^18 + c),
+    whether the product is exact or rounded to f32. Write x * p/q = k + r/q (r < q): when
+    0 <= scale - p/q = d, the exact product is k + r/q + x*d and the f32 one exceeds it by
+    at most x * scale * 2^-24, so both floor to k if x * (d + scale * 2^-24) < 1/q. Below
+    p/q (0.7 is 11744051 / 2^24) the exact product of an x that q divides is under the
+    integer x * p/q and floors one lower, while f32 may round it up: no fraction."""
+    if x.degree() != 1 or _weight(x) > MAX_WEIGHT or scale <= 0:
+        return None
+    top = _weight(x) * 2**18 + abs(x.constant_term())
+    near = scale.limit_denominator(MAX_DENOMINATOR)
+    gap = scale - near
+    if gap < 0 or top * scale >= 2**24:
+        return None
+    if top * (gap + scale / 2**24) >= Fraction(1, near.denominator):
+        return None
+    return near

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from functools import lru_cache
-from math import floor
 from typing import Callable
 
 import clingo
@@ -296,18 +295,11 @@ class Functions(Relating):
 
     @remembered
     def _floor_scale(self, d: clingo.Symbol, r: clingo.Symbol):
-        """onnxruntime multiplies in f32 (torch in f64): the exact floor only where the
-        product is exact, or rounds to the same integer (float_ints.scaled_exactly)."""
+        """onnxruntime multiplies in f32 (torch in f64): the floor only where both products
+        floor alike (float_ints.floor_scaled)."""
         try:
-            x = symbol_to_expr(d)
-            scale = Fraction(_real(r))
-            if not float_ints.scaled_exactly(x, scale):
-                return []
-            if not x.is_int:
-                if scale.denominator == 1:
-                    return expr_to_symbol(x * int(scale))
-                return expr_to_symbol(ops.floordiv(x * scale.numerator, scale.denominator))
-            return expr_to_symbol(Expr.const(floor(x.value * scale)))
+            out = float_ints.floor_scaled(symbol_to_expr(d), Fraction(_real(r)))
+            return [] if out is None else expr_to_symbol(out)
         except (FAILURES + (ValueError, OverflowError)):
             return []
 
