@@ -78,7 +78,9 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
                 break
         if local is None:
             return None
-        finder = CoreFinder(local, [place], allowance)
+        partner = other_branch(seen, place)  # (its conflict is explained with this one)
+        finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []),
+                            allowance)
         active = finder.sources - blocked
         core, minimal = finder.minimal_core(place, distances_from(local.graph, tensor, node),
                                             active)

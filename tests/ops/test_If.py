@@ -254,3 +254,23 @@ def test_an_if_that_may_not_run_with_no_branch_that_can_only_warns():
     sol = solve(g)
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     assert sum("If branch cannot run" in w for w in sol.warnings) == 2
+
+
+def test_neither_branch_in_a_large_graph():
+    """Past 200 nodes an error is explained from a neighbourhood where it shows
+    (neighbourhood.py), else from the whole graph: the other branch's reason joins the
+    core either way."""
+    from shape_logic import solve
+
+    g = reshape_if([2, 3], [5])
+    g["inputs"]["x"]["shape"] = "[7]"
+    g["inputs"]["x0"] = g["inputs"].pop("x")
+    chain = [{"op": "Relu", "inputs": [f"x{i}"], "outputs": [f"x{i + 1}"]} for i in range(220)]
+    chain[-1]["outputs"] = ["x"]
+    g["nodes"] = chain + g["nodes"]
+    sol = solve(g)
+    assert sol.status == "error" and len(sol.diagnostics) == 1
+    diag = sol.diagnostics[0]
+    assert "neither of its branches can run" in diag.notes[0]
+    assert {c["name"] for c in diag.core if c["kind"] == "node" and "branch" in c["name"]} == {
+        "If_220/then_branch/Reshape_0", "If_220/else_branch/Reshape_0"}
