@@ -249,7 +249,8 @@ def fuse_batchnorm_affine(steps, constants: dict, outputs: set, rank_of) -> list
                 continue
             op = users[0]
             others = [u for u in op.node.inputs if u != t]
-            if len(op.node.inputs) != 2 or len(others) != 1 or others[0] not in constants:
+            if len(op.node.inputs) != 2 or len(others) != 1 or others[0] not in constants \
+                    or op.node.attrs.get("broadcast"):  # (before opset 7: Add-6's own way)
                 continue
             channels = constants[node.inputs[1]].shape[0]
             v = _per_channel(constants[others[0]], channels, rank_of(t))

@@ -377,3 +377,26 @@ def test_blas_threads_while_running(monkeypatch, threads):
         after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     assert out["y/out"].shape == (4, 2) and before == after
     assert seen == [[1] * len(before) if threads == 1 else before]
+
+
+def test_an_opset_6_broadcast_is_not_folded_as_numpy_aligns_it():
+    """Before opset 7, Mul's B with broadcast = 1 and axis = 0 scales the rows of a [2, 2]
+    BatchNormalization output, where NumPy's alignment would scale its channels: no fold."""
+    from shape_logic.kernels import load_kernel
+
+    rng = np.random.default_rng(3)
+    consts = {k: rng.uniform(0.5, 1.5, (2,)).astype(F32) for k in "somvc"}
+    g = {"opset": 6, "inputs": {"x": {"dtype": "f32", "shape": "[2, 2]"}},
+         "initializers": {k: {"dtype": "f32", "shape": [2], "data": v.tolist()}
+                          for k, v in consts.items()},
+         "nodes": [{"name": "bn", "op": "BatchNormalization",
+                    "inputs": ["x", "s", "o", "m", "v"], "outputs": ["h"], "attrs": {"is_test": 1}},
+                   {"name": "mul", "op": "Mul", "inputs": ["h", "c"], "outputs": ["y"],
+                    "attrs": {"broadcast": 1, "axis": 0}}],
+         "outputs": {"y": {}}}
+    x = rng.standard_normal((2, 2)).astype(F32)
+    program = Program(g)
+    assert [s.node.op for s in program.steps] == ["BatchNormalization", "Mul"]
+    (h,) = load_kernel("BatchNormalization")({"is_test": 1}, opset=6)(
+        x, *(consts[k] for k in "somv"))
+    np.testing.assert_allclose(program.run({"x": x})["y"], h * consts["c"][:, None], rtol=1e-6)

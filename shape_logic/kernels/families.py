@@ -27,14 +27,52 @@ class UnaryFloat(Unary):
         return super().run(x, **attrs)
 
 
+# the operators that broadcast as Add-6 did before opset 7 (encodings/families.lp's
+# legacy_bcast): B of one element, or a run of A's axes from `axis`, with broadcast = 1
+LEGACY_BROADCAST = frozenset({"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal",
+                              "Greater", "Less"})
+
+
 class Binary(Kernel):
     """y = fn(a, b) with NumPy (multidirectional) broadcasting; the inputs share a dtype."""
 
     n_inputs = (2, 2)
     fn = None
 
+    def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1,
+                 domain: str = ""):
+        attrs = dict(attrs or {})
+        self.legacy_broadcast = None  # (broadcast, axis) before opset 7
+        if opset < 7 and type(self).__name__ in LEGACY_BROADCAST:
+            self.legacy_broadcast = (attrs.pop("broadcast", 0), attrs.pop("axis", None))
+        super().__init__(attrs, opset, n_outputs, domain)
+
+    def operands(self, a, b):
+        """a and b, b shaped to combine with a by NumPy's broadcasting: as they are, or
+        before opset 7 as Add-6 says: one shape, or with broadcast = 1 b of one element or
+        aligned with a run of a's axes from `axis` (by default a's last ones), each of its
+        axes 1 or a's (onnx's test data from PyTorch add [2, 3] and [2, 1] at axis 0)."""
+        if self.legacy_broadcast is None:
+            check_broadcast(self, a, b)
+            return a, b
+        on, axis = self.legacy_broadcast
+        if not on:
+            if a.shape != b.shape:
+                raise self.fail(f"shapes {list(a.shape)}, {list(b.shape)} differ (before "
+                                "opset 7, broadcasting needs broadcast = 1)")
+            return a, b
+        if b.ndim <= a.ndim and b.size == 1:
+            return a, b.reshape(())
+        start = a.ndim - b.ndim if axis is None else axis + a.ndim if axis < 0 else axis
+        run = a.shape[start:start + b.ndim]
+        if b.ndim > a.ndim or start < 0 or len(run) != b.ndim or any(
+                d not in (1, e) for d, e in zip(b.shape, run)):
+            raise self.fail(f"{list(b.shape)} does not align with the axes of "
+                            f"{list(a.shape)} from axis {start} (broadcast = 1, opset < 7)")
+        return a, b.reshape(b.shape + (1,) * (a.ndim - start - b.ndim))
+
     def run(self, a, b, **attrs):
-        check_broadcast(self, a, b)
+        a, b = self.operands(a, b)
         return np.asarray(type(self).fn(a, b, **attrs)).astype(a.dtype, copy=False)
 
 
@@ -42,7 +80,7 @@ class Compare(Binary):
     """A comparison: broadcasting, a bool output."""
 
     def run(self, a, b, **attrs):
-        check_broadcast(self, a, b)
+        a, b = self.operands(a, b)
         return type(self).fn(a, b)
 
 
@@ -52,7 +90,7 @@ class Logical(Binary):
     def run(self, a, b, **attrs):
         if a.dtype != np.bool_ or b.dtype != np.bool_:
             raise self.fail(f"needs bool inputs, got {a.dtype} and {b.dtype}")
-        check_broadcast(self, a, b)
+        a, b = self.operands(a, b)
         return type(self).fn(a, b)
 
 

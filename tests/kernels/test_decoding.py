@@ -1,7 +1,8 @@
 """The kernels of stateful decoding - a KV-cache update (TensorScatter), a causal convolution
 carrying its last positions (CausalConvWithState), recurrent linear attention
-(LinearAttention) - vs onnx's reference evaluator, and vs onnxruntime where the
-reference cannot speak."""
+(LinearAttention), attention with modifiers (FlexAttention; its score_mod and prob_mod
+bodies in tests/ops/test_FlexAttention.py) - vs onnx's reference evaluator, and vs
+onnxruntime where the reference cannot speak."""
 import os
 
 import numpy as np
@@ -137,3 +138,18 @@ def test_linear_attention_states_of_another_type(dtype, state_dtype):
                 opset=27, rtol=1e-2, atol=1e-3)
     assert (got[0].dtype, got[1].dtype) == (np.dtype(NUMPY_DTYPES[dtype]),
                                             np.dtype(NUMPY_DTYPES[state_dtype or dtype]))
+
+
+@FAST
+@given(seed=seeds, b=small, kv=small, group=st.integers(1, 3), lq=small, lk=small, e=small,
+       ev=small, dtype=st.sampled_from(["f32", "f64", "f16"]), scaled=st.booleans(),
+       precision=st.sampled_from([None, 1, 11]))
+def test_flex_attention(seed, b, kv, group, lq, lk, e, ev, dtype, scaled, precision):
+    rng = np.random.default_rng(seed)
+    arrays = [rand(rng, s, dtype) for s in ([b, kv * group, lq, e], [b, kv, lk, e],
+                                            [b, kv, lk, ev])]
+    attrs = {"scale": 0.3} if scaled else {}
+    if precision is not None:
+        attrs["softmax_precision"] = precision
+    check("FlexAttention", arrays, attrs, domain="ai.onnx.preview",
+          rtol=1e-2 if dtype == "f16" else 1e-3)

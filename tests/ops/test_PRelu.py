@@ -63,3 +63,38 @@ def test_matches_reference(shapes, dtype):
         # onnx's reference (and onnxruntime) broadcast both ways, or match a 1-D slope to any
         # axis; the spec allows only unidirectional broadcasting of the slope to X
         assert infer("PRelu", [(dtype, x), (dtype, slope)]).status == "error"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=0, max_size=4), st.data())
+def test_opset_6_slope_one_element_channels_or_x(x, data):
+    """Before opset 7 the slope is one element, X's channels (axis 1) or X's shape: the rule
+    accepts exactly what the kernel runs (PyTorch's PReLU exports at opset 6)."""
+    import numpy as np
+
+    from shape_logic.kernels import KernelError, load_kernel
+
+    slope = data.draw(st.sampled_from([[1], x[1:2], list(x), x[-1:]])
+                      | st.lists(st.integers(1, 4), max_size=3))
+    try:
+        (y,) = load_kernel("PRelu")({}, opset=6)(np.ones(x, np.float32) * -1,
+                                                  np.ones(slope, np.float32))
+    except KernelError:
+        y = None
+    sol = infer("PRelu", [str(x), str(slope)], opset=6)
+    if y is None:
+        assert sol.status == "error", (x, slope)
+    else:
+        assert sol.status == "ok" and sol.shape("y0") == str(list(y.shape)), (x, slope)
+
+
+def test_opset_6_slope_over_the_channels():
+    import numpy as np
+
+    from shape_logic.kernels import load_kernel
+
+    sol = infer("PRelu", ["[n, c, h]", "[3]"], opset=6)
+    assert sol.bindings == {"c": 3}  # numpy's alignment would have taken h
+    x = -np.ones((2, 3, 4), np.float32)
+    (y,) = load_kernel("PRelu")({}, opset=6)(x, np.array([1, 2, 3], np.float32))
+    assert np.array_equal(y[0, :, 0], [-1, -2, -3])
