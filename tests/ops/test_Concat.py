@@ -27,6 +27,10 @@ CASES = {
                                  {"x1": "[b, 7]", "bindings": {"t": 7}}),
     "dtype kept": ({"inputs": [("i64", "[2]"), ("i64", "[3]")], "attrs": {"axis": 0}},
                    {"y0": "[5]", "dtypes": {"y0": "i64"}}),
+    # before opset 4 the axis is 1 by default; from opset 4 it is required
+    "opset 3: axis 1 by default": ({"inputs": ["[b, 3]", "[b, 4]"], "opset": 3},
+                                   {"y0": "[b, 7]"}),
+    "opset 4: no axis": ({"inputs": ["[b, 3]", "[b, 4]"], "opset": 4}, "error"),
     "other axes differ": ({"inputs": ["[2, 3]", "[3, 3]"], "attrs": {"axis": 1}}, "error"),
     "ranks differ": ({"inputs": ["[2, 3]", "[3]"], "attrs": {"axis": 0}}, "error"),
     "ranks differ, negative axis": ({"inputs": ["[1, 2]", "[3, 1, 3]"], "attrs": {"axis": -1}},
@@ -84,3 +88,12 @@ def test_matches_reference(shape, n, data):
             s[data.draw(st.integers(0, r - 1))] += 1
         arrays.append(random_array(s))
     check_against_reference("Concat", arrays, {"axis": axis}, opset=OPSET)
+
+
+def test_opset_3_kernel_joins_along_axis_1():
+    import numpy as np
+
+    from shape_logic.kernels import load_kernel
+
+    (y,) = load_kernel("Concat")({}, opset=3)(np.ones((2, 3)), np.zeros((2, 4)))
+    assert y.shape == (2, 7) and y[:, 3:].sum() == 0
