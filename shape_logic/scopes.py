@@ -194,7 +194,6 @@ class Scopes:
         open_ = [k for k in self.place_scopes(where) if k not in runs]
         return max(open_, key=lambda k: len(self.parents.get(k, ()))) if open_ else None
 
-
     def stuck_ifs(self, failing: set, runs: set) -> dict:
         """The If nodes neither of whose branches can run (each has a conflict of its own,
         in `failing`) although the If surely runs (every scope around it runs): node ->
@@ -224,17 +223,20 @@ def split_conflicts(graph: Graph, atoms) -> None:
     errors, unsure = [], []
     for c in atoms.conflicts:
         k = scopes.unsure(c.arguments[0], atoms.runs)
-        (errors if k is None else unsure).append((k, c))
+        if k is None:
+            errors.append(c)
+        else:
+            unsure.append((k, c))
     stuck = {k: (n, key) for n, ks in scopes.stuck_ifs({k for k, _ in unsure}, atoms.runs).items()
              for k, key in zip(ks, ("then_branch", "else_branch"))}
     for k, c in unsure:
         if k in stuck:
-            errors.append((None, c))
+            errors.append(c)
             n, key = stuck[k]
             atoms.stuck_ifs.setdefault(n, {}).setdefault(key, []).append(c)
         else:
             atoms.scope_conflicts.append((scopes.kind[k], c))
-    atoms.conflicts = [c for _, c in errors]
+    atoms.conflicts = errors
 
 
 def other_branch(atoms, place):
