@@ -27,7 +27,8 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
     """Assert our kernel matches the reference; inputs the reference rejects are skipped.
     ort=True compares with onnxruntime instead, where onnx's reference evaluator is wrong
     (LRN over channels, Softmax before opset 13, RNN sequence_lens are not implemented),
-    and for onnxruntime's contrib ops (domain="com.microsoft")."""
+    and for onnxruntime's contrib ops (domain="com.microsoft"); the reference runs ONNX's
+    other domains ("ai.onnx.ml", "ai.onnx.preview.training")."""
     TESTED.add(op)
     ATTEMPTED[op] += 1
     kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs, domain=domain)
@@ -35,7 +36,7 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
         if ort:
             want = ort_outputs(op, arrays, attrs, n_outputs, opset, const, domain)
         else:
-            want = reference_outputs(op, arrays, attrs, n_outputs, opset, const)
+            want = reference_outputs(op, arrays, attrs, n_outputs, opset, const, domain)
     except Exception:  # noqa: BLE001
         return None  # not a valid case for the reference: nothing to compare
     got = kernel(*[None if a is None else np.asarray(a) for a in arrays])
