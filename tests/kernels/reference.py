@@ -27,8 +27,8 @@ def check(op, arrays, attrs=None, n_outputs=1, opset=18, const=(), rtol=1e-3, at
     """Assert our kernel matches the reference; inputs the reference rejects are skipped.
     ort=True compares with onnxruntime instead, where onnx's reference evaluator is wrong
     (LRN over channels, Softmax before opset 13, RNN sequence_lens are not implemented),
-    and for onnxruntime's contrib ops (domain="com.microsoft"); onnx's other domains
-    ("ai.onnx.preview") go to its reference evaluator."""
+    and for onnxruntime's contrib ops (domain="com.microsoft"); the reference runs ONNX's
+    other domains ("ai.onnx.ml", "ai.onnx.preview", "ai.onnx.preview.training")."""
     TESTED.add(op)
     ATTEMPTED[op] += 1
     kernel = load_kernel(op)(attrs or {}, opset=opset, n_outputs=n_outputs, domain=domain)
