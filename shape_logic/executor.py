@@ -30,6 +30,7 @@ from .exec_rewrite import (
     fuse_conv_add,
     fuse_conv_batchnorm,
     fuse_conv_relu,
+    pool_after_relu,
     push_conv_bias,
 )
 from .exec_branches import Group, branch_groups, run_group
@@ -148,6 +149,7 @@ class Program:
         self.steps = push_conv_bias(self.steps, self.constants, outputs)
         self.steps = fuse_conv_add(self.steps, outputs, self._concrete)
         self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
+        self.steps = pool_after_relu(self.steps, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
         self.items = branch_groups(self.steps, self.constants, outputs, self._cost)
