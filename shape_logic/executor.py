@@ -35,6 +35,7 @@ from .exec_rewrite import (
 )
 from .exec_branches import Group, branch_groups, run_group
 from .exec_concat import chain_concats
+from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
@@ -152,6 +153,7 @@ class Program:
         self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
         self.steps = pool_after_relu(self.steps, outputs)
         self.steps = chain_concats(self.steps, self._concrete)
+        self.steps = scale_into_conv(self.steps, self.constants, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
         self.items = branch_groups(self.steps, self.constants, outputs, self._cost)

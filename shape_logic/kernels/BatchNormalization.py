@@ -4,7 +4,10 @@ used, and the running statistics are updated with momentum; opsets 9 and earlier
 the saved mean/var as extra outputs, which we give too.
 
 Inference folds the statistics into a per-channel a * x + c, worked out once per set of
-parameter arrays (a graph's are the same arrays on every run: ~9 us a call less)."""
+parameter arrays (a graph's are the same arrays on every run: ~9 us a call less).
+`unscaled` (set by the executor, exec_fold.scale_into_conv): the consumer took a (> 0)
+into its weights, and this node gives x + c / a (with the fused Relu:
+relu(a x + c) = a relu(x + c / a)), a pass over the tensor fewer."""
 import numpy as np
 
 from .Relu import zeros
@@ -16,6 +19,7 @@ class BatchNormalization(Kernel):
     legacy = ("spatial", "is_test", "consumed_inputs")
     n_inputs = (5, 5)
     relu = False  # the executor fused a Relu of the output in (exec_rewrite.fuse_conv_relu)
+    unscaled = False  # the executor moved a into the consumer's weights (see the module)
 
     def setup(self, **attrs):
         self._coeffs = (None,) * 7  # (scale, b, mean, var, dtype, ndim, (a, c))
@@ -35,22 +39,28 @@ class BatchNormalization(Kernel):
             return tuple(a.astype(x.dtype, copy=False)
                          for a in (y, run_mean, run_var, batch_mean, batch_var))
         a, c = self.coefficients(x, scale, b, mean, var, epsilon)
-        y = x * a
-        y += c  # in place: one new array, not two
+        if self.unscaled:
+            y = x + c
+        else:
+            y = x * a
+            y += c  # in place: one new array, not two
         if self.relu:  # y is new: in place
             np.maximum(y, zeros(y.size, y.dtype).reshape(y.shape), out=y)
         return y
 
     def coefficients(self, x, scale, b, mean, var, epsilon):
-        """(a, c) in x's dtype, shaped [1, C, 1...] (cached by the arrays' identity)."""
+        """(a, c) in x's dtype, shaped [1, C, 1...] (cached by the arrays' identity); c
+        is c / a when `unscaled`."""
         last = self._coeffs
         if last[0] is scale and last[1] is b and last[2] is mean and last[3] is var \
-                and last[4] == x.dtype and last[5] == x.ndim:
+                and last[4] == x.dtype and last[5] == (x.ndim, self.unscaled):
             return last[6]
         a, c = affine(scale, b, mean, var, epsilon)
+        if self.unscaled:
+            c = c / a
         shape = (1, -1) + (1,) * (x.ndim - 2)
         coeffs = (a.astype(x.dtype).reshape(shape), c.astype(x.dtype).reshape(shape))
-        self._coeffs = (scale, b, mean, var, x.dtype, x.ndim, coeffs)
+        self._coeffs = (scale, b, mean, var, x.dtype, (x.ndim, self.unscaled), coeffs)
         return coeffs
 
     @staticmethod
