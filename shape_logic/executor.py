@@ -30,9 +30,12 @@ from .exec_rewrite import (
     fuse_conv_add,
     fuse_conv_batchnorm,
     fuse_conv_relu,
+    pool_after_relu,
     push_conv_bias,
 )
 from .exec_branches import Group, branch_groups, run_group
+from .exec_concat import chain_concats
+from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
@@ -148,6 +151,9 @@ class Program:
         self.steps = push_conv_bias(self.steps, self.constants, outputs)
         self.steps = fuse_conv_add(self.steps, outputs, self._concrete)
         self.steps = fuse_conv_relu(self.steps, outputs)  # a Relu after a fused Add
+        self.steps = pool_after_relu(self.steps, outputs)
+        self.steps = chain_concats(self.steps, self._concrete)
+        self.steps = scale_into_conv(self.steps, self.constants, outputs)
         assign_frees(self.steps, outputs)
         drop_unused_constants(self.steps, self.constants, outputs)
         self.items = branch_groups(self.steps, self.constants, outputs, self._cost)

@@ -25,6 +25,12 @@ BLOCK_BYTES = 4 << 20  # the products of one block of output rows, at most (smal
 # packs the weights again per block, [288, 128] @ [128, 3364] 2.4 ms whole, 3.0 ms by 1 MiB)
 
 
+# fewer output positions than this: im2col (its products are no larger there, and tap
+# sums' padded grid and shifted sums cost more: DenseNet's 128 -> 32 3x3 at 7x7, cold
+# cache, 160 -> 122 us; at 14x14 even, ~300 either way)
+MIN_POSITIONS = 100
+
+
 def tap_sums_plan(sizes, kernel, strides, dilations, begin, out, c: int, m: int,
                   group: int):
     """A TapPlan (padded, no wrapping rows) when tap sums apply, else None: two spatial
@@ -33,7 +39,7 @@ def tap_sums_plan(sizes, kernel, strides, dilations, begin, out, c: int, m: int,
     -> 3.2 ms on one thread, 3.0 -> 2.3 on two; 128 -> 64 at 28x28 even; as many
     filters as channels 10-60% slower: the [K*M, C] product is the larger then)."""
     if len(sizes) != 2 or group != 1 or any(s != 1 for s in strides) \
-            or kernel[0] * kernel[1] == 1 or 3 * m > c:
+            or kernel[0] * kernel[1] == 1 or 3 * m > c or out[0] * out[1] < MIN_POSITIONS:
         return None
     return TapPlan(sizes, kernel, strides, dilations, begin, out)
 

@@ -23,6 +23,7 @@ CASES = {
 def threads(request, monkeypatch):
     monkeypatch.setattr(workers, "MIN_WORK", 1)
     monkeypatch.setattr(tap_sums, "BLOCK_BYTES", 1)  # a block per output row
+    monkeypatch.setattr(tap_sums, "MIN_POSITIONS", 1)  # small planes take the path too
     with workers.threads(request.param):
         yield
 
@@ -61,6 +62,7 @@ def test_finishing_and_equal_filters(threads):
     ((1, 16, 7, 7), (4, 16, 3, 3), {"strides": [2, 2]}),
     ((1, 16, 6, 6), (4, 4, 3, 3), {"group": 4}),
     ((1, 16, 9), (4, 16, 3), {}),  # one spatial axis
+    ((1, 16, 7, 7), (4, 16, 3, 3), {"pads": [1, 1, 1, 1]}),  # few positions: im2col
 ])
 def test_tap_sums_only_where_they_apply(x_shape, w_shape, attrs):
     rng = np.random.default_rng(0)

@@ -88,3 +88,23 @@ def test_finishing_in_every_part(monkeypatch, case, order_kind):
     np.testing.assert_allclose(many, want, rtol=1e-5, atol=1e-5)
     if group > 1:  # whole groups: each group's products are the same calls
         np.testing.assert_array_equal(many, one)
+
+
+@pytest.mark.parametrize("case", ["strided padded", "3x3 valid", "1x1 strided",
+                                  "depthwise strided", "grouped 3x3", "1-D dilated"])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("add", [True, False])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("threads", [1, 3])
+def test_each_finishing_alone_reads_the_cut(monkeypatch, case, bias, add, relu, threads):
+    """A result cut out of a wider grid: the first finishing operation (or a copy when
+    there is none) reads the cut itself, whichever of bias, addend and Relu there are."""
+    x_shape, w_shape, attrs = CASES[case]
+    rng = np.random.default_rng(11)
+    x, w = rand(rng, x_shape), rand(rng, w_shape)
+    b = rand(rng, w_shape[:1]) if bias else None
+    addend = rand(rng, expected(attrs, x, w, b).shape) if add else None
+    want = expected(attrs, x, w, b, addend, relu)
+    monkeypatch.setattr(workers, "MIN_WORK", 1)
+    got = run_conv(attrs, x, w, b, addend, relu, threads=threads)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
