@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import atexit
 import re
+import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -193,10 +194,20 @@ def _checked(text: str, path: str) -> None:
     check_rule_text(text, path)
 
 
+# the statements parsed once are shared by every control: clingo's syntax trees are not
+# safe to add to two controls at once (narrowing solves in two threads: a corrupted heap)
+_ADDING = threading.Lock()
+
+
 def add_program_files(ctl: clingo.Control, paths: list) -> None:
     """Our encodings and rule files as text or statements parsed once per process
     (shipped_program); a user's rule files loaded as they are now (clingo reports
-    their syntax errors with their place)."""
+    their syntax errors with their place). One thread at a time (_ADDING)."""
+    with _ADDING:
+        _add_program_files(ctl, paths)
+
+
+def _add_program_files(ctl: clingo.Control, paths: list) -> None:
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
