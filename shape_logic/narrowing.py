@@ -40,74 +40,91 @@ from .asp.release import release
 from .decode import decode
 
 
-def without_narrowing(problem, atoms, decoded, funcs):
+def solves_ahead(problem) -> _Solves:
+    """Narrowing's solves for `problem`, the one without the declared outputs started at
+    once (beside the model's own solve) when it is sure to come: the declarations share
+    names of their own (_shared_names), which without_narrowing always checks."""
+    solves = _Solves(problem)
+    graph = problem.graph
+    declared = _declared(graph)
+    if declared and _from_onnx(graph.source) and _shared_names(graph, declared):
+        solves.start(())
+    return solves
+
+
+def without_narrowing(problem, atoms, decoded, funcs, solves):
     """(problem, atoms, decoded, funcs, warnings, set aside): the solve to go on with -
     this one, or the model's with only the declared outputs that agree with the graph -
     its warnings, and the outputs set aside: name -> (declared shape, why, check's status:
-    "contradiction" or "set aside")."""
+    "contradiction" or "set aside"). `solves`: solves_ahead(problem)."""
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [], {})
-    declared = [name for name, info in graph.outputs.items()
-                if info.shape is not None and info.shape.dims]
+    declared = _declared(graph)
     if not declared or not _from_onnx(graph.source):
         return as_is
     shared = _shared_names(graph, declared)
     if not atoms.conflicts and not _narrowings(graph, decoded) and not shared:
         return as_is
-    kept = _solved_with(problem, [])
+    kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
+        solves.drop(kept)
         return as_is
     alone = kept[2]
     free = _narrowings(graph, alone)
     if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free) and not any(
             _borrowed(graph, name, alone, decoded, shared) for name in declared):
+        solves.drop(kept)
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
     set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
     # a trial is solved only when Python cannot tell its outcome (_Obvious); `kept` is then
     # the solve of exactly the kept declarations, or None when one was kept without a solve
     obvious = _Obvious(graph, alone, declared)
-    with _Solves(problem) as solves:
-        for i, name in enumerate(declared):
-            verdict = obvious.verdict(name)
-            if verdict == "kept":
-                solves.drop(kept)
-                kept, kept_names = None, kept_names + [name]
-                continue
-            if verdict == "contradiction":
-                set_aside[name] = (str(graph.outputs[name].shape), "which contradicts it",
-                                   "contradiction")
-                continue
-            # meanwhile, the solve that follows if this trial sets its declaration aside
-            trial = solves.solved(kept_names + [name], _next_solve(
-                obvious, declared[i + 1:], kept_names, kept is None))
-            if trial[1].conflicts:
-                why, status = "which contradicts it", "contradiction"
-            else:
-                fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
-                borrowed = _borrowed(graph, name, alone, trial[2], shared)
-                if not fixed and not borrowed:
-                    solves.drop(kept)
-                    solves.cancel()  # (what runs ahead assumed the trial set aside)
-                    kept, kept_names = trial, kept_names + [name]
-                    obvious.learn(name)
-                    continue
-                why = ("which would require " + " and ".join(fixed) if fixed else
-                       "whose names, shared with another declared dim, would give "
-                       + ", ".join(borrowed) + " that the graph leaves open")
-                status = "set aside"
-            solves.drop(trial)
-            set_aside[name] = (str(graph.outputs[name].shape), why, status)
-        if not set_aside:  # (the requirements came from the graph and declarations together)
+    for i, name in enumerate(declared):
+        verdict = obvious.verdict(name)
+        if verdict == "kept":
             solves.drop(kept)
-            return as_is
-        if kept is None:
-            kept = solves.solved(kept_names)  # (started ahead by the last trial)
+            kept, kept_names = None, kept_names + [name]
+            continue
+        if verdict == "contradiction":
+            set_aside[name] = (str(graph.outputs[name].shape), "which contradicts it",
+                               "contradiction")
+            continue
+        # meanwhile, the solve that follows if this trial sets its declaration aside
+        trial = solves.solved(kept_names + [name], _next_solve(
+            obvious, declared[i + 1:], kept_names, kept is None))
+        if trial[1].conflicts:
+            why, status = "which contradicts it", "contradiction"
+        else:
+            fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
+            borrowed = _borrowed(graph, name, alone, trial[2], shared)
+            if not fixed and not borrowed:
+                solves.drop(kept)
+                solves.cancel()  # (what runs ahead assumed the trial set aside)
+                kept, kept_names = trial, kept_names + [name]
+                obvious.learn(name)
+                continue
+            why = ("which would require " + " and ".join(fixed) if fixed else
+                   "whose names, shared with another declared dim, would give "
+                   + ", ".join(borrowed) + " that the graph leaves open")
+            status = "set aside"
+        solves.drop(trial)
+        set_aside[name] = (str(graph.outputs[name].shape), why, status)
+    if not set_aside:  # (the requirements came from the graph and declarations together)
+        solves.drop(kept)
+        return as_is
+    if kept is None:
+        kept = solves.solved(kept_names)  # (started ahead by the last trial)
     warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
                 f"{kept[2].shapes.get(name)}, which is used (a declared output is advice: "
                 "exporters declare the sizes they traced)"
                 for name, (declared_shape, why, _) in set_aside.items()]
     return (*kept, warnings, set_aside)
+
+
+def _declared(graph) -> list[str]:
+    return [name for name, info in graph.outputs.items()
+            if info.shape is not None and info.shape.dims]
 
 
 def _solved_with(problem, outputs, cancel=None):
@@ -162,9 +179,9 @@ class _Solves:
         """The solve of `outputs`, with the solve of `then` started meanwhile."""
         for other in [key for key in self.started if key not in (tuple(outputs), then)]:
             self.cancel(other)
-        self._start(outputs)
+        self.start(outputs)
         if then is not None:
-            self._start(then)
+            self.start(then)
         future, _ = self.started.pop(tuple(outputs))
         return future.result()
 
@@ -175,7 +192,8 @@ class _Solves:
             cancel.set()
             future.add_done_callback(lambda f: f.exception() or self.drop(f.result()))
 
-    def _start(self, outputs) -> None:
+    def start(self, outputs) -> None:
+        """Start the solve of `outputs` in a second thread."""
         if tuple(outputs) in self.started:
             return
         if self.pool is None:

@@ -30,7 +30,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
-from .narrowing import without_narrowing
+from .narrowing import solves_ahead, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
@@ -279,16 +279,17 @@ def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = N
 def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     started = time.perf_counter()
     problem = Problem.load(source, rules, strict)
-    atoms, funcs = problem.atoms()
-    t0 = time.perf_counter()
-    with phase("decode"):
-        decoded = decode(problem.graph, atoms)
-    # (it holds the grounded control, which nothing needs now: freed in the background)
-    release(atoms.void_loader)
-    atoms.void_loader = None
-    # an ONNX model's declared outputs that disagree with the graph are set aside
-    problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
-        problem, atoms, decoded, funcs)
+    with solves_ahead(problem) as solves:  # (narrowing's, some started beside this one)
+        atoms, funcs = problem.atoms()
+        t0 = time.perf_counter()
+        with phase("decode"):
+            decoded = decode(problem.graph, atoms)
+        # (it holds the grounded control, which nothing needs now: freed in the background)
+        release(atoms.void_loader)
+        atoms.void_loader = None
+        # an ONNX model's declared outputs that disagree with the graph are set aside
+        problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
+            problem, atoms, decoded, funcs, solves)
     if narrowed:
         release(atoms.void_loader)
         atoms.void_loader = None
