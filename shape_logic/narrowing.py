@@ -22,7 +22,9 @@ gives a dim the graph leaves open through a name it shares with another declared
 whenever the declarations share a name of their own, one solve more).
 A trial whose outcome is plain from the graph's shapes alone (a declaration that only names
 them, a rank or a dim off by an integer) is decided without its solve (_Obvious), and the
-kept declarations are then solved together once at the end, if any was set aside.
+kept declarations are then solved together once at the end, if any was set aside. The
+solve that follows a trial if it sets its declaration aside runs meanwhile in a second
+thread (_Solves).
 Those set aside are solved as undeclared (their rank too), each named in a warning with
 what the graph gives. A shape error of the graph itself stays an error, and so does
 what the graph requires (a Reshape to a constant size binds the batch). JSON graphs are
@@ -30,54 +32,75 @@ left alone: there an output annotation is written on purpose, and one that deter
 an input is backward inference (INTERFACE section 2)."""
 from __future__ import annotations
 
+import threading
+from copy import copy
 from dataclasses import replace
 
+from .asp.release import release
 from .decode import decode
 
 
-def without_narrowing(problem, atoms, decoded, funcs):
+def solves_ahead(problem) -> _Solves:
+    """Narrowing's solves for `problem`, the one without the declared outputs started at
+    once (beside the model's own solve) when it is sure to come: the declarations share
+    names of their own (_shared_names), which without_narrowing always checks."""
+    solves = _Solves(problem)
+    graph = problem.graph
+    declared = _declared(graph)
+    if declared and _from_onnx(graph.source) and _shared_names(graph, declared):
+        solves.start(())
+    return solves
+
+
+def without_narrowing(problem, atoms, decoded, funcs, solves):
     """(problem, atoms, decoded, funcs, warnings, set aside): the solve to go on with -
     this one, or the model's with only the declared outputs that agree with the graph -
     its warnings, and the outputs set aside: name -> (declared shape, why, check's status:
-    "contradiction" or "set aside")."""
+    "contradiction" or "set aside"). `solves`: solves_ahead(problem)."""
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [], {})
-    declared = [name for name, info in graph.outputs.items()
-                if info.shape is not None and info.shape.dims]
+    declared = _declared(graph)
     if not declared or not _from_onnx(graph.source):
         return as_is
     shared = _shared_names(graph, declared)
     if not atoms.conflicts and not _narrowings(graph, decoded) and not shared:
         return as_is
-    kept = _solved_with(problem, [])
+    kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
+        solves.drop(kept)
         return as_is
     alone = kept[2]
     free = _narrowings(graph, alone)
     if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free) and not any(
             _borrowed(graph, name, alone, decoded, shared) for name in declared):
+        solves.drop(kept)
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
     set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
     # a trial is solved only when Python cannot tell its outcome (_Obvious); `kept` is then
     # the solve of exactly the kept declarations, or None when one was kept without a solve
     obvious = _Obvious(graph, alone, declared)
-    for name in declared:
+    for i, name in enumerate(declared):
         verdict = obvious.verdict(name)
         if verdict == "kept":
+            solves.drop(kept)
             kept, kept_names = None, kept_names + [name]
             continue
         if verdict == "contradiction":
             set_aside[name] = (str(graph.outputs[name].shape), "which contradicts it",
                                "contradiction")
             continue
-        trial = _solved_with(problem, kept_names + [name])
+        # meanwhile, the solve that follows if this trial sets its declaration aside
+        trial = solves.solved(kept_names + [name], _next_solve(
+            obvious, declared[i + 1:], kept_names, kept is None))
         if trial[1].conflicts:
             why, status = "which contradicts it", "contradiction"
         else:
             fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
             if not fixed and not borrowed:
+                solves.drop(kept)
+                solves.cancel()  # (what runs ahead assumed the trial set aside)
                 kept, kept_names = trial, kept_names + [name]
                 obvious.learn(name)
                 continue
@@ -85,11 +108,13 @@ def without_narrowing(problem, atoms, decoded, funcs):
                    "whose names, shared with another declared dim, would give "
                    + ", ".join(borrowed) + " that the graph leaves open")
             status = "set aside"
+        solves.drop(trial)
         set_aside[name] = (str(graph.outputs[name].shape), why, status)
     if not set_aside:  # (the requirements came from the graph and declarations together)
+        solves.drop(kept)
         return as_is
     if kept is None:
-        kept = _solved_with(problem, kept_names)
+        kept = solves.solved(kept_names)  # (started ahead by the last trial)
     warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
                 f"{kept[2].shapes.get(name)}, which is used (a declared output is advice: "
                 "exporters declare the sizes they traced)"
@@ -97,16 +122,94 @@ def without_narrowing(problem, atoms, decoded, funcs):
     return (*kept, warnings, set_aside)
 
 
-def _solved_with(problem, outputs):
+def _declared(graph) -> list[str]:
+    return [name for name, info in graph.outputs.items()
+            if info.shape is not None and info.shape.dims]
+
+
+def _solved_with(problem, outputs, cancel=None):
     """(problem, atoms, decoded, funcs) of the model with only these outputs' shapes
-    declared (the others' dtypes stay)."""
+    declared (the others' dtypes stay); `cancel`: see Problem.control."""
     graph = problem.graph
     undeclared = {name: replace(info, shape=None) for name, info in graph.outputs.items()
                   if name not in outputs}
     narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
                        facts=None, timings=problem.timings, _sourced=None)
-    atoms, funcs = narrowed.atoms()
+    atoms, funcs = narrowed.atoms(cancel=cancel)
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
+
+
+def _next_solve(obvious, later, kept_names, kept_unsolved) -> list | None:
+    """The outputs (a tuple) of the solve that follows a trial that sets its declaration
+    aside: the next trial that Python cannot decide (the later declarations `later` walked
+    on a copy of `obvious`), else the final solve of the kept ones if one is kept unsolved;
+    None if no solve follows."""
+    walk, names = obvious.copy(), list(kept_names)
+    for name in later:
+        verdict = walk.verdict(name)
+        if verdict == "kept":
+            names, kept_unsolved = names + [name], True
+        elif verdict is None:
+            return (*names, name)
+    return tuple(names) if kept_unsolved else None
+
+
+class _Solves:
+    """Narrowing's solves, in two threads: while a trial is solved, so is the solve that
+    follows if the trial sets its declaration aside (clingo grounds without Python's lock:
+    two solves side by side take ~0.6 of their time in turn). When the trial keeps its
+    declaration instead, the one ahead is cancelled at its next computation
+    (Functions.cancel) and thrown away. Each solve used is the one the sequential order
+    makes, whichever thread runs it."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        self.pool = None
+        self.started: dict = {}  # outputs (a tuple) -> (future, cancel event)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cancel()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+
+    def solved(self, outputs: list, then: list | None = None):
+        """The solve of `outputs`, with the solve of `then` started meanwhile."""
+        for other in [key for key in self.started if key not in (tuple(outputs), then)]:
+            self.cancel(other)
+        self.start(outputs)
+        if then is not None:
+            self.start(then)
+        future, _ = self.started.pop(tuple(outputs))
+        return future.result()
+
+    def cancel(self, outputs=None) -> None:
+        """Give up the solve of `outputs` started ahead (None: every one)."""
+        for key in list(self.started) if outputs is None else [tuple(outputs)]:
+            future, cancel = self.started.pop(key)
+            cancel.set()
+            future.add_done_callback(lambda f: f.exception() or self.drop(f.result()))
+
+    def start(self, outputs) -> None:
+        """Start the solve of `outputs` in a second thread."""
+        if tuple(outputs) in self.started:
+            return
+        if self.pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.pool = ThreadPoolExecutor(2, thread_name_prefix="shape-logic-narrowing")
+        cancel = threading.Event()
+        self.started[tuple(outputs)] = (
+            self.pool.submit(_solved_with, self.problem, list(outputs), cancel), cancel)
+
+    @staticmethod
+    def drop(solved) -> None:
+        """A solve no longer needed: its control is freed in the background."""
+        if solved is not None:
+            release(solved[1].void_loader)
+            solved[1].void_loader = None
 
 
 def _input_bindings(graph, decoded) -> dict:
@@ -196,6 +299,12 @@ class _Obvious:
         # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
         self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
         self.blind = False
+
+    def copy(self) -> _Obvious:
+        """The same judge, whose later verdicts leave this one's as they are."""
+        twin = copy(self)
+        twin.known = dict(self.known)
+        return twin
 
     def verdict(self, name) -> str | None:
         """"kept" (its own names then stand for its Gs), "contradiction", or None (to be

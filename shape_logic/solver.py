@@ -30,7 +30,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
-from .narrowing import without_narrowing
+from .narrowing import solves_ahead, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
@@ -112,14 +112,15 @@ class Problem:
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None, choices: bool = False, allowance: int | None = None,
-                voids: bool = False, give_up_at: float | None = None
+                voids: bool = False, give_up_at: float | None = None, cancel=None
                 ) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources);
         `observer` (clingo's Observer) sees the ground rules (lineage). With `choices`,
         `extra` holds choice rules (alternatives.lp): answer sets differ. Past `allowance`
         computations or past the time `give_up_at` (time.monotonic()), the grounding is
         abandoned (limits.Abandoned). With `voids`, the equal axes without a value are
-        grounded too (else `ground_voids` does it later)."""
+        grounded too (else `ground_voids` does it later). Once `cancel` (a threading.Event)
+        is set, the grounding is abandoned at its next computation."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -137,7 +138,7 @@ class Problem:
         # with choices (alternatives), where a binding of one case does not hold in another.
         funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
                           normalize="#external" not in extra and not choices,
-                          allowance=allowance, give_up_at=give_up_at)
+                          allowance=allowance, give_up_at=give_up_at, cancel=cancel)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -175,9 +176,9 @@ class Problem:
         return ctl, funcs
 
     def atoms(self, active: Iterable[clingo.Symbol] | None = None,
-              off: Iterable[clingo.Symbol] = ()) -> tuple[Atoms, Functions]:
+              off: Iterable[clingo.Symbol] = (), cancel=None) -> tuple[Atoms, Functions]:
         """The answer set's shown atoms with every source on, or only `active` ones, or all
-        but those `off`."""
+        but those `off` (`cancel`: see control)."""
         off = list(off)
         if active is not None:
             ctl, funcs = self.control("".join(f"act({s})." for s in active))
@@ -185,7 +186,7 @@ class Problem:
             ctl, funcs = self.control("act(S) :- source(S), not off(S).\n"
                                       + "".join(f"off({s})." for s in off))
         else:
-            ctl, funcs = self.control("", sourced=False)
+            ctl, funcs = self.control("", sourced=False, cancel=cancel)
         t0 = time.perf_counter()
         with phase("solve"):
             symbols = _solve_once(ctl, current())
@@ -278,16 +279,17 @@ def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = N
 def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     started = time.perf_counter()
     problem = Problem.load(source, rules, strict)
-    atoms, funcs = problem.atoms()
-    t0 = time.perf_counter()
-    with phase("decode"):
-        decoded = decode(problem.graph, atoms)
-    # (it holds the grounded control, which nothing needs now: freed in the background)
-    release(atoms.void_loader)
-    atoms.void_loader = None
-    # an ONNX model's declared outputs that disagree with the graph are set aside
-    problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
-        problem, atoms, decoded, funcs)
+    with solves_ahead(problem) as solves:  # (narrowing's, some started beside this one)
+        atoms, funcs = problem.atoms()
+        t0 = time.perf_counter()
+        with phase("decode"):
+            decoded = decode(problem.graph, atoms)
+        # (it holds the grounded control, which nothing needs now: freed in the background)
+        release(atoms.void_loader)
+        atoms.void_loader = None
+        # an ONNX model's declared outputs that disagree with the graph are set aside
+        problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
+            problem, atoms, decoded, funcs, solves)
     if narrowed:
         release(atoms.void_loader)
         atoms.void_loader = None

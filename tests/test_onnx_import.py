@@ -304,3 +304,30 @@ def test_a_declaration_that_names_a_dim_by_its_own_symbols_is_kept():
     sol = solve(_flatten_declared([1, "k*l"]))
     assert sol.status == "ok" and sol.set_aside == {} and sol.warnings == []
     assert sol.shape("y") == "[1, k*l]"
+
+
+def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(monkeypatch):
+    # y1 is read by a node, so its trial is solved, and kept; meanwhile the trial of y2
+    # alone ran ahead (narrowing._Solves) assuming y1 set aside: it is cancelled, and y2 is
+    # tried with y1 kept, as in the sequential order
+    from shape_logic import narrowing
+
+    calls = []
+    solved_with = narrowing._solved_with
+
+    def spy(problem, outputs, cancel=None):
+        calls.append((list(outputs), cancel))
+        return solved_with(problem, outputs, cancel)
+
+    monkeypatch.setattr(narrowing, "_solved_with", spy)
+    m = model([helper.make_node("Relu", ["x"], ["y1"]), helper.make_node("Relu", ["y1"], ["y2"])],
+              [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
+              [helper.make_tensor_value_info("y1", F, ["batch", "seq", 8]),
+               helper.make_tensor_value_info("y2", F, ["batch", 5, 8])])
+    sol = solve(m)
+    assert sol.status == "ok" and sol.shape("y2") == "[batch, seq, 8]"
+    assert list(sol.set_aside) == ["y2"] and sol.bindings == {}
+    cancelled = {tuple(outputs): cancel is not None and cancel.is_set()
+                 for outputs, cancel in calls}
+    assert cancelled == {(): False, ("y1",): False, ("y2",): True, ("y1", "y2"): False}
+    assert len(calls) == 4

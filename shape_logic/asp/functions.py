@@ -39,12 +39,14 @@ class Functions(Relating):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
-                 allowance: int | None = None, give_up_at: float | None = None):
+                 allowance: int | None = None, give_up_at: float | None = None,
+                 cancel=None):
         self.order = order
         # an optional grounding (alternatives) gives up past this many computations, or
         # past this time (time.monotonic())
         self.allowance = allowance
         self.give_up_at = give_up_at
+        self.cancel = cancel  # a threading.Event: set, the grounding gives up (narrowing.py)
         self.deadline = deadline  # limits.Deadline, checked at every computation
         # Fast mode (every source in force): arithmetic and equations work on their
         # arguments with the bindings found so far substituted (ASP-NOTES §1). Without it a
@@ -88,6 +90,8 @@ class Functions(Relating):
         if self.allowance is not None and self.calls > self.allowance:
             raise Abandoned()
         if self.give_up_at is not None and time.monotonic() > self.give_up_at:
+            raise Abandoned()
+        if self.cancel is not None and self.cancel.is_set():
             raise Abandoned()
         if self.tainted and any(a in self.tainted for a in args):
             self.refused += 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import atexit
 import re
+import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -113,13 +114,29 @@ def shown_path(path: Path) -> str:
 
 
 def load_rule_file(op: str, path: Path) -> RuleFile:
+    if is_shipped(path):  # ours are checked by the tests (test_rule_check)
+        try:
+            return _shipped_rule_file(op, path, path.stat().st_mtime_ns)
+        except OSError as e:
+            raise InputError(f"cannot read rule file: {e}", str(path))
+    rf = _read_rule_file(op, path)
+    _checked(rf.text, str(path))
+    return rf
+
+
+def _read_rule_file(op: str, path: Path) -> RuleFile:
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read rule file: {e}", str(path))
-    if not is_shipped(path):  # ours are checked by the tests (test_rule_check)
-        _checked(text, str(path))
     return RuleFile(op, path, text)
+
+
+@lru_cache(maxsize=512)
+def _shipped_rule_file(op: str, path: Path, mtime_ns: int) -> RuleFile:
+    """One of our rule files as it is at `mtime_ns`, read once per process with what its
+    comment lines say (domains, uses): ~0.7 ms a solve of 8 files otherwise."""
+    return _read_rule_file(op, path)
 
 
 def is_shipped(path: Path) -> bool:
@@ -177,14 +194,24 @@ def _checked(text: str, path: str) -> None:
     check_rule_text(text, path)
 
 
+# the statements parsed once are shared by every control: clingo's syntax trees are not
+# safe to add to two controls at once (narrowing solves in two threads: a corrupted heap)
+_ADDING = threading.Lock()
+
+
 def add_program_files(ctl: clingo.Control, paths: list) -> None:
     """Our encodings and rule files as text or statements parsed once per process
     (shipped_program); a user's rule files loaded as they are now (clingo reports
-    their syntax errors with their place)."""
+    their syntax errors with their place). One thread at a time (_ADDING)."""
+    with _ADDING:
+        _add_program_files(ctl, paths)
+
+
+def _add_program_files(ctl: clingo.Control, paths: list) -> None:
     import clingo.ast
 
-    ours = [p for p in paths if is_shipped(p)]
-    programs = [shipped_program(path) for path in ours]
+    shipped = [is_shipped(p) for p in paths]
+    programs = [shipped_program(path) for path, ours in zip(paths, shipped) if ours]
     texts = [p for p in programs if isinstance(p, str)]
     if texts:
         ctl.add("base", [], "".join(texts))
@@ -193,6 +220,6 @@ def add_program_files(ctl: clingo.Control, paths: list) -> None:
             if not isinstance(statements, str):
                 for statement in statements:
                     builder.add(statement)
-    for path in paths:
-        if path not in ours:
+    for path, ours in zip(paths, shipped):
+        if not ours:
             ctl.load(str(path))

@@ -39,3 +39,13 @@ def test_an_error_while_writing_stops_the_parser():
 
     with pytest.raises(ValueError, match="bad graph"):
         stream_facts(clingo.Control(), chunks())
+
+
+@pytest.mark.parametrize("chunks", [[], ["p(1). q(1, \"t\").\n"]])
+def test_one_chunk_or_none_is_parsed_in_the_callers_thread(chunks):
+    ctl = clingo.Control()
+    text, _ = stream_facts(ctl, iter(chunks))
+    assert text == "".join(chunks)
+    whole = clingo.Control()
+    whole.add("base", [], text)
+    assert _atoms(ctl) == _atoms(whole)
