@@ -325,8 +325,15 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
                                                                         sol.constraints)):
         t2 = time.perf_counter()
-        sol.alternatives, sol.cases, sol.alternatives_capped = enumerate_alternatives(
-            problem, open_mm, spent=funcs.calls, seconds=alternatives_seconds(t2 - started))
+        # (an extra: within the time limit's last fifth they give up, and are said capped)
+        seconds, left = alternatives_seconds(t2 - started), current().remaining()
+        if left is not None:
+            seconds = min(seconds, 0.8 * left)
+        try:
+            sol.alternatives, sol.cases, sol.alternatives_capped = enumerate_alternatives(
+                problem, open_mm, spent=funcs.calls, seconds=seconds)
+        except TimeLimit:  # (grounding past the limit between two checks)
+            sol.alternatives, sol.cases, sol.alternatives_capped = {}, [], True
         problem.timings["alternatives"] = time.perf_counter() - t2
     sol.timings = dict(problem.timings)
     return sol
