@@ -10,18 +10,12 @@ size along the axis (the buffer's size, allocated by the head on every run).
 """
 from __future__ import annotations
 
+from .exec_rewrite import readers_and_producers
+
 
 def chain_concats(steps, dims_of) -> list:
     """`dims_of(tensor)`: its solved dims as a tuple of ints, or None."""
-    readers: dict[str, list] = {}
-    producer = {}
-    for step in steps:
-        for t in step.node.inputs:
-            if t:
-                readers.setdefault(t, []).append(step)
-        for t in step.node.outputs:
-            if t:
-                producer[t] = step
+    readers, producer = readers_and_producers(steps)  # (bodies' outer reads count)
     after = {}  # id(link) -> the Concat step it extends
     for step in steps:
         node = step.node

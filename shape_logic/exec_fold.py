@@ -19,20 +19,14 @@ import dataclasses
 
 import numpy as np
 
+from .exec_rewrite import readers_and_producers
 from .kernels.BatchNormalization import affine
 
 
 def scale_into_conv(steps, constants: dict, outputs: set) -> list:
     """Each Conv that alone reads a plain BatchNormalization's output (all a > 0) takes
     its a into a new copy of its weights."""
-    readers: dict[str, list] = {}
-    producer = {}
-    for step in steps:
-        for t in step.node.inputs:
-            if t:
-                readers.setdefault(t, []).append(step)
-        for t in step.node.outputs:
-            producer[t] = step
+    readers, producer = readers_and_producers(steps)  # (bodies' outer reads count)
     for i, conv in enumerate(steps):
         node = conv.node
         if node.op != "Conv" or len(node.inputs) < 2 or node.inputs[1] not in constants:

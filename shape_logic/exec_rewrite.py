@@ -64,7 +64,7 @@ def fold_constants(steps, constants: dict, folded: dict, fail) -> list:
     return kept
 
 
-def _readers_and_producers(steps) -> tuple[dict, dict]:
+def readers_and_producers(steps) -> tuple[dict, dict]:
     """{tensor: the steps that read it (bodies' outer tensors included)}, {tensor: its step}."""
     readers: dict[str, list] = {}
     for step in steps:
@@ -77,7 +77,7 @@ def _readers_and_producers(steps) -> tuple[dict, dict]:
 
 def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
     """Fold each inference BatchNormalization that alone reads a Conv's output into it."""
-    readers, producer = _readers_and_producers(steps)
+    readers, producer = readers_and_producers(steps)
     drop = set()
     for bn in steps:
         node = bn.node
@@ -121,7 +121,7 @@ def fuse_conv_relu(steps, outputs: set) -> list:
     """Run each Relu that alone reads a Conv's output inside the Conv (kernels/Conv.py
     `relu`: in place on its result, which no other tensor shares); likewise after an
     inference BatchNormalization of one output (DenseNet's BN -> Relu -> Conv)."""
-    readers, producer = _readers_and_producers(steps)
+    readers, producer = readers_and_producers(steps)
     drop = set()
     for relu in steps:
         node = relu.node
@@ -148,7 +148,7 @@ def pool_after_relu(steps, outputs: set) -> list:
     3x3/2 or 2x2/2 pool (squeezenet's first conv, 64 x 111 x 111: ~85 us a run). Only
     where every window holds an input element (no dilation, pads below the kernel, no
     ceil_mode): a window of padding alone would give the pad value, not 0."""
-    readers, producer = _readers_and_producers(steps)
+    readers, producer = readers_and_producers(steps)
     for pool in steps:
         node = pool.node
         if node.op != "MaxPool" or len([t for t in node.outputs if t]) != 1 \
@@ -189,7 +189,7 @@ def fuse_conv_add(steps, outputs: set, dims_of) -> list:
     a residual connection (ShuffleNet, ResNet) then costs no new array, and a Relu after
     it fuses too (fuse_conv_relu runs again). The fused step takes the Add's place, where
     the other input is made. The same operation on the same values: the same bits."""
-    readers, producer = _readers_and_producers(steps)
+    readers, producer = readers_and_producers(steps)
     for add in list(steps):
         node = add.node
         if node.op not in ("Add", "Sum") or len(node.inputs) != 2 or not node.outputs[0]:
@@ -209,7 +209,7 @@ def fuse_conv_add(steps, outputs: set, dims_of) -> list:
                                              outputs=list(node.outputs[:1]))
             steps[steps.index(add)] = _fused_into(conv, node, fused_node, t)
             steps.remove(conv)
-            readers, producer = _readers_and_producers(steps)
+            readers, producer = readers_and_producers(steps)
             break
     return steps
 
@@ -220,7 +220,7 @@ def push_conv_bias(steps, constants: dict, outputs: set) -> list:
     since without padding every tap of B reads a biased value. ShuffleNet's depthwise
     convolutions then skip a pass over their output. Not with a Relu fused in between
     (it is not linear). Equal up to float rounding (the sums are made in float64)."""
-    readers, producer = _readers_and_producers(steps)
+    readers, producer = readers_and_producers(steps)
     for i, a in enumerate(steps):
         node = a.node
         if node.op != "Conv" or len(node.inputs) < 3 or not node.inputs[2] \
@@ -254,7 +254,7 @@ def push_conv_bias(steps, constants: dict, outputs: set) -> list:
         j = steps.index(b_step)
         steps[j] = dataclasses.replace(b_step, node=dataclasses.replace(
             b_step.node, inputs=b_step.node.inputs[:2] + [tag] + b_step.node.inputs[3:]))
-        readers, producer = _readers_and_producers(steps)
+        readers, producer = readers_and_producers(steps)
     return steps
 
 

@@ -58,7 +58,8 @@ def test_folded_scale_gives_the_same_values(monkeypatch, relu, group, pads, kern
     np.testing.assert_allclose(got, unfolded(monkeypatch, g, x)["y"], rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("why", ["negative scale", "zero scale", "second reader", "output"])
+@pytest.mark.parametrize("why", ["negative scale", "zero scale", "second reader", "output",
+                                 "read in a body"])
 def test_not_folded(monkeypatch, why):
     rng = np.random.default_rng(3)
     scale = {"negative scale": [1, -0.5, 1, 2], "zero scale": [1, 0, 1, 2]}.get(why)
@@ -68,6 +69,14 @@ def test_not_folded(monkeypatch, why):
         g["outputs"]["z"] = {}
     if why == "output":
         g["outputs"]["a"] = {}
+    if why == "read in a body":  # an If's branch reads `a` from the graph around it
+        branch = {"inputs": [], "outputs": ["n"],
+                  "nodes": [{"op": "Neg", "inputs": ["a"], "outputs": ["n"]}]}
+        g["inputs"]["c"] = {"dtype": "bool", "shape": "[]"}
+        g["nodes"].append({"name": "if", "op": "If", "inputs": ["c"], "outputs": ["z"],
+                           "attrs": {"then_branch": branch, "else_branch": branch}})
+        g["outputs"]["z"] = {}
+        x = {**x, "c": np.array(True)}
     program = Program(g)
     assert not next(s for s in program.steps
                     if s.node.op == "BatchNormalization").kernel.unscaled
