@@ -1,6 +1,7 @@
 """ONNX's model test cases (pytorch-converted, pytorch-operator, simple; see
 shape_logic/conformance_models.py): the solver's output shapes and the executor's outputs
-against the recorded ones."""
+against the recorded ones, and the shapes solved with every input dim a symbol
+(conformance_symbolic.py) sound at the recorded sizes."""
 import re
 import warnings
 
@@ -9,6 +10,7 @@ import pytest
 from shape_logic.conformance import check_case
 from shape_logic.conformance_exec import run_case
 from shape_logic.conformance_models import model_cases
+from shape_logic.conformance_symbolic import check_case as check_symbolic
 
 CASES = {f"{c.kind}/{c.name}": c for c in model_cases()}
 # StringNormalizer's output length is how many strings are not stopwords: it depends on
@@ -22,6 +24,8 @@ def test_model_case(name):
         warnings.simplefilter("ignore")
         shapes, run = check_case(CASES[name]), run_case(CASES[name])
     assert run.ok, f"{name}: {run.message}"
+    symbolic = check_symbolic(CASES[name])
+    assert symbolic is None or symbolic.verdict == "sound", symbolic
     if OPEN_BY_DATA.search(name) and not shapes.ok:  # (without stopwords it is known)
         assert re.search(r"inferred \[(\d+, )*_1\]", shapes.message), shapes.message
         return
