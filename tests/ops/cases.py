@@ -4,11 +4,11 @@ import pytest
 from shape_logic.testing import check_case
 
 
-def case_test(op: str, cases: dict, opset: int):
+def case_test(op: str, cases: dict, opset: int | None = None):
     """test_case over `cases` (name -> (spec, expected), as check_case takes them), each
-    solved at `opset` unless its spec names another."""
+    solved at `opset` unless its spec names another (None: as the spec says)."""
     @pytest.mark.parametrize("name", cases)
     def test_case(name):
         spec, expected = cases[name]
-        check_case(op, {"opset": opset, **spec}, expected)
+        check_case(op, spec if opset is None else {"opset": opset, **spec}, expected)
     return test_case

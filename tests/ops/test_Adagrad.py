@@ -1,10 +1,10 @@
 """Adagrad (ai.onnx.preview.training): rules/Adagrad.lp on data cases, and the rule
 against onnx's reference and our kernel (shapes, types, values)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from tests.ops.optimizers import check_step, spec
+from tests.ops.cases import case_test
 
 CASES = {
     "one tensor": (spec([["[b, n]"], ["G"], ["H"]], 2), {"y0": "[b, n]", "y1": "[b, n]",
@@ -30,11 +30,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    from shape_logic.testing import check_case
-
-    check_case("Adagrad", *CASES[name])
+test_case = case_test("Adagrad", CASES)
 
 
 shapes = st.lists(st.lists(st.integers(1, 4), max_size=3), min_size=1, max_size=3)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.ops.optimizers import check_step, spec
+from tests.ops.cases import case_test
 
 CASES = {
     "one tensor": (spec([["[b, n]"], ["G"], ["V"], ["H"]], 3),
@@ -33,9 +33,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Adam", *CASES[name])
+test_case = case_test("Adam", CASES)
 
 
 shapes = st.lists(st.lists(st.integers(1, 4), max_size=3), min_size=1, max_size=3)

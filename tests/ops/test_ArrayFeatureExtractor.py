@@ -1,10 +1,10 @@
 """ArrayFeatureExtractor (ai.onnx.ml): rules/ArrayFeatureExtractor.lp on data cases, and
 the rule against onnx's reference and our kernel."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 ML = "ai.onnx.ml"
 
@@ -33,9 +33,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("ArrayFeatureExtractor", *CASES[name])
+test_case = case_test("ArrayFeatureExtractor", CASES)
 
 
 @settings(max_examples=25, deadline=None)

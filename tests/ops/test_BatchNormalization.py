@@ -1,9 +1,9 @@
 """BatchNormalization: rules/BatchNormalization.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 PARAMS = ["[c1]", "[c2]", "[c3]", "[c4]"]
 
@@ -55,9 +55,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("BatchNormalization", *CASES[name])
+test_case = case_test("BatchNormalization", CASES)
 
 
 @settings(max_examples=20, deadline=None)

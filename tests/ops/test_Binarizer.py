@@ -1,10 +1,10 @@
 """Binarizer (ai.onnx.ml): rules/Binarizer.lp on data cases, and the rule against onnx's
 reference and our kernel."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 ML = "ai.onnx.ml"
 
@@ -27,9 +27,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Binarizer", *CASES[name])
+test_case = case_test("Binarizer", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -9,6 +9,7 @@ from shape_logic.testing import ONNX_ELEM, check_against_reference, check_case, 
 
 from . import values
 from .values import i64
+from tests.ops.cases import case_test
 
 CODES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str", 9: "bool",
          10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128", 16: "bf16",
@@ -38,9 +39,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Cast", *CASES[name])
+test_case = case_test("Cast", CASES)
 
 
 @pytest.mark.parametrize("code", CODES)

@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.graph import dtype_of_array
 from shape_logic.solver import solve
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "the second input's type": ({"inputs": ["[b, s, 768]", ("i64", "[]")]},
@@ -24,9 +25,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("CastLike", *CASES[name])
+test_case = case_test("CastLike", CASES)
 
 
 def i64(*v):

@@ -1,8 +1,8 @@
 """Conv: rules/Conv.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "kernel past 15 bits (by @calc)": ({"inputs": ["[1, 1, 100000]", "[1, 1, 40000]"],
@@ -91,9 +91,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Conv", *CASES[name])
+test_case = case_test("Conv", CASES)
 
 
 def test_backward_range():

@@ -1,8 +1,8 @@
 """ConvTranspose: rules/ConvTranspose.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "1-D default": ({"inputs": ["[n, c, h]", "[c, m, 3]"]}, {"y0": "[n, m, h + 2]"}),
@@ -86,9 +86,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("ConvTranspose", *CASES[name])
+test_case = case_test("ConvTranspose", CASES)
 
 
 @st.composite

@@ -1,10 +1,10 @@
 """DFT: rules/DFT.lp on data cases, and against onnx's reference on random shapes, lengths,
 axes and flags (opset 17: axis an attribute; opset 20: an input)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
+from tests.ops.cases import case_test
 
 
 def i64(v):
@@ -40,9 +40,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("DFT", *CASES[name])
+test_case = case_test("DFT", CASES)
 
 
 @settings(max_examples=30, deadline=None)

@@ -1,8 +1,8 @@
 """DepthToSpace: rules/DepthToSpace.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "DCR (default)": ({"inputs": ["[n, 8, h, w]"], "attrs": {"blocksize": 2}},
@@ -34,9 +34,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("DepthToSpace", *CASES[name])
+test_case = case_test("DepthToSpace", CASES)
 
 
 @settings(max_examples=20, deadline=None)

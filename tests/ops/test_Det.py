@@ -1,8 +1,8 @@
 """Det: rules/Det.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "one matrix": ({"inputs": ["[3, 3]"]}, {"y0": "[]"}),
@@ -18,9 +18,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Det", *CASES[name])
+test_case = case_test("Det", CASES)
 
 
 @settings(max_examples=20, deadline=None)

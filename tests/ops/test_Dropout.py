@@ -1,8 +1,8 @@
 """Dropout: rules/Dropout.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "output only": ({"inputs": ["[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
@@ -31,9 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Dropout", *CASES[name])
+test_case = case_test("Dropout", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 PREVIEW = "ai.onnx.preview"
 
@@ -82,9 +83,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("FlexAttention", *CASES[name])
+test_case = case_test("FlexAttention", CASES)
 
 
 dims = st.integers(1, 4)

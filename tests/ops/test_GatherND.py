@@ -1,9 +1,9 @@
 """GatherND: rules/GatherND.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "full coordinates: elements": ({"inputs": ["[a, b]", ("i64", "[n, 2]")]}, {"y0": "[n]"}),
@@ -18,9 +18,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("GatherND", *CASES[name])
+test_case = case_test("GatherND", CASES)
 
 
 @settings(max_examples=15, deadline=None)

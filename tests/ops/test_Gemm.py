@@ -1,8 +1,8 @@
 """Gemm: rules/Gemm.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "no bias": ({"inputs": ["[m, k]", "[k, n]"]}, {"y0": "[m, n]"}),
@@ -48,9 +48,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Gemm", *CASES[name])
+test_case = case_test("Gemm", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,8 +1,8 @@
 """GroupNormalization: rules/GroupNormalization.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "opset 21: scale per channel": ({"inputs": ["[n, c, h, w]", "[c1]", "[c2]"], "opset": 21,
@@ -40,9 +40,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("GroupNormalization", *CASES[name])
+test_case = case_test("GroupNormalization", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -3,7 +3,7 @@ onnxruntime in tests/kernels/test_control_flow.py::test_if."""
 import numpy as np
 import pytest
 
-from shape_logic.testing import check_case
+from tests.ops.cases import case_test
 
 
 def branch(shape, value=1.0):
@@ -27,9 +27,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("If", *CASES[name])
+test_case = case_test("If", CASES)
 
 
 # ----- what a branch requires of the tensors around it holds only when it runs

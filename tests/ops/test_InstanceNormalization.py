@@ -1,8 +1,8 @@
 """InstanceNormalization: rules/InstanceNormalization.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "2-D image": ({"inputs": ["[n, c, h, w]", "[c1]", "[c2]"]},
@@ -26,9 +26,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("InstanceNormalization", *CASES[name])
+test_case = case_test("InstanceNormalization", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,8 +1,8 @@
 """LRN: rules/LRN.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "shape kept": ({"inputs": ["[n, c, h, w]"], "attrs": {"size": 3}}, {"y0": "[n, c, h, w]"}),
@@ -26,9 +26,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("LRN", *CASES[name])
+test_case = case_test("LRN", CASES)
 
 
 @settings(max_examples=20, deadline=None)

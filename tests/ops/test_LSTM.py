@@ -1,8 +1,8 @@
 """LSTM: rules/LSTM.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 # hidden 5: W, R [d, 20, .], B [d, 40], P [d, 15]
 CASES = {
@@ -84,9 +84,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("LSTM", *CASES[name])
+test_case = case_test("LSTM", CASES)
 
 
 dims = st.integers(1, 3)

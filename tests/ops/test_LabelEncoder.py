@@ -1,11 +1,11 @@
 """LabelEncoder (ai.onnx.ml): rules/LabelEncoder.lp on data cases, and the rule against
 onnx's reference and our kernel (shapes, element types and values)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import node_kernel
-from shape_logic.testing import check_against_reference, check_case, reference_outputs
+from shape_logic.testing import check_against_reference, reference_outputs
+from tests.ops.cases import case_test
 
 ML = "ai.onnx.ml"
 STR = np.dtype(object)
@@ -49,9 +49,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("LabelEncoder", *CASES[name])
+test_case = case_test("LabelEncoder", CASES)
 
 
 # the key and value types: an attribute list, or a tensor of a numpy type

@@ -1,8 +1,8 @@
 """LayerNormalization: rules/LayerNormalization.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "default axis, all outputs": ({"inputs": ["[b, s, d]", "[d]", "[d]"], "n_outputs": 3},
@@ -49,9 +49,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("LayerNormalization", *CASES[name])
+test_case = case_test("LayerNormalization", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from shape_logic import solve
-from shape_logic.testing import check_case
+from tests.ops.cases import case_test
 
 
 def body(carried_nodes, outputs, extra_inputs=("v",)):
@@ -58,9 +58,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Loop", *CASES[name])
+test_case = case_test("Loop", CASES)
 
 
 # ----- what the body requires of the tensors around it holds only when it runs

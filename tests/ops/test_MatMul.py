@@ -1,8 +1,8 @@
 """MatMul: rules/MatMul.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "matrices": ({"inputs": ["[n, k]", "[k, m]"]}, {"y0": "[n, m]"}),
@@ -23,9 +23,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("MatMul", *CASES[name])
+test_case = case_test("MatMul", CASES)
 
 
 dims = st.integers(1, 4)

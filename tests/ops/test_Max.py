@@ -1,21 +1,19 @@
 """Max: rules/Max.lp on data cases, and against onnx's reference on random shapes."""
 
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
 
 from .values import i64, values_test
 from .elementwise import operand_shapes, variadic_cases
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = variadic_cases("i32", "i64")
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Max", *CASES[name])
+test_case = case_test("Max", CASES)
 
 
 VALUE_CASES = {

@@ -1,10 +1,9 @@
 """MaxPool: rules/MaxPool.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 
 from .pooling import SHARED_CASES, backward_range, check_pool, draw_pool
+from tests.ops.cases import case_test
 
 CASES = {
     **SHARED_CASES,
@@ -91,9 +90,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("MaxPool", *CASES[name])
+test_case = case_test("MaxPool", CASES)
 
 
 def test_backward_range():

@@ -1,19 +1,17 @@
 """Mean: rules/Mean.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
 
 from .elementwise import operand_shapes, variadic_cases
+from tests.ops.cases import case_test
 
 OPSET = 18
 CASES = variadic_cases("f16", "f32")
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Mean", *CASES[name])
+test_case = case_test("Mean", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,10 +1,10 @@
 """Momentum (ai.onnx.preview.training): rules/Momentum.lp on data cases, and the rule
 against onnx's reference and our kernel (shapes, types, values)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from tests.ops.optimizers import check_step, spec as spec_
+from tests.ops.cases import case_test
 
 STANDARD = {"alpha": 0.95, "beta": 0.1, "mode": "standard", "norm_coefficient": 0.001}
 
@@ -41,11 +41,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    from shape_logic.testing import check_case
-
-    check_case("Momentum", *CASES[name])
+test_case = case_test("Momentum", CASES)
 
 
 shapes = st.lists(st.lists(st.integers(1, 4), max_size=3), min_size=1, max_size=3)

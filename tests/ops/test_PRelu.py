@@ -1,8 +1,8 @@
 """PRelu: rules/PRelu.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "same shapes": ({"inputs": ["[n, c, h, w]", "[n, c, h, w]"]}, {"y0": "[n, c, h, w]"}),
@@ -29,9 +29,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("PRelu", *CASES[name])
+test_case = case_test("PRelu", CASES)
 
 
 @st.composite

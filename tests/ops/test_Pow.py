@@ -1,10 +1,10 @@
 """Pow: rules/Pow.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
 
 from .elementwise import operand_shapes
+from tests.ops.cases import case_test
 
 CASES = {
     "same shapes": ({"inputs": ["[b, s, 768]", "[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
@@ -34,9 +34,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Pow", *CASES[name])
+test_case = case_test("Pow", CASES)
 
 
 @settings(max_examples=20, deadline=None)

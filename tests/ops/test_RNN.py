@@ -1,8 +1,8 @@
 """RNN: rules/RNN.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 # hidden 5: W, R [d, 5, .], B [d, 10]
 CASES = {
@@ -60,9 +60,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("RNN", *CASES[name])
+test_case = case_test("RNN", CASES)
 
 
 dims = st.integers(1, 3)

@@ -1,10 +1,10 @@
 """Resize: rules/Resize.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import load_kernel
-from shape_logic.testing import check_against_reference, check_case, infer, random_array
+from shape_logic.testing import check_against_reference, infer, random_array
+from tests.ops.cases import case_test
 
 
 def f32(*v):
@@ -68,9 +68,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Resize", *CASES[name])
+test_case = case_test("Resize", CASES)
 
 
 @settings(max_examples=15, deadline=None)

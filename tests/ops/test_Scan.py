@@ -3,7 +3,7 @@ reference (tests/kernels/test_control_flow.py::test_scan)."""
 import numpy as np
 import pytest
 
-from shape_logic.testing import check_case
+from tests.ops.cases import case_test
 
 # a running sum: state s [n], slice x [n]; outputs the next state and a copy of it
 ACC = {"inputs": ["s", "x"], "outputs": ["s2", "y"],
@@ -71,9 +71,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Scan", *CASES[name])
+test_case = case_test("Scan", CASES)
 
 
 # ----- what the body requires of the tensors around it holds only when it runs

@@ -1,9 +1,9 @@
 """ScatterND: rules/ScatterND.lp on data cases, and against onnx's reference."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "Y is X": ({"inputs": ["[a, b, c]", ("i64", "[n, 1]"), "[n, b, c]"]},
@@ -18,9 +18,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("ScatterND", *CASES[name])
+test_case = case_test("ScatterND", CASES)
 
 
 @settings(max_examples=15, deadline=None)

@@ -1,8 +1,8 @@
 """SpaceToDepth: rules/SpaceToDepth.lp on data cases, and against onnx's reference."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 CASES = {
     "blocksize 2": ({"inputs": ["[n, c, 4, 6]"], "attrs": {"blocksize": 2}},
@@ -32,9 +32,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("SpaceToDepth", *CASES[name])
+test_case = case_test("SpaceToDepth", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -1,9 +1,9 @@
 """TopK: rules/TopK.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
+from tests.ops.cases import case_test
 
 
 def k(value):
@@ -57,9 +57,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("TopK", *CASES[name])
+test_case = case_test("TopK", CASES)
 
 
 @settings(max_examples=20, deadline=None)

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import node_kernel
-from shape_logic.testing import check_against_reference, check_case, reference_outputs
+from shape_logic.testing import check_against_reference, reference_outputs
+from tests.ops.cases import case_test
 
 ML = "ai.onnx.ml"
 
@@ -53,9 +54,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("TreeEnsemble", *CASES[name])
+test_case = case_test("TreeEnsemble", CASES)
 
 
 VALUES = [0.5, 1.0, 1.5, 2.0, 3.0]  # features and splits: ties happen

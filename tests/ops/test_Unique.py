@@ -1,10 +1,10 @@
 """Unique: rules/Unique.lp on data cases (a data-dependent count with its range), and
 against onnx's reference on random shapes."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case, infer, reference_outputs
+from shape_logic.testing import infer, reference_outputs
+from tests.ops.cases import case_test
 
 CASES = {
     "flattened: the count is data-dependent, shared by three outputs":
@@ -33,9 +33,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Unique", *CASES[name])
+test_case = case_test("Unique", CASES)
 
 
 def test_the_count_is_bounded_by_the_input():

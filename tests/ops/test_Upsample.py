@@ -1,10 +1,10 @@
 """Upsample: rules/Upsample.lp on data cases, and against onnxruntime (onnx's reference
 only does integer nearest scales)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case, infer
+from shape_logic.testing import infer
+from tests.ops.cases import case_test
 
 
 def f32(*v):
@@ -31,9 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Upsample", *CASES[name])
+test_case = case_test("Upsample", CASES)
 
 
 def upsample_scales(data, shape, mode):

@@ -1,10 +1,10 @@
 """Where: rules/Where.lp on data cases, and against onnx's reference on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case, random_array
+from shape_logic.testing import check_against_reference, random_array
 
 from .elementwise import operand_shapes
+from tests.ops.cases import case_test
 
 CASES = {
     "three-way broadcast": ({"inputs": [("bool", "[b, 1, 1]"), "[s, 1]", "[768]"]},
@@ -34,9 +34,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    check_case("Where", *CASES[name])
+test_case = case_test("Where", CASES)
 
 
 @settings(max_examples=20, deadline=None)
