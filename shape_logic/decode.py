@@ -16,6 +16,7 @@ from typing import Any
 
 import clingo
 
+from .asp.release import release
 from .scopes import is_scoped, unscoped_name
 from .graph import Graph
 from .shapes import Shape
@@ -52,6 +53,12 @@ class Atoms:
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
+
+    def release_control(self) -> None:
+        """Let the grounded control that `void_loader` holds go, freed in the background
+        (asp/release.py): the void edges are then those read so far."""
+        release(self.void_loader)
+        self.void_loader = None
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":

@@ -36,7 +36,6 @@ import threading
 from copy import copy
 from dataclasses import replace
 
-from .asp.release import release
 from .decode import decode
 
 
@@ -139,7 +138,7 @@ def _solved_with(problem, outputs, cancel=None):
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 
 
-def _next_solve(obvious, later, kept_names, kept_unsolved) -> list | None:
+def _next_solve(obvious, later, kept_names, kept_unsolved) -> tuple | None:
     """The outputs (a tuple) of the solve that follows a trial that sets its declaration
     aside: the next trial that Python cannot decide (the later declarations `later` walked
     on a copy of `obvious`), else the final solve of the kept ones if one is kept unsolved;
@@ -175,7 +174,7 @@ class _Solves:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
 
-    def solved(self, outputs: list, then: list | None = None):
+    def solved(self, outputs: list, then: tuple | None = None):
         """The solve of `outputs`, with the solve of `then` started meanwhile."""
         for other in [key for key in self.started if key not in (tuple(outputs), then)]:
             self.cancel(other)
@@ -208,8 +207,7 @@ class _Solves:
     def drop(solved) -> None:
         """A solve no longer needed: its control is freed in the background."""
         if solved is not None:
-            release(solved[1].void_loader)
-            solved[1].void_loader = None
+            solved[1].release_control()
 
 
 def _input_bindings(graph, decoded) -> dict:

@@ -23,7 +23,6 @@ from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_pr
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
-from .asp.release import release
 from .scopes import is_scoped, scope_warnings, split_conflicts
 from .facts import declares_rows, fact_chunks, graph_facts
 from .graph import Graph
@@ -284,15 +283,12 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         t0 = time.perf_counter()
         with phase("decode"):
             decoded = decode(problem.graph, atoms)
-        # (it holds the grounded control, which nothing needs now: freed in the background)
-        release(atoms.void_loader)
-        atoms.void_loader = None
+        atoms.release_control()  # (nothing needs the grounded control now)
         # an ONNX model's declared outputs that disagree with the graph are set aside
         problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
             problem, atoms, decoded, funcs, solves)
     if narrowed:
-        release(atoms.void_loader)
-        atoms.void_loader = None
+        atoms.release_control()
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:

@@ -2,7 +2,6 @@
 broadcasts and reshapes that join them), each named by one fresh symbol."""
 from __future__ import annotations
 
-from .asp.release import release
 from .symbolic.expr import Expr
 
 
@@ -62,8 +61,7 @@ class VoidClasses:
                 edges, joins = atoms.void_loader()
                 atoms.void_edges = atoms.void_edges + edges
                 atoms.void_joins = atoms.void_joins + joins
-                release(atoms.void_loader)  # the grounded control, not needed any more
-                atoms.void_loader = None
+                atoms.release_control()  # (the grounded control: not needed any more)
             self.classes = classes = UnionFind()
             for a, b in atoms.void_edges:
                 classes.union(a, b)
