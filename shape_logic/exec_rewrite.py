@@ -151,8 +151,8 @@ def pool_after_relu(steps, outputs: set) -> list:
     readers, producer = readers_and_producers(steps)
     for pool in steps:
         node = pool.node
-        if node.op != "MaxPool" or len([t for t in node.outputs if t]) != 1 \
-                or len(node.outputs) != 1 or not _windows_hold_input(pool.kernel.kw):
+        if node.op != "MaxPool" or len(node.outputs) != 1 or not node.outputs[0] \
+                or not _windows_hold_input(pool.kernel.kw):
             continue
         t = node.inputs[0]
         src = producer.get(t)
