@@ -35,16 +35,13 @@ class ModelCase:
 
 
 def _tensors(directory: str, prefix: str) -> list:
-    from onnx import TensorProto, numpy_helper
+    """The arrays of a data set's input_K.pb (or output_K.pb) files, in K's order."""
+    import onnx
+    from onnx import numpy_helper
 
     paths = glob.glob(os.path.join(directory, f"{prefix}_*.pb"))
-    out = []
-    for path in sorted(paths, key=lambda p: int(p.rsplit("_", 1)[1][:-len(".pb")])):
-        proto = TensorProto()
-        with open(path, "rb") as f:
-            proto.ParseFromString(f.read())
-        out.append(numpy_helper.to_array(proto))
-    return out
+    return [numpy_helper.to_array(onnx.load_tensor(path))
+            for path in sorted(paths, key=lambda p: int(p.rsplit("_", 1)[1][:-len(".pb")]))]
 
 
 @lru_cache(maxsize=1)

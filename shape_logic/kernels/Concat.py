@@ -21,6 +21,11 @@ class Concat(Kernel):
     reserve = None  # a chain's head: the chain's whole size along the axis (see above)
     extends = False  # a chain's link: the first input is the chain's tensor so far
 
+    def __init__(self, attrs=None, opset: int = 18, n_outputs: int = 1, domain: str = ""):
+        if opset < 4:  # (before opset 4 the axis is 1 by default)
+            attrs = {"axis": 1, **(attrs or {})}
+        super().__init__(attrs, opset, n_outputs, domain)
+
     def run(self, *xs, axis):
         ax = self.axis(axis, xs[0].ndim)
         if self.extends or self.reserve is not None:
@@ -32,11 +37,6 @@ class Concat(Kernel):
         except ValueError:
             shapes = ", ".join(str(list(x.shape)) for x in xs)
             raise self.fail(f"cannot join {shapes} along axis {axis}") from None
-
-    def __init__(self, attrs=None, opset: int = 18, n_outputs: int = 1, domain: str = ""):
-        if opset < 4:  # (before opset 4 the axis is 1 by default)
-            attrs = {"axis": 1, **(attrs or {})}
-        super().__init__(attrs, opset, n_outputs, domain)
 
     def in_place(self, xs, ax):
         """The joined tensor as a view of the chain's buffer, or None (join as usual)."""
