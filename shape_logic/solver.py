@@ -145,9 +145,11 @@ class Problem:
                 paths.remove(ROWS_FILE)  # nothing can start a row: its rules never fire
             if not self.graph.has_bodies:
                 paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
-            add_program_files(ctl, paths)
             writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
+            # the rules that cannot fire on these facts are left out (asp/relevance.py)
+            add_program_files(ctl, paths, relevant_to=(
+                self.sourced_facts if sourced else self.facts, extra))
         except RuntimeError:
             raise _program_error(messages)
         stop_if_expired(deadline.phase)

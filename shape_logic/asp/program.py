@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from .relevance import select, uses_of
 from .rule_check import check_rule_text
 
 if TYPE_CHECKING:
@@ -199,15 +200,18 @@ def _checked(text: str, path: str) -> None:
 _ADDING = threading.Lock()
 
 
-def add_program_files(ctl: clingo.Control, paths: list) -> None:
+def add_program_files(ctl: clingo.Control, paths: list,
+                      relevant_to: tuple[str, str] | None = None) -> None:
     """Our encodings and rule files as text or statements parsed once per process
     (shipped_program); a user's rule files loaded as they are now (clingo reports
-    their syntax errors with their place). One thread at a time (_ADDING)."""
+    their syntax errors with their place). Given `relevant_to` (the texts of the facts
+    and of the extra program) and only parsed statements, the rules that cannot fire
+    on it are left out (relevance.py). One thread at a time (_ADDING)."""
     with _ADDING:
-        _add_program_files(ctl, paths)
+        _add_program_files(ctl, paths, relevant_to)
 
 
-def _add_program_files(ctl: clingo.Control, paths: list) -> None:
+def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | None) -> None:
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
@@ -215,11 +219,18 @@ def _add_program_files(ctl: clingo.Control, paths: list) -> None:
     texts = [p for p in programs if isinstance(p, str)]
     if texts:
         ctl.add("base", [], "".join(texts))
+    parsed = [p for p in programs if not isinstance(p, str)]
+    if relevant_to is not None and not texts and all(shipped):
+        keys = [(str(p), p.stat().st_mtime_ns) for p in paths]
+        chosen, declared = select([(s, uses_of(k, s)) for k, s in zip(keys, parsed)],
+                                  *relevant_to)
+        parsed = [chosen]
+        if declared:
+            ctl.add("base", [], declared)
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statements in programs:
-            if not isinstance(statements, str):
-                for statement in statements:
-                    builder.add(statement)
+        for statements in parsed:
+            for statement in statements:
+                builder.add(statement)
     for path, ours in zip(paths, shipped):
         if not ours:
             ctl.load(str(path))

@@ -1,0 +1,106 @@
+"""Rules that cannot fire on a graph are not given to clingo (shape_logic/asp/relevance.py):
+the selection keeps every rule that can fire, and the answers are the ones the whole
+program gives."""
+from pathlib import Path
+
+import clingo
+import clingo.ast
+import pytest
+
+import shape_logic.asp.program as program
+from shape_logic import solve
+from shape_logic.asp.relevance import select, statement_uses
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def parsed(text: str) -> tuple:
+    out: list = []
+    clingo.ast.parse_string(text, out.append)
+    return tuple(s for s in out if s.ast_type != clingo.ast.ASTType.Comment)
+
+
+def kept(rules: str, facts: str, extra: str = "") -> tuple[list[str], str]:
+    statements = parsed(rules)
+    chosen, declared = select([(statements, statement_uses(statements))], facts, extra)
+    return [str(s) for s in chosen if s.ast_type == clingo.ast.ASTType.Rule], declared
+
+
+RULES = """
+b(X) :- a(X).
+c(X) :- b(X), not d(X).
+e(X) :- zz(X).
+f(X) :- e(X).
+g(X) :- f(X), a(X).
+"""
+
+
+def test_a_rule_waits_for_what_the_facts_or_kept_rules_give():
+    rules, declared = kept(RULES, 'a(1).\na(2).\n')
+    assert rules == ["b(X) :- a(X).", "c(X) :- b(X); not d(X)."]
+    # the left-out rules' predicates are declared: `not e(X)` elsewhere stays quiet
+    assert declared.split() == ["#defined", "e/1.", "#defined", "f/1.", "#defined", "g/1."]
+
+
+def test_a_fact_after_another_on_the_same_line_counts():
+    rules, _ = kept(RULES, 'a(1). zz(2).\n')
+    assert "f(X) :- e(X)." in rules and "g(X) :- f(X); a(X)." in rules
+
+
+def test_a_name_of_the_extra_program_counts():
+    rules, _ = kept(RULES, "a(1).\n", extra="#external zz(X) : a(X).")
+    assert "e(X) :- zz(X)." in rules
+
+
+def test_conditions_and_aggregates_do_not_require_an_atom():
+    text = """
+    h(X) :- a(X), q(Y) : zz(Y).
+    k(X) :- a(X), #count { Y : zz(Y) } = 0.
+    m(X) :- a(X), not zz(X).
+    """
+    rules, _ = kept(text, "a(1).\n")
+    assert len(rules) == 3
+
+
+def test_pools_and_choices_make_their_predicates():
+    text = """
+    kind(x; y).
+    { pick(X) : kind(X) }.
+    r(X) :- pick(X).
+    """
+    rules, _ = kept(text, "")
+    assert len(rules) == 3
+
+
+def test_a_head_it_cannot_read_keeps_everything():
+    text = "-p(1).\n q(X) :- zz(X).\n"
+    rules, declared = kept(text, "")
+    assert len(rules) == 2 and declared == ""
+
+
+@pytest.mark.parametrize("graph", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_the_answers_are_the_whole_programs(graph, monkeypatch):
+    path = EXAMPLES / graph
+    solve(path)  # our files are given as text the first time, parsed from then on
+    selected = solve(path)
+    monkeypatch.setattr(program, "select", lambda programs, facts, extra="": (
+        [s for statements, _ in programs for s in statements], ""))
+    whole = solve(path)
+    assert selected.to_json() == whole.to_json()
+    assert selected.warnings == whole.warnings
+
+
+def test_a_graph_is_solved_with_fewer_rules(monkeypatch):
+    path = EXAMPLES / "axon_conv.json"
+    solve(path)
+    given: list = []
+    real = program.select
+
+    def spy(programs, facts, extra=""):
+        chosen, declared = real(programs, facts, extra)
+        given.append((sum(len(s) for s, _ in programs), len(chosen)))
+        return chosen, declared
+
+    monkeypatch.setattr(program, "select", spy)
+    solve(path)
+    assert given and given[0][1] < given[0][0]
