@@ -104,3 +104,8 @@ def test_a_graph_is_solved_with_fewer_rules(monkeypatch):
     monkeypatch.setattr(program, "select", spy)
     solve(path)
     assert given and given[0][1] < given[0][0]
+
+
+def test_the_first_fact_counts():
+    rules, _ = kept(RULES, "zz(1).")
+    assert "e(X) :- zz(X)." in rules and "b(X) :- a(X)." not in rules
