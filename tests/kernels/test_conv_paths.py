@@ -141,3 +141,44 @@ def test_results_are_not_scratch():
     kept = y1.copy()
     kernel(x2, w)
     np.testing.assert_array_equal(y1, kept)
+
+
+@FAST
+@given(seed=seeds, geo=geometry(kernel_max=5), batch=st.integers(1, 2),
+       lo_share=st.floats(0, 1), hi_share=st.floats(0, 1))
+def test_tap_blocks_copy_every_tap(seed, geo, batch, lo_share, hi_share):
+    """TapPlan.copy_taps copies a block of taps (one phase) per call: the columns equal
+    the taps one by one, for any strides and dilations, a range of positions, and a
+    channel slice of several images (a non-contiguous input: the grouped path's)."""
+    from shape_logic.kernels.spatial import geometry as spatial_geometry
+
+    attrs, size = geo
+    rng = np.random.default_rng(seed)
+    x = rand(rng, (batch, 3, *size))
+    kernel = load_kernel("Conv")(attrs)
+    try:
+        kern, strides, dil, begin, _, out = spatial_geometry(
+            kernel, x, attrs["kernel_shape"], attrs.get("strides"), attrs.get("dilations"),
+            attrs.get("pads"), attrs.get("auto_pad", "NOTSET"))
+    except Exception:  # noqa: BLE001  (a window wider than the padded input)
+        return
+    if 0 in out:
+        return
+    plan = TapPlan(tuple(size), tuple(kern), tuple(strides), tuple(dil), tuple(begin),
+                   tuple(out))
+    flat = plan.split(x, 0).copy()
+    lo = int(lo_share * (plan.length - 1))
+    hi = lo + 1 + int(hi_share * (plan.length - lo - 1))
+    k = len(plan.taps)
+    want = np.stack([plan.tap(flat, i)[..., lo:hi] for i in range(k)], axis=2)
+    for channels in (slice(None), slice(1, None)):
+        got = np.full((batch, len(range(3)[channels]), k, hi - lo), np.nan, np.float32)
+        plan.copy_taps(flat[:, channels], got, 0, lo, hi)
+        np.testing.assert_array_equal(got, want[:, channels])
+
+
+def test_tap_blocks_of_a_strided_kernel():
+    """7x7/2 (the first convolution of Inception and DenseNet): 4 blocks, not 49 taps."""
+    plan = tap_plan((224, 224), (7, 7), (2, 2), (1, 1), (3, 3), (112, 112))
+    assert isinstance(plan, TapPlan) and len(plan.blocks) == 4
+    assert sum(np.prod(b[3]) for b in plan.blocks) == 49
