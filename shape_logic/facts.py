@@ -201,12 +201,9 @@ def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
         dt = dtype_of_array(data)
     except ValueError:
         return []
-    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
-        values = [int_text(int(v)) for v in flat]
-    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
-        values = [f'real("{float(v)!r}")' for v in flat]
-    else:
-        return []
+    values = _element_terms(dt, flat)
+    if source is None and 0 < len(values) <= MAX_PACKED_ELEMENTS:  # valuesK (nodes.lp)
+        return [f"values{len(values)}({t}," + ",".join(values) + ")."]
     out = [_declared("value", f"{t},{i},{v}", source) for i, v in enumerate(values)]
     if out and source is not None:
         out.append(f"source({source}).")
@@ -250,6 +247,7 @@ def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
 
 MAX_PACKED_INPUTS = 5  # nodes.lp unpacks nodeK facts for K up to this
 MAX_PACKED_ATTR_RANK = 4  # and attr_tensorK facts for K up to this
+MAX_PACKED_ELEMENTS = 4  # and attr_listK and valuesK facts for K up to this
 
 
 def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
@@ -303,6 +301,9 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
     if isinstance(value, dict):  # a subgraph
         return [f"attr_set({n},{k},graph)."]
     if isinstance(value, list):
+        if 0 < len(value) <= MAX_PACKED_ELEMENTS:
+            return [f"attr_list{len(value)}({n},{k},"
+                    + ",".join(scalar_term(v, place) for v in value) + ")."]
         out = [f"attr_list({n},{k},{len(value)})."]
         for i, v in enumerate(value):
             out.append(f"attr({n},{k},{i},{scalar_term(v, place)}).")
@@ -317,6 +318,11 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
 
 def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
     dt = dtype_of_array(arr)
+    flat = arr.reshape(-1)
+    if arr.ndim <= 1 and flat.size == 1:  # Constant's and ConstantOfShape's usual value
+        v = _element_terms(dt, flat)
+        if v:
+            return [f"attr_single({n},{k},{dt},{arr.ndim},{v[0]})."]
     if arr.ndim <= MAX_PACKED_ATTR_RANK:
         out = [f"attr_tensor{arr.ndim}({n},{k},{dt}"
                + "".join("," + int_text(d) for d in arr.shape) + ")."]
@@ -324,14 +330,18 @@ def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
         out = [f"has_attr({n},{k}).", f"attr_dtype({n},{k},{dt}).",
                f"attr_rank({n},{k},{arr.ndim})."]
         out.extend(f"attr_dim({n},{k},{i},{int_text(d)})." for i, d in enumerate(arr.shape))
-    flat = arr.reshape(-1)
-    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
-        for i, v in enumerate(flat):
-            out.append(f"attr_value({n},{k},{i},{int_text(int(v))}).")
-    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
-        for i, v in enumerate(flat):
-            out.append(f'attr_value({n},{k},{i},real("{float(v)!r}")).')
+    out.extend(f"attr_value({n},{k},{i},{v})." for i, v in enumerate(_element_terms(dt, flat)))
     return out
+
+
+def _element_terms(dt: str, flat: np.ndarray) -> list[str]:
+    """The terms of a small integer or bool (1, 0) tensor's elements (or a tiny float
+    one's), row-major; none for a larger one."""
+    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:
+        return [int_text(int(v)) for v in flat]
+    if dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
+        return [f'real("{float(v)!r}")' for v in flat]
+    return []
 
 
 class _AttrPlace:

@@ -61,7 +61,9 @@ ATTR_VALUES = st.one_of(
     st.integers(-2**40, 2**40), st.floats(allow_nan=False, allow_infinity=False),
     st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=4), st.lists(st.integers(-5, 5), max_size=3),
     st.builds(lambda shape: np.zeros(shape, dtype=np.int64),
-              st.lists(st.integers(0, 2), max_size=6).map(tuple)))
+              st.lists(st.integers(0, 2), max_size=6).map(tuple)),
+    st.builds(lambda v, shape: np.full(shape, v, dtype=np.float32),
+              st.floats(-4, 4, width=32), st.sampled_from([(), (1,), (1, 1), (2,), (3, 3)])))
 PLAIN = {"has_attr", "attr", "attr_len", "attr_char", "attr_dtype", "attr_rank", "attr_dim",
          "attr_value", "tensor", "dtype", "rank", "dim", "value", "min_rank", "label"}
 
@@ -78,9 +80,14 @@ def _plain_attr(n: str, k: str, value) -> list[str]:
     """The attribute as the plain predicates say it (what nodes.lp derives)."""
     out = [f"has_attr({n},{k})."]
     if isinstance(value, np.ndarray):
-        out += [f"attr_dtype({n},{k},i64).", f"attr_rank({n},{k},{value.ndim})."]
+        floats = value.dtype == np.float32
+        out += [f"attr_dtype({n},{k},{'f32' if floats else 'i64'}).",
+                f"attr_rank({n},{k},{value.ndim})."]
         out += [f"attr_dim({n},{k},{i},{d})." for i, d in enumerate(value.shape)]
-        out += [f"attr_value({n},{k},{i},0)." for i in range(value.size if value.size <= 1024 else 0)]
+        if value.size <= (8 if floats else 1024):
+            out += [f"attr_value({n},{k},{i},"
+                    + (f'real("{float(v)!r}")' if floats else str(int(v))) + ")."
+                    for i, v in enumerate(value.reshape(-1))]
     elif isinstance(value, list):
         out += [f"attr_len({n},{k},{len(value)})."]
         out += [f"attr({n},{k},{i},{v})." for i, v in enumerate(value)]
@@ -101,10 +108,12 @@ def test_packed_attribute_facts_say_what_the_attribute_says(value):
 
 @given(dims=st.none() | st.lists(st.sampled_from(["1", "n", "n*2", "m + 1"]), max_size=7),
        dtype=st.sampled_from([None, "f32", "i64"]),
+       data=st.none() | st.lists(st.integers(-3, 3), max_size=6),
        sourced=st.booleans())
-def test_packed_declarations_say_what_the_declaration_says(dims, dtype, sourced):
+def test_packed_declarations_say_what_the_declaration_says(dims, dtype, data, sourced):
     shape = None if dims is None else parse_shape("[" + ", ".join(dims) + "]")
-    info = TensorInfo("t", "inputs.t", dtype=dtype, shape=shape)
+    array = None if data is None else np.array(data, dtype=np.int64)
+    info = TensorInfo("t", "inputs.t", dtype=dtype, shape=shape, data=array)
     facts = tensor_facts(info, "input", sourced=sourced)
     packed = any(f.startswith("tensor") for f in facts)
     assert packed == (not sourced and dtype is not None and shape is not None
@@ -115,5 +124,6 @@ def test_packed_declarations_say_what_the_declaration_says(dims, dtype, sourced)
         [f'rank("t",{len(shape.dims)}).'] + [f'dim("t",{i},{expr_fact_text(d)}).'
                                              for i, d in enumerate(shape.dims)]
         if shape is not None else ['min_rank("t",0).'])
+    plain += [f'value("t",{i},{v}).' for i, v in enumerate(data or [])]
     expected = _atoms("\n".join(plain + ['tensor("t").'] if packed else plain))
     assert _atoms("\n".join(facts)) == expected
