@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from . import onnx_import as A
 from .errors import InputError
 from .graph import Graph
 
@@ -52,7 +53,7 @@ def _attribute_types(op: str, opset: int) -> dict | None:
         if not versions:
             return None
         schema = versions[0]
-    return {k: a.type for k, a in schema.attributes.items()}
+    return {k: int(a.type) for k, a in schema.attributes.items()}  # (onnx_import's ints)
 
 
 @lru_cache(maxsize=None)
@@ -81,10 +82,10 @@ def check_attributes(graph: Graph) -> None:
                                      f"{node.place}.attrs.{key}")
 
 
-def _type_problem(attr_type, value: Any) -> str | None:
-    from onnx import AttributeProto as A
-
+def _type_problem(attr_type: int, value: Any) -> str | None:
     if attr_type == A.INT:
+        if type(value) is int and INT64[0] <= value <= INT64[1]:  # (most attributes)
+            return None
         return _int_problem(value)
     if attr_type == A.FLOAT:
         return _float_problem(value)

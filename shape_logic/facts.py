@@ -50,6 +50,10 @@ def _fact_groups(graph: Graph, sourced: bool, foreign):
     if not sourced:  # every node is in force (explaining derives op/2 from its source)
         head.append("op(N, O) :- node(N, O).")
     made = {t for n in graph.nodes + graph.body_nodes for t in n.outputs if t}
+    if not sourced:  # and so are the tensors declared as tensorK
+        made.update(info.name for decls in (graph.inputs, graph.initializers, graph.outputs,
+                                            graph.annotations)
+                    for info in decls.values() if _packable(info))
     # a node's outputs are tensors by nodes.lp
     head.extend(f"tensor({quote(t)})." for t in graph.tensors() if t not in made)
     yield head
@@ -75,9 +79,28 @@ def _declared(pred: str, args: str, source: str | None) -> str:
     return f"given_{pred}({args},{source})."
 
 
+MAX_PACKED_RANK = 5  # nodes.lp unpacks tensorK facts for K up to this
+
+
+def _packable(info: TensorInfo) -> bool:
+    """Whether a declaration is one statement when solving: a dtype and K <= MAX_PACKED_RANK
+    dims, `tensorK(T, D, E0, .., EK-1).` (nodes.lp derives tensor, dtype, rank and dim)."""
+    return bool(info.dtype) and info.shape is not None and info.shape.dims is not None \
+        and len(info.shape.dims) <= MAX_PACKED_RANK
+
+
+def _packed_declaration(info: TensorInfo) -> str:
+    dims = info.shape.dims
+    return (f"tensor{len(dims)}({quote(info.name)},{info.dtype}"
+            + "".join("," + expr_fact_text(d) for d in dims) + ").")
+
+
 def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]:
     t = quote(info.name)
     out = []
+    packed = _packed_declaration(info) if not sourced and _packable(info) else None
+    if packed is not None:
+        out.append(packed)
 
     def src(part):
         return f"src({kind},{t},{part})" if sourced else None
@@ -86,10 +109,13 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
         if sourced:
             out.append(f"source({src(part)}).")
 
-    if info.dtype:
+    if info.dtype and packed is None:
         out.append(_declared("dtype", f"{t},{info.dtype}", src("dtype")))
         source_fact("dtype")
-    if info.shape is not None:
+    if info.shape is None:
+        if kind == "input":
+            out.append(f"min_rank({t},0).")  # an input without a shape: any rank (a row)
+    elif packed is None:
         dims = info.shape.dims
         if dims is not None:
             out.append(_declared("rank", f"{t},{len(dims)}", src("rank")))
@@ -100,8 +126,6 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
                 source_fact("dims")
         else:
             out.extend(_row_facts(info, src))
-    elif kind == "input":
-        out.append(f"min_rank({t},0).")  # an input without a shape: any rank (a row)
     if info.shape is not None and info.shape.labels:
         out.append("labels_used.")
         out.extend(_declared("label", f"{t},{i},{quote(lab)}", src("dims"))
@@ -177,12 +201,9 @@ def value_facts(tensor: str, data: np.ndarray, source: str | None) -> list[str]:
         dt = dtype_of_array(data)
     except ValueError:
         return []
-    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
-        values = [int_text(int(v)) for v in flat]
-    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
-        values = [f'real("{float(v)!r}")' for v in flat]
-    else:
-        return []
+    values = _element_terms(dt, flat)
+    if source is None and 0 < len(values) <= MAX_PACKED_ELEMENTS:  # valuesK (nodes.lp)
+        return [f"values{len(values)}({t}," + ",".join(values) + ")."]
     out = [_declared("value", f"{t},{i},{v}", source) for i, v in enumerate(values)]
     if out and source is not None:
         out.append(f"source({source}).")
@@ -225,6 +246,8 @@ def _shared_shape_variables(graph: Graph, sourced: bool) -> list[str]:
 
 
 MAX_PACKED_INPUTS = 5  # nodes.lp unpacks nodeK facts for K up to this
+MAX_PACKED_ATTR_RANK = 4  # and attr_tensorK facts for K up to this
+MAX_PACKED_ELEMENTS = 4  # and attr_listK and valuesK facts for K up to this
 
 
 def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
@@ -269,19 +292,23 @@ def node_facts(node: Node, sourced: bool = True, terms: dict | None = None,
 
 
 def attr_facts(node: Node, key: str, value: Any) -> list[str]:
+    """The attribute as one statement (attr_set, attr_list, attr_tensorK: nodes.lp derives
+    has_attr and the rest), with its elements."""
     n, k = quote(node.name), quote(key)
     place = _AttrPlace(node, key)
-    out = [f"has_attr({n},{k})."]
     if isinstance(value, np.ndarray):
-        return out + tensor_attr_facts(n, k, value)
+        return tensor_attr_facts(n, k, value)
     if isinstance(value, dict):  # a subgraph
-        return out + [f"attr({n},{k},graph)."]
+        return [f"attr_set({n},{k},graph)."]
     if isinstance(value, list):
-        out.append(f"attr_len({n},{k},{len(value)}).")
+        if 0 < len(value) <= MAX_PACKED_ELEMENTS:
+            return [f"attr_list{len(value)}({n},{k},"
+                    + ",".join(scalar_term(v, place) for v in value) + ")."]
+        out = [f"attr_list({n},{k},{len(value)})."]
         for i, v in enumerate(value):
             out.append(f"attr({n},{k},{i},{scalar_term(v, place)}).")
         return out
-    out.append(f"attr({n},{k},{scalar_term(value, place)}).")
+    out = [f"attr_set({n},{k},{scalar_term(value, place)})."]
     if isinstance(value, str) and len(value) <= MAX_ATTR_CHARS:
         # rules cannot take strings apart: give them the characters (Einsum's equation)
         out.append(f"attr_len({n},{k},{len(value)}).")
@@ -291,17 +318,30 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
 
 def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
     dt = dtype_of_array(arr)
-    out = [f"attr_dtype({n},{k},{dt}).", f"attr_rank({n},{k},{arr.ndim})."]
-    for i, d in enumerate(arr.shape):
-        out.append(f"attr_dim({n},{k},{i},{int_text(d)}).")
     flat = arr.reshape(-1)
-    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:  # bool: 1 and 0
-        for i, v in enumerate(flat):
-            out.append(f"attr_value({n},{k},{i},{int_text(int(v))}).")
-    elif dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
-        for i, v in enumerate(flat):
-            out.append(f'attr_value({n},{k},{i},real("{float(v)!r}")).')
+    if arr.ndim <= 1 and flat.size == 1:  # Constant's and ConstantOfShape's usual value
+        v = _element_terms(dt, flat)
+        if v:
+            return [f"attr_single({n},{k},{dt},{arr.ndim},{v[0]})."]
+    if arr.ndim <= MAX_PACKED_ATTR_RANK:
+        out = [f"attr_tensor{arr.ndim}({n},{k},{dt}"
+               + "".join("," + int_text(d) for d in arr.shape) + ")."]
+    else:
+        out = [f"has_attr({n},{k}).", f"attr_dtype({n},{k},{dt}).",
+               f"attr_rank({n},{k},{arr.ndim})."]
+        out.extend(f"attr_dim({n},{k},{i},{int_text(d)})." for i, d in enumerate(arr.shape))
+    out.extend(f"attr_value({n},{k},{i},{v})." for i, v in enumerate(_element_terms(dt, flat)))
     return out
+
+
+def _element_terms(dt: str, flat: np.ndarray) -> list[str]:
+    """The terms of a small integer or bool (1, 0) tensor's elements (or a tiny float
+    one's), row-major; none for a larger one."""
+    if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:
+        return [int_text(int(v)) for v in flat]
+    if dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
+        return [f'real("{float(v)!r}")' for v in flat]
+    return []
 
 
 class _AttrPlace:

@@ -14,11 +14,10 @@ from .subgraphs import expand_bodies
 
 
 def needs_expansion(model) -> bool:
-    from onnx import AttributeProto
+    from .onnx_import import GRAPH, GRAPHS
 
     return bool(model.functions) or any(
-        a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS)
-        for n in model.graph.node for a in n.attribute)
+        a.type == GRAPH or a.type == GRAPHS for n in model.graph.node for a in n.attribute)
 
 
 def expand_model(reader, model, json_reader_cls):
