@@ -51,7 +51,29 @@ def validate(graph: Graph) -> list[Node]:
                                  f"{section}.{name}")
     order = topological_order(graph)
     check_attributes(graph)
+    _check_no_nul(graph)
     return order
+
+
+def _check_no_nul(graph: Graph) -> None:
+    """Names and string attributes hold no NUL character: clingo's strings cannot (the
+    facts would not parse, and the error could not say where)."""
+    def check(text, place):
+        if isinstance(text, str) and "\x00" in text:
+            raise InputError(f"{text!r} contains a NUL character (\\x00), which the solver "
+                             "cannot hold in a name or string", graph.path, place)
+
+    for name, info in (*graph.inputs.items(), *graph.initializers.items()):
+        check(name, info.place)
+    for node in graph.nodes + graph.body_nodes:
+        check(node.name, f"{node.place}.name")
+        for port, names in (("inputs", node.inputs), ("outputs", node.outputs)):
+            for k, t in enumerate(names):
+                check(t, f"{node.place}.{port}[{k}]")
+        for key, value in node.attrs.items():
+            check(key, f"{node.place}.attrs")
+            for v in (value if isinstance(value, (list, tuple)) else [value]):
+                check(v, f"{node.place}.attrs.{key}")
 
 
 def topological_order(graph: Graph) -> list[Node]:
