@@ -1,8 +1,9 @@
 """A graph as ASP facts (the input predicates of encodings/schema.lp).
 
-Two forms. Solving writes what the user declared directly (`rank(T, R).`; every
-node in force: `op(N, O) :- node(N, O).`). Explaining gives every declared fact its *source* `src(Kind, Name,
-Part)` (`given_rank(T, R, S). source(S).`), so that sources can be switched on
+Two forms. Solving writes what the user declared directly (`tensor2("x",f32,2,"n").`
+for a tensor declared with its dtype and shape, nodes.lp unpacking it; every node in
+force: `op(N, O) :- node(N, O).`). Explaining gives every declared fact its *source*
+`src(Kind, Name, Part)` (`given_rank(T, R, S). source(S).`), so that sources can be switched on
 and off: Kind is input | init | output | ann | node, Part is rank | dims | dtype |
 data for tensors and `all` for nodes.
 """
