@@ -148,7 +148,7 @@ class Problem:
             writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
             # the rules that cannot fire on these facts are left out (asp/relevance.py)
-            add_program_files(ctl, paths, relevant_to=(
+            selected = add_program_files(ctl, paths, relevant_to=(
                 self.sourced_facts if sourced else self.facts, extra))
         except RuntimeError:
             raise _program_error(messages)
@@ -169,7 +169,8 @@ class Problem:
         if deadline.expired():
             raise TimeLimit(deadline.seconds, deadline.phase,
                             largest_contributors(ctl, self.rule_files))
-        if undefined:
+        # (a selected program's kept rules may read what only left-out rules derive)
+        if undefined and not selected:
             raise _undefined_error(undefined)
         # (parsing, less the writing of the facts that it overlapped)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0 - writing

@@ -201,17 +201,17 @@ _ADDING = threading.Lock()
 
 
 def add_program_files(ctl: clingo.Control, paths: list,
-                      relevant_to: tuple[str, str] | None = None) -> None:
+                      relevant_to: tuple[str, str] | None = None) -> bool:
     """Our encodings and rule files as text or statements parsed once per process
     (shipped_program); a user's rule files loaded as they are now (clingo reports
     their syntax errors with their place). Given `relevant_to` (the texts of the facts
     and of the extra program) and only parsed statements, the rules that cannot fire
-    on it are left out (relevance.py). One thread at a time (_ADDING)."""
+    on it are left out (relevance.py): whether they were. One thread at a time (_ADDING)."""
     with _ADDING:
-        _add_program_files(ctl, paths, relevant_to)
+        return _add_program_files(ctl, paths, relevant_to)
 
 
-def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | None) -> None:
+def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | None) -> bool:
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
@@ -220,13 +220,11 @@ def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | No
     if texts:
         ctl.add("base", [], "".join(texts))
     parsed = [p for p in programs if not isinstance(p, str)]
+    selected = False
     if relevant_to is not None and not texts and all(shipped):
         keys = [(str(p), p.stat().st_mtime_ns) for p in paths]
-        chosen, declared = select([(s, uses_of(k, s)) for k, s in zip(keys, parsed)],
-                                  *relevant_to)
-        parsed = [chosen]
-        if declared:
-            ctl.add("base", [], declared)
+        parsed = [select([(s, uses_of(k, s)) for k, s in zip(keys, parsed)], *relevant_to)]
+        selected = True
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for statements in parsed:
             for statement in statements:
@@ -234,3 +232,4 @@ def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | No
     for path, ours in zip(paths, shipped):
         if not ours:
             ctl.load(str(path))
+    return selected
