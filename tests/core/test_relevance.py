@@ -85,6 +85,11 @@ def test_every_name_of_a_head_is_made():
     assert len(rules) == 6 and not any(r.startswith("u(") for r in rules)
 
 
+def test_an_external_of_the_program_counts():
+    rules = kept("#external zz(X) : a(X).\ne(X) :- zz(X).\n", "a(1).")
+    assert rules == ["e(X) :- zz(X)."]
+
+
 @pytest.mark.parametrize("body, needs", [
     ("a(X); not b(X); X < 3", {"a"}),
     ('a("x;y", X); c(X) : d(X); #count { Y: e(Y) } = 0', {"a"}),
