@@ -19,7 +19,8 @@ from typing import Iterable
 import clingo
 
 
-def stream_facts(ctl: clingo.Control, chunks: Iterable[str], part: str = "base") -> tuple[str, float]:
+def stream_facts(ctl: clingo.Control, chunks: Iterable[str],
+                 part: str = "base") -> tuple[str, float]:
     """Add the texts of `chunks` to `ctl`'s program `part` as they come; (the whole text,
     the seconds spent writing it). clingo's error (RuntimeError) is raised here."""
     chunks = iter(chunks)

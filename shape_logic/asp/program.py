@@ -151,23 +151,22 @@ def _our_directory(directory: Path) -> bool:
     return directory.resolve() in (ENCODINGS_DIR, RULES_DIR)
 
 
-def shipped_statements(path: Path) -> tuple:
-    """The statements of one of our encodings or rule files, parsed once per process:
-    adding parsed statements to a control costs half of loading the file again (~8 ms a
-    solve with 25 rule files)."""
-    return _parsed(str(path), path.stat().st_mtime_ns)
+def program_key(path: Path) -> tuple[str, int]:
+    """One of our program files as it is now: (path, mtime), the key of what a process
+    keeps of it (its parsed statements, what relevance.py reads of them)."""
+    return str(path), path.stat().st_mtime_ns
 
 
-def shipped_program(path: Path) -> str | tuple:
-    """One of our program files for a control: its text the first time a process uses it,
-    its parsed statements from then on. Parsing into statements costs about what three
-    loads of the text do (a GPT-2 block's 23 files: ~40 ms against ~12), so a process that
-    solves one graph (the command line) never pays it, and one that solves many does once."""
-    key = (str(path), path.stat().st_mtime_ns)
+def shipped_program(key: tuple[str, int]) -> str | tuple:
+    """One of our program files (program_key) for a control: its text the first time a
+    process uses it, its parsed statements from then on. Parsing into statements costs
+    about what three loads of the text do (a GPT-2 block's 23 files: ~40 ms against ~12),
+    so a process that solves one graph (the command line) never pays it, and one that
+    solves many does once."""
     if key in _texts_given:
         return _parsed(*key)
     _texts_given.add(key)
-    return "#program base.\n" + path.read_text() + "\n"
+    return "#program base.\n" + Path(key[0]).read_text() + "\n"
 
 
 _texts_given: set = set()
@@ -215,14 +214,14 @@ def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | No
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
-    programs = [shipped_program(path) for path, ours in zip(paths, shipped) if ours]
+    keys = [program_key(path) for path, ours in zip(paths, shipped) if ours]
+    programs = [shipped_program(key) for key in keys]
     texts = [p for p in programs if isinstance(p, str)]
     if texts:
         ctl.add("base", [], "".join(texts))
     parsed = [p for p in programs if not isinstance(p, str)]
     selected = False
     if relevant_to is not None and not texts and all(shipped):
-        keys = [(str(p), p.stat().st_mtime_ns) for p in paths]
         parsed = [select([(s, uses_of(k, s)) for k, s in zip(keys, parsed)], *relevant_to)]
         selected = True
     with clingo.ast.ProgramBuilder(ctl) as builder:
