@@ -121,17 +121,24 @@ class Functions(Relating):
     rescope = arithmetic(lambda e, k, p: rescope_expr(e, k.value, p.value))
 
     def calc(self, formula: clingo.Symbol, *args: clingo.Symbol):
-        """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args."""
+        """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args.
+        Remembered per solve as `arithmetic`'s are: every Conv of a CNN asks the same few."""
+        key = (formula, args)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
         if self.exhausted(args):
             return []
         try:
             f = _formula(formula.string)
             names = [chr(ord("a") + i) for i in range(len(args))]
-            return expr_to_symbol(self._known_result(
+            out = expr_to_symbol(self._known_result(
                 f(dict(zip(names, self._known_all(_dims(*args)))))))
         except (KeyError, ValueError) + FAILURES as e:
             self.failures.append(f"calc({formula}): {e}")
-            return []
+            out = []
+        self.memo[key] = out
+        return out
 
     def prod(self, *args: clingo.Symbol):
         """The product of any number of dims."""
