@@ -140,6 +140,19 @@ class Functions(Relating):
         self.memo[key] = out
         return out
 
+    def rank_up(self, r: clingo.Symbol, k: clingo.Symbol):
+        """@rank_up(R, K): the rank R + K of a tensor raised from another's (a stack, an
+        Unsqueeze), until the graph is known inconsistent. A tensor with two ranks feeds
+        both through a cycle of equal and raised ranks (a Scan's stacked output back into
+        its state through a broadcast), and clingo's own R + K would then raise them
+        without end: a 6-node Scan/Loop graph of the fuzzer grew ranks past 50, with
+        every axis of each, until the time limit. A conflict stands whatever is derived
+        after it (as for `exhausted`'s halt); the ranks that follow it are not needed."""
+        if self.halt_at is not None:
+            self.refused += 1
+            return []
+        return Number(r.number + k.number)
+
     def prod(self, *args: clingo.Symbol):
         """The product of any number of dims."""
         if self.exhausted(args):

@@ -115,6 +115,27 @@ def test_graphs_the_equation_solver_was_slow_on_now_solve(path):
     assert time.monotonic() - t0 < 10
 
 
+def test_ranks_raised_round_a_cycle_stop_once_the_graph_is_inconsistent():
+    """Found by bench/fuzz.py (seed 12, graph 731): a Loop whose body surely runs squeezes
+    an axis the graph sizes s1, and a Scan stacks a Concat of s0 and s1 that a Reshape in
+    the body needs 18 elements of. Once tensors there had two ranks, a Scan's stacked
+    output fed its state back through a broadcast, and clingo's R + 1 raised the ranks
+    without end (past 50 after 3 s, with every axis of each) until the time limit. Ranks
+    raised from others go through @rank_up, which stops at the first conflict: the graph
+    is reported inconsistent in about a second, its ranks no higher than its own."""
+    from shape_logic.solver import Problem
+
+    path = Path(__file__).parent / "fuzz_regressions" / "rank_flood_scan_loop.json"
+    g = json.loads(path.read_text())
+    atoms, funcs = Problem.load(g).atoms()
+    assert atoms.conflicts and funcs.refused > 0
+    assert max(r for ranks in atoms.rank.values() for r in ranks) <= 3
+    t0 = time.monotonic()
+    sol = solve(g, timeout=60)
+    assert sol.status == "error" and sol.diagnostics
+    assert time.monotonic() - t0 < 20
+
+
 def test_an_error_whose_explanation_runs_away_is_still_reported():
     """An exported GPT-2 block with one Concat's axis out of range: explaining it (sources as
     assumptions, no known bindings) computes without end, so past its allowance (ten times
