@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="infer dtype, rank and dims of every tensor")
     s.add_argument("graph")
     s.add_argument("-o", "--output",
-                   help="write the annotated graph (.json; .onnx for an ONNX model: shapes in value_info)")
+                   help="write the annotated graph (.json; .onnx for an ONNX model: shapes in "
+                        "value_info)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--rules", action="append", default=[], metavar="DIR",
                    help="a directory of extra rule files (replacing ours for the same op)")

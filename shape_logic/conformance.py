@@ -71,7 +71,8 @@ def as_array(x) -> np.ndarray:
 
 def _tensor_io(case) -> bool:
     g = case.model.graph
-    return all(vi.type.WhichOneof("value") == "tensor_type" for vi in list(g.input) + list(g.output))
+    return all(vi.type.WhichOneof("value") == "tensor_type"
+               for vi in list(g.input) + list(g.output))
 
 
 def shape_model(case):

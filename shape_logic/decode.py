@@ -228,7 +228,8 @@ class Decoded:
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
     rows: dict = field(default_factory=dict)  # tensor of unknown rank -> Row (decode_rows)
     labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
-    data_ranges: dict = field(default_factory=dict)  # fresh name of a data-dependent dim -> (0, Expr)
+    # fresh name of a data-dependent dim -> (0, Expr)
+    data_ranges: dict = field(default_factory=dict)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:

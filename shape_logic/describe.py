@@ -319,7 +319,8 @@ def _repair_hint(problem, core, finder) -> str | None:
 
 
 def core_entries(graph, core) -> list[dict]:
-    """The core as INTERFACE §5 lists it: declarations in tensor order, then nodes in graph order."""
+    """The core as INTERFACE §5 lists it: declarations in tensor order, then nodes in graph
+    order."""
     kinds = {"node": "node", "input": "input", "init": "input", "ann": "annotation",
              "output": "annotation"}
     tensor_pos = {t: i for i, t in enumerate(graph.tensors())}

@@ -143,7 +143,8 @@ def why_text(why: str) -> str:
     if name == "axis_out_of_range" and len(parts) == 3:
         return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
     if name == "inputs" and len(parts) >= 2:
-        expected = parts[1] if len(parts) == 2 or parts[1] == parts[2] else f"{parts[1]} to {parts[2]}"
+        expected = (parts[1] if len(parts) == 2 or parts[1] == parts[2]
+                    else f"{parts[1]} to {parts[2]}")
         return f"takes {expected} inputs, not {parts[0]}"
     words = name.replace("_", " ")
     return f"{words} ({', '.join(parts)})" if parts else words

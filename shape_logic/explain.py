@@ -13,6 +13,7 @@ from __future__ import annotations
 import clingo
 
 from .graph import Graph
+from .decode import Atoms
 from .neighbourhood import graph_distances
 from .limits import stop_if_expired
 

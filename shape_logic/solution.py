@@ -38,11 +38,14 @@ class Solution:
                     if row.is_fresh():
                         count += 1
                     row_vars[row.var] = f"_{count}" if row.is_fresh() else row.var
-                parts = ([[d.subs(rename) for d in row.lead]] if row.lead else []) + \
-                    [row_vars[row.var]] + ([[d.subs(rename) for d in row.trail]] if row.trail else [])
-                labels = ([[self._label(t, i) for i in range(len(row.lead))]] if row.lead else []) \
-                    + [None] + ([[self._label(t, j - len(row.trail)) for j in range(len(row.trail))]]
-                                if row.trail else [])
+                lead = [[d.subs(rename) for d in row.lead]] if row.lead else []
+                trail = [[d.subs(rename) for d in row.trail]] if row.trail else []
+                parts = lead + [row_vars[row.var]] + trail
+                lead_labels = [[self._label(t, i) for i in range(len(row.lead))]] \
+                    if row.lead else []
+                trail_labels = [[self._label(t, j - len(row.trail))
+                                 for j in range(len(row.trail))]] if row.trail else []
+                labels = lead_labels + [None] + trail_labels
                 self._shapes[t] = format_shape(parts, labels)
             elif sh is None:
                 count += 1
@@ -54,7 +57,8 @@ class Solution:
                             for i, d in enumerate(sh.dims)]
                 elif not self.decoded.labels:
                     text = texts.get(id(sh))
-                    if text is None:  # (subs returns the dim itself when there is nothing to rename)
+                    # (subs returns the dim itself when there is nothing to rename)
+                    if text is None:
                         text = texts[id(sh)] = "[" + ", ".join(str(d.subs(rename))
                                                                for d in sh.dims) + "]"
                     self._shapes[t] = text
@@ -92,7 +96,8 @@ class Solution:
 
     @property
     def bindings(self) -> dict[str, int | str]:
-        return {s: _json_dim(e.subs(self._rename)) for s, e in sorted(self.decoded.bindings.items())}
+        return {s: _json_dim(e.subs(self._rename))
+                for s, e in sorted(self.decoded.bindings.items())}
 
     @property
     def ranges(self) -> dict:

@@ -70,7 +70,8 @@ class Pointwise(Stepper):
             if port in self.in_axes or s is None:
                 continue
             if op == "Concat":
-                raise self.fail(f"concatenates the stream with a constant ({self.node.inputs[port]!r})")
+                raise self.fail("concatenates the stream with a constant "
+                                f"({self.node.inputs[port]!r})")
             if broadcasting or (op == "MatMul" and j < rank_out - 2):
                 aligned = j - (rank_out - s.ndim)
                 if 0 <= aligned < s.ndim and s.shape[aligned] != 1:
@@ -184,7 +185,9 @@ class SliceSteps(Stepper):
         keep = [i for i in range(len(axes)) if i != pos]
         self.rest = None
         if keep:  # the other sliced axes: the kernel, on each chunk
-            pick = (lambda v: np.asarray([v[i] for i in keep], dtype=np.int64))
+            def pick(v):
+                return np.asarray([v[i] for i in keep], dtype=np.int64)
+
             self.rest = [args[0], pick(starts), pick(ends), pick(axes), pick(steps)]
         self.seen = 0
 

@@ -149,7 +149,8 @@ def check_against_reference(op: str, arrays: Sequence[Any], attrs: dict | None =
         assert got == want, f"{op} output {k}: inferred {got}, reference {want}"
         want_dtype = dtype_of_array(np.asarray(out))
         got_dtype = sol.dtype(f"y{k}")
-        assert got_dtype == want_dtype, f"{op} output {k}: dtype {got_dtype}, reference {want_dtype}"
+        assert got_dtype == want_dtype, \
+            f"{op} output {k}: dtype {got_dtype}, reference {want_dtype}"
     if symbolic:
         _check_symbolic(op, arrays, attrs, n_outputs, opset, const, expected, domain)
     return sol
@@ -257,5 +258,6 @@ def check_case(op: str, spec: dict, expected, rules=()):
             for t, dt in want.items():
                 assert sol.dtype(t) == dt, f"{op}: dtype of {t} is {sol.dtype(t)}, expected {dt}"
         else:
-            assert sol.shape(tensor) == want, f"{op}: {tensor} is {sol.shape(tensor)}, expected {want}"
+            assert sol.shape(tensor) == want, \
+                f"{op}: {tensor} is {sol.shape(tensor)}, expected {want}"
     return sol

@@ -89,7 +89,8 @@ class Parser:
             op = self.take()[1]
             rhs = self.unary()
             try:
-                e = e * rhs if op == "*" else ops.floordiv(e, rhs) if op == "//" else ops.mod(e, rhs)
+                e = (e * rhs if op == "*" else ops.floordiv(e, rhs) if op == "//"
+                     else ops.mod(e, rhs))
             except ZeroDivisionError:
                 self.i -= 1
                 self.fail("division by zero")
