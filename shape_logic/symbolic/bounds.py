@@ -30,7 +30,9 @@ def _bounds(e) -> tuple[float, float]:
     # intervals lose (x%h < h, so min(h, x%h) is x%h; h - 2*(h//2) >= 0)
     linear = [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
               for a in (mono[0][0],) if _sandwiched(a)]
-    if not linear or len(linear) > MAX_REFINED:
+    if not linear:
+        return _extremum_refined(e, lo, hi)
+    if len(linear) > MAX_REFINED:
         return lo, hi
     from .expr import Expr
 
@@ -53,6 +55,30 @@ def _bounds(e) -> tuple[float, float]:
 
 # refining e on each of its modulo or floor-division atoms doubles the expressions bounded
 MAX_REFINED = 3
+# a min or max refined on has at most this many arguments: each is an expression bounded
+MAX_EXTREMUM_ARGS = 4
+
+
+def _extremum_refined(e, lo, hi) -> tuple[float, float]:
+    """e's interval narrowed on a min or max atom that occurs alone in a term, c*m: a min
+    is at most each of its arguments and a max at least each, so (by c's sign) one side
+    of e is bounded by e with m replaced by any one argument, whichever bounds it best.
+    Intervals alone lose how m relates to its arguments: 2*s - min(4, s) is at least s
+    (>= 1), not 2 - 4; without it max(min(4, s) - s + 1, s) stayed a max, and a Slice
+    and a broadcast that fed each other nested such maxes without end (fuzz seed 21)."""
+    from .expr import Expr
+
+    linear = [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
+              for a in (mono[0][0],)
+              if a.kind in ("min", "max") and len(a.args) <= MAX_EXTREMUM_ARGS]
+    if not linear or len(linear) > MAX_REFINED:
+        return lo, hi
+    atom, c = linear[0]
+    rest = Expr({m: k for m, k in e.terms if m != ((atom, 1),)})
+    ends = [bounds(rest + c * arg) for arg in atom.args]
+    if (atom.kind == "min") == (c < 0):  # c*m >= c*arg for every argument: e from below
+        return max(lo, max(b[0] for b in ends)), hi
+    return lo, min(hi, min(b[1] for b in ends))
 
 
 def _sandwiched(atom) -> bool:

@@ -131,6 +131,16 @@ def test_a_modulo_or_floor_division_bounds_the_terms_it_occurs_in():
     assert bounds(parse_dim("w - h%w"))[0] == 1
 
 
+def test_a_min_or_max_bounds_the_terms_it_occurs_in():
+    """min(4, s) <= s, so 2*s - min(4, s) >= s >= 1 (intervals alone give 2 - 4): and the
+    max of a Slice's length and the size it was cut from is that size (fuzz seed 21: a
+    Slice and a broadcast fed each other ever deeper maxes of the two)."""
+    assert bounds(parse_dim("2*s - min(4, s)"))[0] == 1
+    assert bounds(parse_dim("max(3, s) - s"))[0] == 0
+    assert bounds(parse_dim("min(3, s) - s"))[1] == 0
+    assert ops.maximum(parse_dim("min(4, s) - s + 1"), parse_dim("s")) == parse_dim("s")
+
+
 @pytest.mark.parametrize("a, b", [
     ("n*(m*2)", "2*m*n"), ("(h - 8) + 1", "h - 7"), ("(h-1)//2 + 1", "(h + 1)//2"),
     ("ceildiv(h, 2)", "(h + 1)//2"), ("b*s*768//768", "b*s"), ("(2*h)//(2*c)", "h//c"),
