@@ -57,7 +57,12 @@ def validate(graph: Graph) -> list[Node]:
 
 def _check_no_nul(graph: Graph) -> None:
     """Names and string attributes hold no NUL character: clingo's strings cannot (the
-    facts would not parse, and the error could not say where)."""
+    facts would not parse, and the error could not say where). The texts are searched
+    first without naming their places (DenseNet-121: ~10 ms to ~2), then, only if one
+    holds a NUL, again to say where."""
+    if not any("\x00" in text for text in _texts(graph)):
+        return
+
     def check(text, place):
         if isinstance(text, str) and "\x00" in text:
             raise InputError(f"{text!r} contains a NUL character (\\x00), which the solver "
@@ -74,6 +79,22 @@ def _check_no_nul(graph: Graph) -> None:
             check(key, f"{node.place}.attrs")
             for v in (value if isinstance(value, (list, tuple)) else [value]):
                 check(v, f"{node.place}.attrs.{key}")
+
+
+def _texts(graph: Graph):
+    """Every name and string attribute value of the graph (what _check_no_nul checks)."""
+    yield from graph.inputs
+    yield from graph.initializers
+    for node in graph.nodes + graph.body_nodes:
+        yield node.name
+        yield from (t for t in node.inputs if isinstance(t, str))
+        yield from (t for t in node.outputs if isinstance(t, str))
+        for key, value in node.attrs.items():
+            yield key
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, (list, tuple)):
+                yield from (v for v in value if isinstance(v, str))
 
 
 def topological_order(graph: Graph) -> list[Node]:
