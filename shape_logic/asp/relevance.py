@@ -64,7 +64,7 @@ def select(programs: list, facts: str, extra: str = "") -> list:
     the text of the `facts` and of an `extra` program, in their order."""
     rules = [(s, u) for statements, uses in programs for s, u in zip(statements, uses)
              if u is not None]
-    if (versions := _opsets(facts + extra)) is not None and \
+    if (versions := _opsets(facts, extra)) is not None and \
             not any("opset" in u.heads for _, u in rules):
         rules = [(s, u) for s, u in rules if _opset_fits(u.opsets, versions)]
     kept = _fixpoint(rules, _names_of_facts(facts) | set(_NAME.findall(extra)))
@@ -109,24 +109,35 @@ _FIRST = re.compile(rf"\s*({_NAME_PATTERN})")
 _NAME = re.compile(_NAME_PATTERN)
 
 
-# `opset("", 17).` as facts.py writes it (the graph's opset of the default domain)
-_OPSET_FACT = re.compile(r'(?:^|[.\n])\s*opset\("((?:[^"\\]|\\.)*)",\s*(-?\d+)\)\.')
+# `opset("", 17).` as facts.py writes it (the graph's opset of the default domain), at the
+# start of a statement (checked apart: a pattern starting with the name lets the regex
+# engine skip ahead to it, ~100x faster on DenseNet's 309 KB of facts)
+_OPSET_FACT = re.compile(r'opset\("((?:[^"\\]|\\.)*)",\s*(-?\d+)\)\.')
 _OPERATORS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
               "=": int.__eq__, "!=": int.__ne__}
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
 
 
-def _opsets(text: str) -> dict | None:
-    """domain -> the opset versions the facts state; None when `opset` occurs in the text
+def _opsets(*texts: str) -> dict | None:
+    """domain -> the opset versions the facts state; None when `opset` occurs in the texts
     otherwise than in such facts (a rule, a fact of another form): then every version is
     possible, and no rule is left out for its opset."""
-    found = _OPSET_FACT.findall(text)
-    if text.count("opset") != len(found):
-        return None
     versions: dict = {}
-    for domain, version in found:
-        versions.setdefault(domain, set()).add(int(version))
+    for text in texts:
+        found = [m for m in _OPSET_FACT.finditer(text) if _starts_statement(text, m.start())]
+        if text.count("opset") != len(found):
+            return None
+        for m in found:
+            versions.setdefault(m.group(1), set()).add(int(m.group(2)))
     return versions
+
+
+def _starts_statement(text: str, at: int) -> bool:
+    """Whether only blanks stand between the start of the text or a full stop and `at`."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    return i < 0 or text[i] == "."
 
 
 def _opset_fits(guards: tuple, versions: dict) -> bool:
