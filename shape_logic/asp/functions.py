@@ -63,6 +63,7 @@ class Functions(Relating):
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
+        self._calcs: dict = {}  # (formula, args, bindings known) -> (@calc's result, failure)
         self._pure: dict = {}  # the same for tests (not counted in the budget)
         # Once an equation has no solution the graph is inconsistent (ASP-NOTES §2: then
         # backward arithmetic can derive new values forever, z = y - z ...). Arithmetic
@@ -122,23 +123,28 @@ class Functions(Relating):
 
     def calc(self, formula: clingo.Symbol, *args: clingo.Symbol):
         """@calc("(a + b - c)//d + 1", A, B, C, D): a formula over a, b, c... bound to the args.
-        Remembered per solve as `arithmetic`'s are: every Conv of a CNN asks the same few."""
-        key = (formula, args)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
+        Remembered while no binding is added (the result reads the bindings known so far):
+        a Conv's output size per axis is one call, and most are alike (DenseNet: 240 calls)."""
         if self.exhausted(args):
             return []
+        key = (formula, args, len(self.known) if self.known is not None else -1)
+        hit = self._calcs.get(key)
+        if hit is None:
+            hit = self._calcs[key] = self._calc(formula, args)
+        out, failure = hit
+        if failure is not None:
+            self.failures.append(failure)
+        return out
+
+    def _calc(self, formula: clingo.Symbol, args: tuple) -> tuple:
+        """(the result, or [] with the failure's message)."""
         try:
             f = _formula(formula.string)
             names = [chr(ord("a") + i) for i in range(len(args))]
-            out = expr_to_symbol(self._known_result(
-                f(dict(zip(names, self._known_all(_dims(*args)))))))
+            return expr_to_symbol(self._known_result(
+                f(dict(zip(names, self._known_all(_dims(*args))))))), None
         except (KeyError, ValueError) + FAILURES as e:
-            self.failures.append(f"calc({formula}): {e}")
-            out = []
-        self.memo[key] = out
-        return out
+            return [], f"calc({formula}): {e}"
 
     def rank_up(self, r: clingo.Symbol, k: clingo.Symbol):
         """@rank_up(R, K): the rank R + K of a tensor raised from another's (a stack, an

@@ -204,8 +204,8 @@ def add_program_files(ctl: clingo.Control, paths: list,
     """Our encodings and rule files as text or statements parsed once per process
     (shipped_program); a user's rule files loaded as they are now (clingo reports
     their syntax errors with their place). Given `relevant_to` (the texts of the facts
-    and of the extra program) and only parsed statements, the rules that cannot fire
-    on it are left out (relevance.py): whether they were. One thread at a time (_ADDING)."""
+    and of the extra program) and only our files, the parsed rules that cannot fire on
+    it are left out (relevance.py): whether they were. One thread at a time (_ADDING)."""
     with _ADDING:
         return _add_program_files(ctl, paths, relevant_to)
 
@@ -214,18 +214,24 @@ def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | No
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
-    keys = [program_key(path) for path, ours in zip(paths, shipped) if ours]
-    programs = [shipped_program(key) for key in keys]
-    texts = [p for p in programs if isinstance(p, str)]
+    programs = [(key, shipped_program(key)) for key in
+                (program_key(path) for path, ours in zip(paths, shipped) if ours)]
+    texts = "".join(p for _, p in programs if isinstance(p, str))
     if texts:
-        ctl.add("base", [], "".join(texts))
-    parsed = [p for p in programs if not isinstance(p, str)]
-    selected = False
-    if relevant_to is not None and not texts and all(shipped):
-        parsed = [select([(s, uses_of(k, s)) for k, s in zip(keys, parsed)], *relevant_to)]
-        selected = True
+        ctl.add("base", [], texts)
+    parsed = [(key, p) for key, p in programs if not isinstance(p, str)]
+    selected = relevant_to is not None and all(shipped) and bool(parsed)
+    if selected:
+        # a file given as text (its first use in this process) is given whole, and every
+        # name in it counts as made: the rules reading what it may derive are kept
+        # (DenseNet-121 solved first with one new rule file grounded in ~2.4x the time
+        # when a single text turned the selection off for every file)
+        facts, extra = relevant_to
+        chosen = [select([(s, uses_of(k, s)) for k, s in parsed], facts, extra + texts)]
+    else:
+        chosen = [s for _, s in parsed]
     with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statements in parsed:
+        for statements in chosen:
             for statement in statements:
                 builder.add(statement)
     for path, ours in zip(paths, shipped):

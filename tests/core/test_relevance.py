@@ -133,3 +133,24 @@ def test_a_graph_is_solved_with_fewer_rules(monkeypatch):
 def test_the_first_fact_counts():
     rules = kept(RULES, "zz(1).")
     assert "e(X) :- zz(X)." in rules and "b(X) :- a(X)." not in rules
+
+
+OPSET_RULES = """
+old(N) :- op(N, O), opset("", V), V < 7.
+new(N) :- op(N, O), opset("", V), 13 <= V.
+older(N) :- old(N).
+other(N) :- op(N, O), opset("com.x", V), V > 1.
+"""
+
+
+def test_a_rule_no_stated_opset_meets_is_left_out():
+    rules = kept(OPSET_RULES, 'opset("", 17).\nop(n, "Add").\n')
+    assert rules == ['new(N) :- op(N,O); opset("",V); 13 <= V.']
+    rules = kept(OPSET_RULES, 'op(n, "Add"). opset("", 6).\n')
+    assert rules == ['old(N) :- op(N,O); opset("",V); V < 7.', "older(N) :- old(N)."]
+
+
+def test_opset_otherwise_in_the_facts_keeps_every_opset_rule():
+    assert len(kept(OPSET_RULES, 'opset("", 17).\nop(n, "Add").\nx(opset("", 3)).\n')) == 4
+    assert len(kept(OPSET_RULES, 'opset("", 17).\nop(n, "Add").\n',
+                    extra='opset("", V) :- v(V).')) == 4
