@@ -194,6 +194,13 @@ def test_global_average_pool_dtypes_and_empty_planes(dtype, shape):
     np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("shape", [(1, 5, 7, 7), (2, 3, 4, 6)])
+def test_average_pool_of_one_whole_window(shape):
+    """A window the size of the input (ShuffleNet's last pool): the planes' means."""
+    x = rand(np.random.default_rng(1), shape)
+    assert check("AveragePool", [x], {"kernel_shape": list(shape[2:])}) is not None
+
+
 @FAST
 @given(seed=seeds, shape=st.lists(small, min_size=3, max_size=5), p=st.sampled_from([1, 2, 3]))
 def test_global_lp_pool(seed, shape, p):
