@@ -32,18 +32,22 @@ from .scratch import scratch
 
 @lru_cache(maxsize=512)
 def tap_plan(sizes: tuple, kernel: tuple, strides: tuple, dilations: tuple, begin: tuple,
-             out: tuple):
+             out: tuple, channels: int = 0, filters: int = 0):
     """The plan for one geometry: RowPlan (no copy of short rows) when it applies and
-    the input is not its own phase already, else TapPlan."""
+    the input is not its own phase already, else TapPlan, or ExactPlan for a convolution
+    of one group whose products per output position (`filters`) are at least half its
+    column rows (`channels` x taps): the cut it saves is a copy of the products, its
+    row-by-row copies cost more per column element (0: not a convolution of one group)."""
     plan = TapPlan(sizes, kernel, strides, dilations, begin, out)
     if not plan.identity and all(s == 1 for s in strides) and out[-1] <= sizes[-1]:
         return RowPlan(sizes, kernel, dilations, begin, out)
-    if not plan.compact and len(out) == 2 and out[-1] >= EXACT_WIDTH:
+    if not plan.compact and len(out) == 2 and out[-1] >= EXACT_WIDTH and filters and \
+            2 * filters >= channels * len(plan.taps):
         return ExactPlan(sizes, kernel, strides, dilations, begin, out)
     return plan
 
 
-# a strided plan whose output rows are at least this long copies its taps row by row
+# a strided plan whose output rows are at least this long may copy its taps row by row
 # into columns without the grid's extra columns (ExactPlan)
 EXACT_WIDTH = 32
 
@@ -153,9 +157,12 @@ class ExactPlan(TapPlan):
     of taps is copied as [rows, width] views of the phases (rows of the grid's pitch,
     the output's width), so the products are the result itself, with no cut. The
     copies run over rows of `width` elements instead of one flat run, which pays when
-    the rows are long: the cut was a copy of the whole result (squeezenet's first
-    convolution, [64, 111, 111], hot: 822 -> 694 us); at 28 wide (ShuffleNet's stride-2
-    depthwise, Inception-v2's 3x3/2) the short rows lose (384 -> 473, 806 -> 832 us)."""
+    the rows are long and the products many against the columns: the cut was a copy of
+    the whole result (squeezenet's first convolution, 3 -> 64 channels at 111 x 111, hot:
+    822 -> 694 us; ShuffleNet's, 3 -> 24: 410 -> 385). Otherwise the copies lose: at 28
+    wide (ShuffleNet's stride-2 depthwise 384 -> 473 us, Inception-v2's 3x3/2 806 ->
+    832), at 40 (a depthwise 409 -> 503, 32 -> 64 channels 811 -> 858) and with many
+    channels at 56 (64 -> 64 3x3/2: 3427 -> 3612)."""
 
     def __init__(self, *geometry):
         super().__init__(*geometry)
