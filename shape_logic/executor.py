@@ -270,7 +270,8 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
-        with blas_threads(self.blas_threads), workers.threads(self.threads):
+        with blas_threads(self.blas_threads), workers.threads(self.threads), \
+                workers.placed():
             return self._run(feeds, binder, plan, profile, warmup, repeat)
 
     def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:

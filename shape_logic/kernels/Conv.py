@@ -155,8 +155,9 @@ class Conv(Kernel):
             return tuple(out), None, None
         geo = (tuple(x.shape[2:]), tuple(kernel), tuple(strides), tuple(dilations),
                tuple(begin), tuple(out))
-        return tuple(out), tap_plan(*geo), tap_sums_plan(*geo, x.shape[1], w.shape[0],
-                                                         group)
+        one = group == 1  # (ExactPlan: filters against column rows, for one group)
+        plan = tap_plan(*geo, x.shape[1] if one else 0, w.shape[0] if one else 0)
+        return tuple(out), plan, tap_sums_plan(*geo, x.shape[1], w.shape[0], group)
 
     def tap_weights(self, w, wg) -> np.ndarray:
         """The weights as tap_sums wants them (once per weight array)."""

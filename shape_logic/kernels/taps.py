@@ -11,6 +11,9 @@ output's width) are computed and thrown away; in exchange every copy and element
 pass runs over long contiguous rows instead of one short row per output line, which is
 what makes NumPy slow on small images (depthwise convolutions, pooling).
 
+A strided 2-D plan with long output rows copies its taps row by row instead, into
+columns of the output positions only (ExactPlan): no cut of the products afterwards.
+
 The split costs one copy of the input (the padding is made in the same copy); with
 stride 1 and nothing to pad, the input itself is the one phase (no copy). A plan depends
 only on the geometry, so it is made once per input shape (cached).
@@ -29,13 +32,24 @@ from .scratch import scratch
 
 @lru_cache(maxsize=512)
 def tap_plan(sizes: tuple, kernel: tuple, strides: tuple, dilations: tuple, begin: tuple,
-             out: tuple):
+             out: tuple, channels: int = 0, filters: int = 0):
     """The plan for one geometry: RowPlan (no copy of short rows) when it applies and
-    the input is not its own phase already, else TapPlan."""
+    the input is not its own phase already, else TapPlan, or ExactPlan for a convolution
+    of one group whose products per output position (`filters`) are at least half its
+    column rows (`channels` x taps): the cut it saves is a copy of the products, its
+    row-by-row copies cost more per column element (0: not a convolution of one group)."""
     plan = TapPlan(sizes, kernel, strides, dilations, begin, out)
     if not plan.identity and all(s == 1 for s in strides) and out[-1] <= sizes[-1]:
         return RowPlan(sizes, kernel, dilations, begin, out)
+    if not plan.compact and len(out) == 2 and out[-1] >= EXACT_WIDTH and filters and \
+            2 * filters >= channels * len(plan.taps):
+        return ExactPlan(sizes, kernel, strides, dilations, begin, out)
     return plan
+
+
+# a strided plan whose output rows are at least this long may copy its taps row by row
+# into columns without the grid's extra columns (ExactPlan)
+EXACT_WIDTH = 32
 
 
 class TapPlan:
@@ -136,6 +150,60 @@ class TapPlan:
         """The output positions of a grid buffer [..., grid size]: a view [..., *out]."""
         grid = buf.reshape(buf.shape[:-1] + self.grid)
         return grid[(Ellipsis,) + tuple(slice(o) for o in self.out)]
+
+
+class ExactPlan(TapPlan):
+    """A 2-D TapPlan whose column matrices hold the output positions only: each block
+    of taps is copied as [rows, width] views of the phases (rows of the grid's pitch,
+    the output's width), so the products are the result itself, with no cut. The
+    copies run over rows of `width` elements instead of one flat run, which pays when
+    the rows are long and the products many against the columns: the cut was a copy of
+    the whole result (squeezenet's first convolution, 3 -> 64 channels at 111 x 111, hot:
+    822 -> 694 us; ShuffleNet's, 3 -> 24: 410 -> 385). Otherwise the copies lose: at 28
+    wide (ShuffleNet's stride-2 depthwise 384 -> 473 us, Inception-v2's 3x3/2 806 ->
+    832), at 40 (a depthwise 409 -> 503, 32 -> 64 channels 811 -> 858) and with many
+    channels at 56 (64 -> 64 3x3/2: 3427 -> 3612)."""
+
+    def __init__(self, *geometry):
+        super().__init__(*geometry)
+        self.length = self.out[0] * self.out[1]
+        self.pitch = self.out[1]  # flat positions per output row
+        self.compact = True
+
+    def tap(self, flat, i):
+        raise NotImplementedError("ExactPlan: a tap is not one slice (kernels wider than 1)")
+
+    def copy_taps(self, flat: np.ndarray, cols: np.ndarray, value, lo: int = 0,
+                  hi: int | None = None) -> None:
+        """cols [N, C, taps, hi - lo] = every tap's input at the output positions
+        [lo, hi), whole output rows."""
+        n, c = cols.shape[:2]
+        hi = self.length if hi is None else hi
+        width, row = self.out[1], self.grid[1]
+        r0, r1 = lo // width, hi // width
+        dst = np.reshape(cols, (n, c) + self.kernel + (r1 - r0, width), copy=False)
+        item = flat.itemsize
+        contiguous = flat.flags.c_contiguous
+        for phase, where, offset, counts, steps in self.blocks:
+            shape = (n, c) + counts + (r1 - r0, width)
+            strides = flat.strides[:2] + tuple(t * item for t in steps) + (row * item, item)
+            start = offset + r0 * row
+            if contiguous:
+                taps = np.ndarray(shape, flat.dtype, flat,
+                                  (phase * self.size + start) * item, strides)
+            else:
+                taps = as_strided(flat[:, :, phase, start:], shape, strides,
+                                  writeable=False)
+            np.copyto(dst[where + (slice(None),)], taps)
+
+    def grid_length(self) -> int:
+        return self.length
+
+    def head(self, buf: np.ndarray) -> np.ndarray:
+        return buf
+
+    def cut(self, buf: np.ndarray) -> np.ndarray:
+        return buf.reshape(buf.shape[:-1] + self.out)
 
 
 def tap_blocks(kernel, strides, dilations, step, index) -> list:

@@ -12,6 +12,12 @@ the caller takes its parts, and only waits for parts a worker has started. Wakin
 sleeping worker costs ~15-30 us on this 2-core VM, so kernels split only work large
 enough to pay for it (`worth`).
 
+Each worker is kept on a CPU of its own (worker k on the k-th of the process's CPUs),
+and a run (`placed`, the executor's) keeps its calling thread off the workers' CPUs:
+on a machine another process keeps busy, a sleeping worker woken by the caller is
+otherwise put on the caller's CPU, and the two take turns there (a run on two threads
+was slower than on one).
+
 `threads(n)` sets how many threads (the caller included) a kernel may use in the current
 thread's context (a ContextVar: another thread's run keeps its own setting; the parts
 themselves run in a copy of the caller's context). One pool serves the process; a second
@@ -127,16 +133,20 @@ class _Pool:
         self.busy = threading.Lock()  # one job at a time; a second caller runs alone
         self.wake: list = []  # per worker: a lock it sleeps on, released to wake it
         self.job = None
+        self.cpus = None  # the caller's CPUs when `placed` last kept it off the workers'
 
     def grow(self, n: int) -> None:
         while len(self.wake) < n:
             lock = threading.Lock()
             lock.acquire()
             self.wake.append(lock)
-            threading.Thread(target=self._worker, args=(lock,), daemon=True,
+            # (the CPUs before `placed` kept the caller off some: a new thread has its mask)
+            cpu = _cpus(self.cpus)[len(self.wake) % max(1, len(_cpus(self.cpus)))]
+            threading.Thread(target=self._worker, args=(lock, cpu), daemon=True,
                              name=f"shape_logic-worker-{len(self.wake)}").start()
 
-    def _worker(self, wake) -> None:
+    def _worker(self, wake, cpu) -> None:
+        _pin(cpu)
         while True:
             wake.acquire()  # sleeps (no spinning) until a job wakes it
             job = self.job
@@ -160,6 +170,58 @@ class _Pool:
             self.busy.release()
         if job.error is not None:
             raise job.error
+
+
+def _cpus(known=None) -> list:
+    """The calling thread's CPUs, sorted (or `known`)."""
+    if known is not None:
+        return known
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return [None]
+
+
+def _pin(cpu) -> None:
+    """Keep a worker on one CPU (worker k on the k-th of the caller's, k = 1, 2, ...):
+    woken while another process runs there, it waits for that CPU instead of joining
+    the caller's, where the two would take turns (the scheduler wakes a thread on its
+    waker's CPU when the others are busy) and the caller's own part would take twice
+    as long."""
+    if cpu is not None:
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setaffinity(0, {cpu})
+
+
+_placed = threading.Lock()  # one caller at a time is kept off the workers' CPUs
+
+
+@contextlib.contextmanager
+def placed():
+    """While a run splits work over the threads: keep the calling thread off the CPUs
+    its workers are kept on (`_pin`), restoring its CPUs after. Only one caller at a
+    time (a second concurrent run stays where it is)."""
+    n = current()
+    cpus = _cpus()
+    if n <= 1 or len(cpus) < 2 or None in cpus or not _placed.acquire(blocking=False):
+        yield
+        return
+    try:
+        if _the_pool.cpus is None:
+            _the_pool.cpus = cpus
+        own = set(cpus) - set(cpus[1:n])
+        try:
+            os.sched_setaffinity(0, own)
+        except OSError:
+            own = None
+        try:
+            yield
+        finally:
+            if own is not None:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(0, set(cpus))
+    finally:
+        _placed.release()
 
 
 _the_pool = _Pool()

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from shape_logic.kernels import conv_parts as conv_module
 from shape_logic.kernels import load_kernel, workers
-from shape_logic.kernels.taps import RowPlan, TapPlan, tap_plan
+from shape_logic.kernels import taps as taps_module
+from shape_logic.kernels.taps import ExactPlan, RowPlan, TapPlan, tap_plan
 
 from .reference import check, rand, seeds
 
@@ -182,3 +183,60 @@ def test_tap_blocks_of_a_strided_kernel():
     plan = tap_plan((224, 224), (7, 7), (2, 2), (1, 1), (3, 3), (112, 112))
     assert isinstance(plan, TapPlan) and len(plan.blocks) == 4
     assert sum(np.prod(b[3]) for b in plan.blocks) == 49
+
+
+@pytest.fixture
+def exact_rows(monkeypatch):
+    """Every strided 2-D plan with a cut takes ExactPlan (rows of any width)."""
+    monkeypatch.setattr(taps_module, "EXACT_WIDTH", 1)
+    tap_plan.cache_clear()
+    yield
+    tap_plan.cache_clear()
+
+
+EXACT_CASES = [  # (many filters: ExactPlan is for products as many as the columns)
+    ((1, 3, 11, 10), (16, 3, 3, 3), {"strides": [2, 2]}),  # squeezenet's first, no pads
+    ((2, 3, 12, 12), (14, 3, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 2, 15, 13), (49, 2, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),  # 7x7/2
+    ((1, 2, 9, 11), (6, 2, 3, 2), {"strides": [2, 3], "dilations": [2, 1],
+                                   "pads": [1, 0, 2, 1]}),
+    ((1, 1, 9, 9), (5, 1, 3, 3), {"strides": [2, 1], "pads": [1, 1, 1, 1],
+                                  "dilations": [2, 2]}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(EXACT_CASES)))
+@pytest.mark.parametrize("parts", [1, 3])
+def test_exact_rows_agree_with_the_reference(exact_rows, monkeypatch, case, parts):
+    """ExactPlan (columns of the output positions only, no cut): whole, and in parts by
+    rows of positions or by filters."""
+    x_shape, w_shape, attrs = EXACT_CASES[case]
+    rng = np.random.default_rng(case)
+    monkeypatch.setattr(workers, "MIN_WORK", 1)
+    made = []
+    monkeypatch.setattr(ExactPlan, "grid_length",
+                        lambda self, f=ExactPlan.grid_length: made.append(1) or f(self))
+    with workers.threads(parts):
+        got = check("Conv", [rand(rng, x_shape), rand(rng, w_shape),
+                             rand(rng, w_shape[:1])], attrs)
+    assert got is not None and made  # (the reference ran; the Conv took ExactPlan)
+
+
+def test_exact_rows_copy_the_taps_of_the_output_positions(exact_rows):
+    """ExactPlan's columns of output rows [r0, r1) are TapPlan's columns cut to the
+    output's width: the same taps, the grid's extra columns left out."""
+    geo = ((11, 13), (3, 3), (2, 2), (1, 1), (1, 1), (6, 7))
+    exact, plain = tap_plan(*geo, 3, 14), TapPlan(*geo)
+    assert isinstance(exact, ExactPlan) and exact.compact and not plain.compact
+    # fewer products than half the column rows, or not one group: the cut stays
+    assert type(tap_plan(*geo, 3, 13)) is TapPlan and type(tap_plan(*geo)) is TapPlan
+    x = rand(np.random.default_rng(0), (2, 3, 11, 13))
+    flat = plain.split(x, 0).copy()
+    pad = ((0, 0), (0, 0), (0, plain.size - plain.length))  # the taps on the whole grid
+    want = np.stack([plain.cut(np.pad(plain.tap(flat, i), pad)) for i in range(9)],
+                    axis=2)  # [N, C, taps, *out]
+    for r0, r1 in ((0, 6), (2, 5)):
+        got = np.full((2, 3, 9, (r1 - r0) * 7), np.nan, np.float32)
+        exact.copy_taps(flat, got, 0, r0 * 7, r1 * 7)
+        np.testing.assert_array_equal(got.reshape(2, 3, 9, r1 - r0, 7),
+                                      want[..., r0:r1, :])

@@ -181,6 +181,26 @@ def test_global_pool(op, seed, shape):
     check(op, [rand(np.random.default_rng(seed), shape)], ort=len(shape) != 4)
 
 
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2, 3, 5, 4), (1, 4, 0, 3), (3, 2, 7)])
+def test_global_average_pool_dtypes_and_empty_planes(dtype, shape):
+    """float32/float64 by one matrix-vector product, others (and empty planes) by mean."""
+    x = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    with np.errstate(all="ignore"):
+        (got,) = load_kernel("GlobalAveragePool")({})(x)
+        want = np.mean(x.astype(np.float64), axis=tuple(range(2, x.ndim)), keepdims=True)
+    assert got.dtype == dtype and got.shape == want.shape
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape", [(1, 5, 7, 7), (2, 3, 4, 6)])
+def test_average_pool_of_one_whole_window(shape):
+    """A window the size of the input (ShuffleNet's last pool): the planes' means."""
+    x = rand(np.random.default_rng(1), shape)
+    assert check("AveragePool", [x], {"kernel_shape": list(shape[2:])}) is not None
+
+
 @FAST
 @given(seed=seeds, shape=st.lists(small, min_size=3, max_size=5), p=st.sampled_from([1, 2, 3]))
 def test_global_lp_pool(seed, shape, p):

@@ -108,3 +108,34 @@ def test_small_work_is_not_split():
         assert workers.worth(2 * workers.MIN_WORK) == 2
         assert workers.worth(100 * workers.MIN_WORK) == 4
     assert workers.worth(100 * workers.MIN_WORK) == 1  # one thread
+
+
+@pytest.mark.skipif(not hasattr(workers.os, "sched_setaffinity")
+                    or len(workers._cpus()) < 2, reason="needs two CPUs and affinities")
+def test_a_placed_run_keeps_off_the_workers_cpus_and_gets_its_own_back():
+    """workers.placed (around a run): the caller leaves the CPUs its workers are kept on
+    (each worker on one CPU, `_pin`) and has its CPUs back after; a second caller at the
+    same time, and a run on one thread, stay where they are."""
+    mine = set(workers._cpus())
+    inside, other = [], []
+    go = threading.Event()
+    # (made before: a thread made during a placed run starts with the caller's CPUs)
+    t = threading.Thread(target=lambda: go.wait(10) and other.append(_placed_cpus()))
+    t.start()
+    with workers.threads(2):
+        workers.parallel(lambda i: None, 2)  # (the pool has its worker)
+        with workers.placed():
+            inside.append(set(workers._cpus()))
+            go.set()
+            t.join()
+        assert set(workers._cpus()) == mine
+        with workers.threads(1), workers.placed():
+            assert set(workers._cpus()) == mine
+    cpus = workers._the_pool.cpus
+    assert inside == [set(cpus) - {cpus[1]}]
+    assert other == [mine]
+
+
+def _placed_cpus():
+    with workers.threads(2), workers.placed():
+        return set(workers._cpus())
