@@ -5,8 +5,9 @@ in double, MIN/MAX start from the type's largest/lowest value. As the operator's
 definition says where the reference differs: the sets of BRANCH_MEMBER nodes are taken
 in the order of the nodes (the reference takes them in the order it visits the trees,
 and ends a set at a member 0), and a one-leaf tree (a node both of whose branches name
-one leaf) gives that leaf; post_transform is applied (the reference ignores it), as
-onnxruntime does it."""
+one leaf) gives that leaf; post_transform is applied (the reference ignores it) in
+ONNX's numbering, as onnxruntime computes each transform (onnxruntime 1.32 itself reads
+1 as LOGISTIC and 2 as SOFTMAX, its own enum's order: test_TreeEnsemble)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -127,8 +128,8 @@ class TreeEnsemble(Kernel):
 
     @staticmethod
     def _post(y, how):
-        """post_transform, as onnxruntime: NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO (zeros stay
-        zero), PROBIT (sqrt(2) * erfinv(2y - 1), Winitzki's erfinv as onnxruntime's)."""
+        """post_transform in ONNX's numbering: NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO (zeros
+        stay zero), PROBIT (sqrt(2) * erfinv(2y - 1), Winitzki's erfinv as onnxruntime's)."""
         if how in (1, 3):
             keep = np.ones(y.shape, bool) if how == 1 else np.abs(y) > 1e-7
             e = np.where(keep, np.exp(y - y.max(axis=1, keepdims=True, initial=-np.inf)), 0)

@@ -149,3 +149,31 @@ def test_a_tree_that_loops_fails():
     attrs = {**TREE, "nodes_falsenodeids": [1, 0], "nodes_falseleafs": [0, 0]}
     with pytest.raises(Exception, match="circle"):
         node_kernel("TreeEnsemble", ML, attrs, 18, 1)(np.array([[2.0, 5.0]], np.float32))
+
+
+def test_post_transforms_agree_with_onnxruntime():
+    """NONE, SOFTMAX_ZERO and PROBIT as onnxruntime computes them (the reference ignores
+    post_transform). SOFTMAX (1) and LOGISTIC (2) follow ONNX's numbering, checked against
+    their definitions in test_post_transforms: onnxruntime 1.32 reads the two the other way
+    round (its own enum: 1 LOGISTIC, 2 SOFTMAX), so they are not compared with it."""
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+
+    attrs = {**TREE, "leaf_weights": np.array([0.2, 0.7, 0.4], np.float32),
+             "aggregate_function": 1}
+    x = np.array([[1.0, 1.0], [2.0, 2.0], [2.0, 7.0], [0.5, 3.0]], np.float32)
+    for post in (0, 3, 4):
+        given = {**attrs, "post_transform": post}
+        node = helper.make_node("TreeEnsemble", ["X"], ["Y"], domain=ML, **{
+            k: numpy_helper.from_array(v, k) if isinstance(v, np.ndarray) else v
+            for k, v in given.items()})
+        graph = helper.make_graph(
+            [node], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [None, 2])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph, ir_version=10, opset_imports=[
+            helper.make_opsetid("", 21), helper.make_opsetid(ML, 5)])
+        session = ort.InferenceSession(model.SerializeToString(),
+                                       providers=["CPUExecutionProvider"])
+        (want,) = session.run(None, {"X": x})
+        (got,) = node_kernel("TreeEnsemble", ML, given, 18, 1)(x)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
