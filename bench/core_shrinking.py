@@ -7,8 +7,8 @@ On every broken graph of tests/diagnostics/cases and on chains of N layers with 
 weight (the explain-mode grounding of the whole graph, no neighbourhoods), both start from
 clingo's first core for the first conflicting place and shrink it on the same grounded
 control: sources outside that core (and the other places' checks) are assumed off in
-every solve, so that clingexplaid's linear elimination works on the core's literals only. Prints time, solves and
-core size for each, and whether the two minimal cores are the same.
+every solve, so that clingexplaid's linear elimination works on the core's literals only.
+Prints time, solves and core size for each, and whether the two minimal cores are the same.
 """
 from __future__ import annotations
 

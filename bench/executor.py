@@ -182,7 +182,8 @@ def main(argv=None):
         return float(np.exp(np.mean(np.log(xs))))
 
     for k, label in ((0, "wall"), (1, "cpu")):
-        line = f"geometric mean ({label}): ours/ort {gm([r['ours'][k] / r['ort'][k] for r in rows]):.2f}"
+        ratio = gm([r['ours'][k] / r['ort'][k] for r in rows])
+        line = f"geometric mean ({label}): ours/ort {ratio:.2f}"
         if all(r["one"] for r in rows):
             line += f", ours 1 thread/ort {gm([r['one'][k] / r['ort'][k] for r in rows]):.2f}"
         if all(r["ref"] for r in rows):

@@ -141,7 +141,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     if args.kind == "json":
-        sources = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(ROOT, "examples/*.json")))]
+        sources = [json.load(open(f))
+                   for f in sorted(glob.glob(os.path.join(ROOT, "examples/*.json")))]
     else:
         sources = onnx_sources()
     statuses: dict = {}

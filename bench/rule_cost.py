@@ -56,7 +56,8 @@ def ground_each(nodes: int, files: list[Path], timed: bool) -> list[float]:
             add_program_files(ctl, base + ([extra] if extra else []))
             ctl.add("base", [], problem.facts)
             t0 = time.process_time()
-            ctl.ground([("base", [])], context=Functions(elimination_order(problem.graph), normalize=True))
+            ctl.ground([("base", [])],
+                       context=Functions(elimination_order(problem.graph), normalize=True))
             best = min(best, time.process_time() - t0)
         out.append(best)
     return out

@@ -4,8 +4,8 @@
 
 Each size runs in its own process so that peak memory (max RSS) is its own.
 Prints load+validate, facts, parse (clingo reading the program), ground, solve, read
-(the answer set into Python), decode, json (the solution as INTERFACE §4's JSON), explain (finding and minimizing the core, describing
-it), rescan (solving the whole graph again with the error switched off, to find further
+(the answer set into Python), decode, json (the solution as INTERFACE §4's JSON), explain
+(finding and minimizing the core, describing it), rescan (solving the whole graph again with the error switched off, to find further
 independent errors) and total seconds, for a consistent graph and one with an injected
 conflict. parse/ground/solve/read add up every solve of the run, the rescan's included.
 Target: 50k nodes end to end under 10 s, under 1 GB, growth no worse than n log n.

@@ -29,7 +29,8 @@ def test_node_case(name):
     outcome = run_case(CASES[name])
     if not outcome.ok and known(name):
         pytest.xfail(outcome.message)
-    assert outcome.ok, f"{name} ({'checked' if outcome.checked else 'unchecked'}): {outcome.message}"
+    state = "checked" if outcome.checked else "unchecked"
+    assert outcome.ok, f"{name} ({state}): {outcome.message}"
 
 
 def test_enough_cases_run():

@@ -12,7 +12,8 @@ NO_KERNEL_YET: set[str] = set()
 
 def test_every_rule_file_has_a_kernel():
     missing = set(available_ops()) - set(available_kernels()) - NO_KERNEL_YET
-    assert not missing, f"rule files without a kernel (shape_logic/kernels/<Op>.py): {sorted(missing)}"
+    assert not missing, \
+        f"rule files without a kernel (shape_logic/kernels/<Op>.py): {sorted(missing)}"
 
 
 def test_every_kernel_loads_by_name():

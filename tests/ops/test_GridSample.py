@@ -38,7 +38,8 @@ def test_matches_reference(spatial, data, mode, padding, align):
     # align_corners (the kernel keeps such a position at the pixel)
     n, c = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 3))
     out = [data.draw(st.integers(1, 3)) for _ in spatial]
-    grid = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).uniform(-1.2, 1.2, [n] + out + [len(spatial)])
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    grid = rng.uniform(-1.2, 1.2, [n] + out + [len(spatial)])
     check_against_reference("GridSample", [random_array([n, c] + spatial),
                                            grid.astype(np.float32)],
                             {"mode": mode, "padding_mode": padding, "align_corners": int(align)},

@@ -1,4 +1,5 @@
-"""InstanceNormalization: rules/InstanceNormalization.lp on data cases, and against onnx's reference."""
+"""InstanceNormalization: rules/InstanceNormalization.lp on data cases, and against onnx's
+reference."""
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_against_reference, infer, random_array

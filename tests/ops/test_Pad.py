@@ -85,7 +85,8 @@ def test_matches_reference(shape, data):
     opset = 19 if mode == "wrap" else OPSET
     x = random_array(shape)
     if data.draw(st.booleans()):  # some axes
-        axes = data.draw(st.lists(st.integers(-r, r - 1), min_size=1, max_size=r, unique_by=lambda a: a % r))
+        axes = data.draw(st.lists(st.integers(-r, r - 1), min_size=1, max_size=r,
+                                  unique_by=lambda a: a % r))
     else:
         axes = None
     k = r if axes is None else len(axes)
