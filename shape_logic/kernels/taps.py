@@ -123,21 +123,29 @@ class TapPlan:
         """cols [N, C, taps, hi - lo] = every tap's input (padding included) at the flat
         output positions [lo, hi) (all L by default): one strided copy per block of
         taps (`tap_blocks`), not one per tap."""
-        n, c = cols.shape[:2]
         hi = self.length if hi is None else hi
-        dst = np.reshape(cols, (n, c) + self.kernel + (hi - lo,), copy=False)
+        self._copy_blocks(flat, cols, lo, (hi - lo,), (1,))
+
+    def _copy_blocks(self, flat: np.ndarray, cols: np.ndarray, start: int, positions: tuple,
+                     apart: tuple) -> None:
+        """cols, as [N, C, *kernel, *positions] = each block of taps (`tap_blocks`), one
+        strided copy per block: its phase from flat position `start` (plus the block's
+        offset) on, the `positions` axes `apart` flat positions apart."""
+        n, c = cols.shape[:2]
+        dst = np.reshape(cols, (n, c) + self.kernel + positions, copy=False)
         item = flat.itemsize
         contiguous = flat.flags.c_contiguous
+        tail = tuple(t * item for t in apart)
         for phase, where, offset, counts, steps in self.blocks:
-            shape = (n, c) + counts + (hi - lo,)
-            strides = flat.strides[:2] + tuple(t * item for t in steps) + (item,)
+            shape = (n, c) + counts + positions
+            strides = flat.strides[:2] + tuple(t * item for t in steps) + tail
             if contiguous:  # over the buffer: as_strided costs ~10 us a call
                 taps = np.ndarray(shape, flat.dtype, flat,
-                                  (phase * self.size + offset + lo) * item, strides)
+                                  (phase * self.size + offset + start) * item, strides)
             else:  # some channels of several images
-                taps = as_strided(flat[:, :, phase, offset + lo:], shape, strides,
+                taps = as_strided(flat[:, :, phase, offset + start:], shape, strides,
                                   writeable=False)
-            np.copyto(dst[where], taps)
+            np.copyto(dst[where], taps)  # (where's last slice spans the first position axis)
 
     def grid_length(self) -> int:
         """The flat positions of a grid buffer (products at the first L: `head`)."""
@@ -177,24 +185,10 @@ class ExactPlan(TapPlan):
                   hi: int | None = None) -> None:
         """cols [N, C, taps, hi - lo] = every tap's input at the output positions
         [lo, hi), whole output rows."""
-        n, c = cols.shape[:2]
         hi = self.length if hi is None else hi
         width, row = self.out[1], self.grid[1]
         r0, r1 = lo // width, hi // width
-        dst = np.reshape(cols, (n, c) + self.kernel + (r1 - r0, width), copy=False)
-        item = flat.itemsize
-        contiguous = flat.flags.c_contiguous
-        for phase, where, offset, counts, steps in self.blocks:
-            shape = (n, c) + counts + (r1 - r0, width)
-            strides = flat.strides[:2] + tuple(t * item for t in steps) + (row * item, item)
-            start = offset + r0 * row
-            if contiguous:
-                taps = np.ndarray(shape, flat.dtype, flat,
-                                  (phase * self.size + start) * item, strides)
-            else:
-                taps = as_strided(flat[:, :, phase, start:], shape, strides,
-                                  writeable=False)
-            np.copyto(dst[where + (slice(None),)], taps)
+        self._copy_blocks(flat, cols, r0 * row, (r1 - r0, width), (row, 1))
 
     def grid_length(self) -> int:
         return self.length

@@ -141,7 +141,8 @@ class _Pool:
             lock.acquire()
             self.wake.append(lock)
             # (the CPUs before `placed` kept the caller off some: a new thread has its mask)
-            cpu = _cpus(self.cpus)[len(self.wake) % max(1, len(_cpus(self.cpus)))]
+            cpus = _cpus(self.cpus)
+            cpu = cpus[len(self.wake) % len(cpus)]
             threading.Thread(target=self._worker, args=(lock, cpu), daemon=True,
                              name=f"shape_logic-worker-{len(self.wake)}").start()
 

@@ -28,16 +28,13 @@ def _bounds(e) -> tuple[float, float]:
     # c*(x//k)) is bounded by expressions of its own arguments: e lies between its values
     # at the two ends, which keeps the relation between the atom and its arguments that
     # intervals lose (x%h < h, so min(h, x%h) is x%h; h - 2*(h//2) >= 0)
-    linear = [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
-              for a in (mono[0][0],) if _sandwiched(a)]
+    linear = _alone(e, _sandwiched)
     if not linear:
         return _extremum_refined(e, lo, hi)
     if len(linear) > MAX_REFINED:
         return lo, hi
-    from .expr import Expr
-
     atom, c = linear[0]
-    rest = Expr({m: k for m, k in e.terms if m != ((atom, 1),)})
+    rest = _without(e, atom)
     num, den = atom.args
     if atom.kind == "mod":  # 0 <= x%d <= d - 1
         ends = [rest, rest + c * (den - 1)]
@@ -66,19 +63,28 @@ def _extremum_refined(e, lo, hi) -> tuple[float, float]:
     Intervals alone lose how m relates to its arguments: 2*s - min(4, s) is at least s
     (>= 1), not 2 - 4; without it max(min(4, s) - s + 1, s) stayed a max, and a Slice
     and a broadcast that fed each other nested such maxes without end (fuzz seed 21)."""
-    from .expr import Expr
-
-    linear = [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
-              for a in (mono[0][0],)
-              if a.kind in ("min", "max") and len(a.args) <= MAX_EXTREMUM_ARGS]
+    linear = _alone(e, lambda a: a.kind in ("min", "max") and len(a.args) <= MAX_EXTREMUM_ARGS)
     if not linear or len(linear) > MAX_REFINED:
         return lo, hi
     atom, c = linear[0]
-    rest = Expr({m: k for m, k in e.terms if m != ((atom, 1),)})
+    rest = _without(e, atom)
     ends = [bounds(rest + c * arg) for arg in atom.args]
     if (atom.kind == "min") == (c < 0):  # c*m >= c*arg for every argument: e from below
         return max(lo, max(b[0] for b in ends)), hi
     return lo, min(hi, min(b[1] for b in ends))
+
+
+def _alone(e, test) -> list:
+    """(atom, c) for each atom that passes `test` and occurs alone in a term c*atom of e."""
+    return [(a, c) for mono, c in e.terms if len(mono) == 1 and mono[0][1] == 1
+            for a in (mono[0][0],) if test(a)]
+
+
+def _without(e, atom):
+    """e less its term c*atom."""
+    from .expr import Expr
+
+    return Expr({m: k for m, k in e.terms if m != ((atom, 1),)})
 
 
 def _sandwiched(atom) -> bool:
