@@ -33,9 +33,34 @@ def alternatives_seconds(spent: float) -> float:
     return max(1.0, 5 * spent)
 
 
-def may_be_ambiguous(shapes: dict, constraints: list) -> bool:
-    """A max(..) in a shape or a constraint may come from an open broadcast."""
-    return any("max(" in s for s in list(shapes.values()) + constraints)
+def may_be_ambiguous(shapes: dict, constraints: list, decoded) -> bool:
+    """A max of two values neither of which is an integer, in a shape or a constraint
+    (`shapes`, `constraints`: their text; `decoded`: their expressions), may come from an
+    open broadcast: @bcast gives max(n, m) only for two dims it cannot decide (an integer
+    other than 1 decides, 1 yields the other). A max of one value and integers is a clamp
+    (Range's length max(0, ..), a Slice's bounds), which no case opens: a wav2vec2 export
+    whose only max was its Range's spent 3/4 of its solve on one case."""
+    if not any("max(" in s for s in list(shapes.values()) + constraints):
+        return False
+    seen: set = set()
+    exprs = [e for pair in decoded.constraints for e in pair]
+    for shape in decoded.shapes.values():
+        if shape is not None and id(shape) not in seen:  # (shapes are shared objects)
+            seen.add(id(shape))
+            exprs += [d for part in shape.parts if not isinstance(part, str) for d in part]
+    return any(_open_max(e) for e in set(exprs))
+
+
+def _open_max(e) -> bool:
+    """Whether `e` holds a max with two arguments or more that are not integers."""
+    for atom in e.atoms():
+        if atom.kind == "sym":
+            continue
+        if atom.kind == "max" and sum(not a.is_int for a in atom.args) >= 2:
+            return True
+        if any(_open_max(a) for a in atom.args):
+            return True
+    return False
 
 
 def open_matmuls(graph, atoms) -> list[tuple[str, str]]:
@@ -44,13 +69,14 @@ def open_matmuls(graph, atoms) -> list[tuple[str, str]]:
             for t in n.inputs[:2] if t and t not in atoms.rank and atoms.min_rank.get(t, 2) < 2]
 
 
-def enumerate_alternatives(problem, open_mm=(), spent: int = 0,
-                           seconds: float | None = None) -> tuple[dict, list, bool]:
+def enumerate_alternatives(problem, open_mm=(), spent: int = 0, seconds: float | None = None,
+                           fixed=()) -> tuple[dict, list, bool]:
     """({tensor: [shape, ...]} for tensors with more than one, [the bindings of each case],
     capped?). `spent`: the computations the graph's own solve took; the cases together
     get a bounded multiple of that (their grounding holds every case at once, and cases
     that contradict each other can make arithmetic run without end, ASP-NOTES §2), and
-    at most `seconds` (alternatives_seconds)."""
+    at most `seconds` (alternatives_seconds). `fixed`: the symbols the graph's own solve
+    binds, bound in every case (alternatives.lp only adds rules to its program)."""
     from .solution import Solution
 
     graph = problem.graph
@@ -59,7 +85,8 @@ def enumerate_alternatives(problem, open_mm=(), spent: int = 0,
     from .asp.terms import quote
 
     text = (ENCODINGS_DIR / "alternatives.lp").read_text() + "".join(
-        f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm)
+        f"mm_open({quote(n)},{quote(t)})." for n, t in open_mm) + "".join(
+        f"fixed({quote(sym)})." for sym in sorted(fixed))
     give_up_at = None if seconds is None else time.monotonic() + seconds
     try:
         ctl, _ = problem.control(text, args=(f"--models={MAX_MODELS + 1}",), sourced=False,

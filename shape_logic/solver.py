@@ -321,8 +321,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     sol.set_aside = set_aside
     open_mm = open_matmuls(problem.graph, atoms)
-    if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(sol._shapes,
-                                                                        sol.constraints)):
+    if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(
+            sol._shapes, sol.constraints, decoded)):
         t2 = time.perf_counter()
         # (an extra: within the time limit's last fifth they give up, and are said capped)
         seconds, left = alternatives_seconds(t2 - started), current().remaining()
@@ -330,7 +330,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
             seconds = min(seconds, 0.8 * left)
         try:
             sol.alternatives, sol.cases, sol.alternatives_capped = enumerate_alternatives(
-                problem, open_mm, spent=funcs.calls, seconds=seconds)
+                problem, open_mm, spent=funcs.calls, seconds=seconds, fixed=atoms.binds)
         except TimeLimit:  # (grounding past the limit between two checks)
             sol.alternatives, sol.cases, sol.alternatives_capped = {}, [], True
         problem.timings["alternatives"] = time.perf_counter() - t2

@@ -67,3 +67,36 @@ def test_cases_past_their_time_are_given_up_and_said_so():
     alternatives, cases, capped = enumerate_alternatives(Problem.load(g), seconds=60)
     assert set(alternatives["y"]) == {"[n]", "[m]"} and len(cases) == 3 and not capped
     assert alternatives_seconds(0.01) == 1.0 and alternatives_seconds(2.0) == 10.0
+
+
+def test_a_symbol_the_graph_binds_opens_no_case():
+    # Concat binds m = n whatever the case: the broadcast x + y is not open, and only
+    # p + q's three cases are listed (not three more where n = m = 1, which only
+    # specialize the answer: an exporter's name for the batch gave a case batch = 1)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 2]"},
+                    "y": {"dtype": "f32", "shape": "[m, 2]"},
+                    "p": {"dtype": "f32", "shape": "[k]"}, "q": {"dtype": "f32", "shape": "[j]"}},
+         "nodes": [{"op": "Concat", "inputs": ["x", "y"], "outputs": ["c"], "attrs": {"axis": 1}},
+                   {"op": "Add", "inputs": ["x", "y"], "outputs": ["s"]},
+                   {"op": "Add", "inputs": ["p", "q"], "outputs": ["r"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.shape("s") == "[m, 2]" and sol.shape("r") == "[max(j, k)]"
+    assert set(sol.alternatives) == {"p", "q", "r"}
+    assert sorted(map(str, sol.cases)) == sorted(map(str, [
+        {"j": 1, "n": "m"}, {"k": 1, "n": "m"}, {"k": "j", "n": "m"}]))
+
+
+def test_a_clamp_is_not_an_open_broadcast():
+    # Range(0, b - 2) has max(0, b - 2) elements: one value and an integer, no case to
+    # enumerate (the enumeration is not even run)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "initializers": {"zero": {"dtype": "i64", "shape": [], "data": 0},
+                          "one": {"dtype": "i64", "shape": [], "data": 1},
+                          "two": {"dtype": "i64", "shape": [], "data": 2}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"], "attrs": {"end": 1}},
+                   {"op": "Squeeze", "inputs": ["sh"], "outputs": ["n"]},
+                   {"op": "Sub", "inputs": ["n", "two"], "outputs": ["lim"]},
+                   {"op": "Range", "inputs": ["zero", "lim", "one"], "outputs": ["r"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.shape("r") == "[max(0, b - 2)]"
+    assert "alternatives" not in sol.timings and not sol.alternatives and not sol.cases
