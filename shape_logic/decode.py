@@ -20,6 +20,7 @@ from .asp.release import release
 from .scopes import is_scoped, unscoped_name
 from .graph import Graph
 from .shapes import Shape
+from .symbolic.equation import reduced
 from .symbolic.expr import Expr, ExprOverflow
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
@@ -304,12 +305,25 @@ def _constraints(unsolved, resolve) -> list:
         a, b = resolve(e1), resolve(e2)
         if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
             continue  # (an equation of a body's own names holds only where it runs)
+        a, b = _divided_out(a, b)
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
+
+
+def _divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:
+    """a = b without the factors common to all its terms (symbols, each >= 1, and the
+    integers' gcd), as a reader writes it: `16*b*w*(h//2) = 8*b*h*w` (a pixel shuffle's
+    element counts) is `2*(h//2) = h`. Unchanged when nothing divides out."""
+    d = a - b
+    q = reduced(d)
+    if q == d:
+        return a, b
+    return (Expr({m: c for m, c in q.terms if c > 0}),
+            Expr({m: -c for m, c in q.terms if c < 0}))
 
 
 def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:

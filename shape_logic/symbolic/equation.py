@@ -51,6 +51,9 @@ def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -
     d = _expand_mod(e1 - e2)
     if d == ZERO:
         return SAME
+    d = reduced(_with_remainders(_cancel_symbol_content(d)))
+    if d == ZERO:
+        return SAME
     if d.is_int:
         return CONFLICT
     d = _cancel_symbol_content(d)
@@ -86,6 +89,28 @@ def _expand_mod(e: Expr) -> Expr:
     return total
 
 
+def _with_remainders(d: Expr) -> Expr:
+    """A multiple of d (so the same equation d = 0) without the floor divisions x//m whose
+    remainder x % m simplifies to no remainder at all (ops.mod): x//m is (x - x % m)/m, so
+    m*d is c*(x - x % m) + m*(d - c*(x//m)). `n + 7*n%8 = 8*((n + 7*n%8)//8)`, a length
+    padded to a multiple of 8 said to be one, holds for every n: (n + 7*n%8) % 8 is 0."""
+    for _ in range(len(d.terms)):  # (each rewrite takes a floor division away)
+        for mono, c in d.terms:
+            if len(mono) != 1 or mono[0][1] != 1 or mono[0][0].kind != "floordiv":
+                continue
+            x, m = mono[0][0].args
+            if not m.is_int or m.value <= 0:
+                continue
+            remainder = ops.mod(x, m)
+            if any(a.kind == "mod" for a in remainder.atoms()):
+                continue
+            d = _expand_mod((x - remainder) * c + (d - Expr({mono: c})) * m.value)
+            break
+        else:
+            return d
+    return d
+
+
 def _cancel_symbol_content(d: Expr) -> Expr:
     """Divide by symbols common to every term (each symbol is >= 1, so never 0)."""
     common = None
@@ -98,6 +123,16 @@ def _cancel_symbol_content(d: Expr) -> Expr:
     divisor = Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1})
     q = ops.exact_div(d, divisor)
     return q if q is not None else d
+
+
+def reduced(d: Expr) -> Expr:
+    """d with the factors common to all its terms divided out: symbols (each >= 1) and
+    the integers' gcd; d = 0 and reduced(d) = 0 are the same equation."""
+    q = _cancel_symbol_content(d)
+    g = 0
+    for _, c in q.terms:
+        g = gcd(g, abs(c))
+    return Expr({m: c // g for m, c in q.terms}) if g > 1 else q
 
 
 def _linear_without_atoms(d: Expr) -> bool:

@@ -116,6 +116,7 @@ def _mod(a: Expr, b: Expr) -> Expr:
             return Expr.const(a.value % c)
         if c < 0:  # python semantics: the sign follows the divisor
             return -mod(-a, -c)
+        a = _inner_mods_lifted(a, c)
         rem = Expr({m: k % c for m, k in a.terms})
         if rem.is_int:
             return rem
@@ -131,6 +132,24 @@ def _mod(a: Expr, b: Expr) -> Expr:
         if len(rest.terms) < len(a.terms):
             return mod(rest, b)
     return Expr.atom(Atom("mod", (a, b)))
+
+
+def _inner_mods_lifted(a: Expr, c: int) -> Expr:
+    """a with each term k*(x % m), m a multiple of c, as k*x: x % m differs from x by a
+    multiple of m, so of c, and the remainder by c is the same. `(n + 7*n%8) % 8` is
+    (8*n) % 8 = 0 (a length padded to a multiple of 8, as torch exports it)."""
+    if not any(len(m) == 1 and m[0][1] == 1 and m[0][0].kind == "mod"
+               and m[0][0].args[1].is_int and m[0][0].args[1].value % c == 0
+               for m, _ in a.terms):
+        return a
+    out = ZERO
+    for m, k in a.terms:
+        if len(m) == 1 and m[0][1] == 1 and m[0][0].kind == "mod" and \
+                m[0][0].args[1].is_int and m[0][0].args[1].value % c == 0:
+            out = out + m[0][0].args[0] * k
+        else:
+            out = out + Expr({m: k})
+    return out
 
 
 def maximum(*args) -> Expr:

@@ -150,6 +150,9 @@ def test_a_min_or_max_bounds_the_terms_it_occurs_in():
     # a common factor cancels (Reshape's -1 after pixel_unshuffle's split axes)
     ("b*h*w//(2*b*w)", "h//2"), ("w*(h//2)//(2*(h//2))", "w//2"), ("(a*b*b + a*b)//(a*b*h)",
                                                                      "(b + 1)//h"),
+    # a remainder by a multiple of m inside a remainder by m is its argument
+    ("(n + 7*n%8)%8", "0"), ("(n + n%16)%8", "2*n%8"), ("(3*(h%6) + 1)%3", "1"),
+    ("(n + n%4)%8", "(n + n%4)%8"),  # 4 is no multiple of 8: kept
 ])
 def test_equal_expressions_print_identically(a, b):
     assert str(parse_dim(a)) == str(parse_dim(b))
@@ -182,6 +185,11 @@ def test_caps_stop_blow_up():
     ("2*x", "2*y + 1", "conflict", None, None),
     ("b*s", "12", "unsolved", None, None),
     ("h%2", "h - 2*(h//2)", "same", None, None),
+    # a length padded to a multiple of 8 (torch's (-n) % 8 as 7*n%8) is one, for every n
+    ("n + 7*n%8", "8*((n + 7*n%8)//8)", "same", None, None),
+    ("4*b*n + 4*b*(7*n%8)", "32*b*((n + 7*n%8)//8)", "same", None, None),
+    ("n + n%4", "4*((n + n%4)//4)", "unsolved", None, None),  # 2*n % 4 = 0: n even
+    ("2*h + 1", "2*((2*h + 1)//2)", "conflict", None, None),  # an odd number is not even
 ])
 def test_relate(a, b, kind, symbol, value):
     r = relate(parse_dim(a), parse_dim(b))
@@ -205,6 +213,8 @@ def test_relate_is_sound(p1, p2, env):
     except ExprOverflow:
         return
     holds = f1(env) == f2(env)
+    if r.kind == "same":
+        assert holds, f"{e1} = {e2} called the same but differs at {env}"
     if r.kind == "conflict":
         assert not holds, f"{e1} = {e2} called a conflict but holds at {env}"
     if not holds:
@@ -236,3 +246,17 @@ def test_max_and_min_over_three_symbols_make_the_18_forms_of_the_free_lattice():
     for _ in range(4):
         forms |= {f(x, y) for x in forms for y in forms for f in (ops.maximum, ops.minimum)}
     assert len(forms) == 18  # the free distributive lattice on three generators
+
+
+def test_a_constraint_is_printed_without_the_factors_common_to_its_terms():
+    """Symbols (each >= 1) and the integers' gcd divide out: a pixel shuffle's element
+    counts `16*b*w*(h//2) = 8*b*h*w` say h is even, `2*(h//2) = h`."""
+    from shape_logic.decode import _divided_out
+
+    def divided(a, b):
+        return tuple(str(e) for e in _divided_out(parse_dim(a), parse_dim(b)))
+
+    assert divided("16*b*w*(h//2)", "8*b*h*w") == ("2*(h//2)", "h")
+    assert divided("96*b*(h//4)", "24*b*h") == ("4*(h//4)", "h")
+    assert divided("max(m, n)", "5") == ("max(m, n)", "5")  # nothing divides out
+    assert divided("2*(h//2)", "h") == ("2*(h//2)", "h")
