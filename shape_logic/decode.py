@@ -320,7 +320,7 @@ def _divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:
     element counts) is `2*(h//2) = h`. Unchanged when nothing divides out."""
     d = a - b
     q = reduced(d)
-    if q == d:
+    if q == d or d.is_int:  # (two integers stay as they met: `38 = 30`, not `1 = 0`)
         return a, b
     return (Expr({m: c for m, c in q.terms if c > 0}),
             Expr({m: -c for m, c in q.terms if c < 0}))

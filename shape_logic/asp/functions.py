@@ -175,8 +175,14 @@ class Functions(Relating):
         """The numpy broadcast of two dims, when they are compatible.
 
         1 yields the other; equal dims yield themselves; a dim that cannot be 1
-        (a literal other than 1, or provably >= 2) decides; otherwise both are
-        symbols >= 1 and the result is their max (as n = m, or one of them is 1).
+        (a literal other than 1, or provably >= 2 or <= 0) decides; otherwise the result
+        is their max (as n = m, or one of them is 1) when both are >= 1. A dim that may
+        be 0 (`min(1000, n) - 1`, a Slice of [n] from 1) broadcast with one that may be 1
+        gives 0 where they are 0 and 1, not their max: no value then (the axis is open
+        unless the rules link it). (max(x, y)*min(1, x, y) would be exact, but a pair
+        met before a binding gives it in another spelling than the pair after it, and the
+        two spellings' equation is a requirement on the inputs that no one can read:
+        `L = max(0, L)*min(1, L)`, true of every L >= 0.)
         """
         if self.exhausted((a, b)):
             return []
@@ -189,6 +195,12 @@ class Functions(Relating):
                 return expr_to_symbol(y)
             if y == 1:
                 return expr_to_symbol(x)
+            # (both are dims of tensors, so >= 0: one that is the other clamped at 0 is the
+            # other - a Range over a length computed from a convolution's, against it)
+            if y == ops.maximum(_ZERO, x):
+                return expr_to_symbol(x)
+            if x == ops.maximum(_ZERO, y):
+                return expr_to_symbol(y)
             x_fixed, y_fixed = _not_one(x), _not_one(y)
             if x_fixed and y_fixed:
                 return []  # two different dims, neither 1: the rules report the clash
@@ -196,6 +208,8 @@ class Functions(Relating):
                 return expr_to_symbol(x)
             if y_fixed:
                 return expr_to_symbol(y)
+            if bounds(x)[0] < 1 or bounds(y)[0] < 1:
+                return []
             return expr_to_symbol(self._known_result(ops.maximum(x, y)))
         except FAILURES:
             return []
@@ -332,6 +346,9 @@ class Functions(Relating):
             return [] if out is None else expr_to_symbol(out)
         except (FAILURES + (ValueError, OverflowError)):
             return []
+
+
+_ZERO = Expr.const(0)
 
 
 def _not_one(e: Expr) -> bool:

@@ -260,3 +260,4 @@ def test_a_constraint_is_printed_without_the_factors_common_to_its_terms():
     assert divided("96*b*(h//4)", "24*b*h") == ("4*(h//4)", "h")
     assert divided("max(m, n)", "5") == ("max(m, n)", "5")  # nothing divides out
     assert divided("2*(h//2)", "h") == ("2*(h//2)", "h")
+    assert divided("38", "30") == ("38", "30")  # an inconsistent graph's integers stay
