@@ -11,7 +11,8 @@ import shape_logic
 
 def sliced_plus(start: int) -> dict:
     """z = x[start:] + y, x: [n], y: [m]."""
-    return {"inputs": {"x": {"dtype": "f32", "shape": "[n]"}, "y": {"dtype": "f32", "shape": "[m]"}},
+    return {"inputs": {"x": {"dtype": "f32", "shape": "[n]"},
+                       "y": {"dtype": "f32", "shape": "[m]"}},
             "initializers": {"st": {"dtype": "i64", "shape": [1], "data": [start]},
                              "en": {"dtype": "i64", "shape": [1], "data": [1000]}},
             "nodes": [{"op": "Slice", "inputs": ["x", "st", "en"], "outputs": ["xs"]},
