@@ -151,7 +151,11 @@ class Binder:
                 f"{sym}" if str(sym) == str(val) else f"{sym} = {val}")
         elif len(want) != len(actual):
             where = f"; rank {len(actual)}, expected {len(want)}"
+        # symbols stand for sizes >= 1 (the solver's max(m, n) is a broadcast only then)
+        zero = sorted(s for s, v in self.bindings.items() if v == 0)
+        note = (f"; {', '.join(zero)} {'is' if len(zero) == 1 else 'are'} 0 here, and the "
+                "inferred shapes take every symbol as a size >= 1") if zero else ""
         raise ShapeMismatch(
             f"tensor {tensor!r} ({origin}): runtime shape {format_dims(actual)} does not "
             f"match the inferred shape {text}{where} "
-            f"(bindings: {format_bindings(self.bindings)})")
+            f"(bindings: {format_bindings(self.bindings)}){note}")

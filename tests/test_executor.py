@@ -59,6 +59,17 @@ def test_input_shape_mismatch_names_tensor_expected_actual_and_bindings():
                             "(bindings: k=3, n=2)")
 
 
+def test_a_symbol_bound_to_0_is_named_in_the_mismatch_it_causes():
+    # [n] + [m] is [max(m, n)] for sizes >= 1, as symbols are; n = 0 with m = 1 gives [0]
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[n]"},
+                    "b": {"dtype": "f32", "shape": "[m]"}},
+         "nodes": [{"op": "Add", "inputs": ["a", "b"], "outputs": ["y"]}]}
+    with pytest.raises(ShapeMismatch) as e:
+        shape_logic.run(g, {"a": np.zeros(0, F32), "b": np.zeros(1, F32)})
+    assert str(e.value).endswith("(bindings: m=1, n=0); n is 0 here, and the inferred "
+                                 "shapes take every symbol as a size >= 1")
+
+
 def test_intermediate_mismatch_is_caught_at_the_node():
     program = Program(mlp())
 
