@@ -35,6 +35,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +48,6 @@ from shape_logic.symbolic.expr import Expr  # noqa: E402
 
 def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
     """(verdict, reason, tensor): verdict ok | caught | missed | unsound."""
-    from shape_logic.graph import dtype_of_array
     from shape_logic.solver import solve
 
     sol = solve(b.graph, explain=False)
@@ -60,43 +61,9 @@ def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
         text = d.to_text() if hasattr(d, "to_text") else str(d)
         return "unsound", "the solver calls it inconsistent, it runs: " + text.splitlines()[0], \
             None
-    env = {s: Expr.const(v) for s, v in b.symbols.items()}
-    fresh: dict[str, int] = {}
-    deferred = []
-    for t, arr in b.values.items():
-        dt = sol.dtype(t)
-        if dt is not None and dt != dtype_of_array(arr):
-            return "unsound", f"{t}: dtype {dt}, executed {dtype_of_array(arr)}", t
-        dims = sol.dims(t)
-        if dims is None:
-            continue
-        if len(dims) != arr.ndim:
-            return "unsound", f"{t}: rank {len(dims)}, executed {list(arr.shape)}", t
-        for i, (d, v) in enumerate(zip(dims, arr.shape)):
-            e = d.subs(env)
-            names = e.symbols()
-            if not names:
-                if e.value != v:
-                    return "unsound", f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
-            elif e == Expr.sym(next(iter(names))) and len(names) == 1:
-                if fresh.setdefault(str(e), v) != v:
-                    return "unsound", f"{t}: axis {i} is {e}, which is {fresh[str(e)]} " \
-                                      f"elsewhere, executed {v}", t
-            else:
-                deferred.append((t, i, d, e, v))
-    fresh_env = {k: Expr.const(v) for k, v in fresh.items()}
-    for t, i, d, e, v in deferred:
-        e = e.subs(fresh_env)
-        if not e.symbols() and e.value != v:
-            return "unsound", f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
-    for s, e in sol.decoded.bindings.items():
-        if s in env:
-            got = e.subs(env).subs(fresh_env)
-            if not got.symbols() and got.value != b.symbols[s]:
-                return "unsound", f"binding {s} = {e}, but {s} is {b.symbols[s]}", None
-    for s, (lo, hi) in sol.decoded.ranges.items():
-        if s in b.symbols and not lo <= b.symbols[s] <= hi:
-            return "unsound", f"range {s} in {lo}..{hi}, but {s} is {b.symbols[s]}", None
+    found = compare(sol, b.values, b.symbols)
+    if found is not None:
+        return ("unsound", *found)
     if run_program:
         from shape_logic.executor import Program
 
@@ -107,14 +74,129 @@ def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
             raise
         except Exception as e:  # the executor checks every tensor against the inference
             return "unsound", f"executor.Program rejects it: {type(e).__name__}: {e}", None
+    for attempt in range(OTHER_SIZES):
+        found = at_other_sizes(b, sol, attempt)
+        if found is not None:
+            return ("unsound", *found)
     return "ok", "", None
 
 
-def concrete(b: Builder) -> dict:
-    """The graph with every input symbol replaced by its true value."""
+def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
+    """(reason, tensor) of the first inferred dim, dtype, binding, range or constraint that
+    the executed `values` (with the input symbols' values `symbols`) contradict; None."""
+    from shape_logic.graph import dtype_of_array
+
+    env = {s: Expr.const(v) for s, v in symbols.items()}
+    fresh: dict[str, int] = {}
+    deferred = []
+    for t, arr in values.items():
+        dt = sol.dtype(t)
+        if dt is not None and dt != dtype_of_array(arr):
+            return f"{t}: dtype {dt}, executed {dtype_of_array(arr)}", t
+        dims = sol.dims(t)
+        if dims is None:
+            continue
+        if len(dims) != arr.ndim:
+            return f"{t}: rank {len(dims)}, executed {list(arr.shape)}", t
+        for i, (d, v) in enumerate(zip(dims, arr.shape)):
+            e = d.subs(env)
+            names = e.symbols()
+            if not names:
+                if e.value != v:
+                    return f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+            elif e == Expr.sym(next(iter(names))) and len(names) == 1:
+                if fresh.setdefault(str(e), v) != v:
+                    return f"{t}: axis {i} is {e}, which is {fresh[str(e)]} elsewhere, " \
+                           f"executed {v}", t
+            else:
+                deferred.append((t, i, d, e, v))
+    fresh_env = {k: Expr.const(v) for k, v in fresh.items()}
+    for t, i, d, e, v in deferred:
+        e = e.subs(fresh_env)
+        if not e.symbols() and e.value != v:
+            return f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+    for s, e in sol.decoded.bindings.items():
+        if s in env:
+            got = e.subs(env).subs(fresh_env)
+            if not got.symbols() and got.value != symbols[s]:
+                return f"binding {s} = {e}, but {s} is {symbols[s]}", None
+    for s, (lo, hi) in sol.decoded.ranges.items():
+        if s in symbols and not lo <= symbols[s] <= hi:
+            return f"range {s} in {lo}..{hi}, but {s} is {symbols[s]}", None
+    for a, c in sol.decoded.constraints:
+        a, c = a.subs(env).subs(fresh_env), c.subs(env).subs(fresh_env)
+        if not (a - c).symbols() and a != c:
+            return f"constraint {a} = {c} fails", None
+    return None
+
+
+# the graph is run again at this many other sizes of its symbols (1 among them, so that
+# broadcasts open and slices may be empty): the inferred shapes must hold wherever the
+# graph runs, not only at the sizes it was built with
+OTHER_SIZES = 2
+
+
+def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | None:
+    """compare() after running the graph again with its symbols at other values (random,
+    1 often; a symbol the solver binds follows its binding). None also when the graph
+    does not run there (a kernel fails): those sizes are not the graph's."""
+    if not b.symbols:
+        return None
+    rng = random.Random(f"{sorted(b.symbols.items())} {len(b.values)} {attempt}")
+    symbols = {s: rng.choice([1, 1, 2, 3, v, v + 1]) for s, v in b.symbols.items()}
+    env = {s: Expr.const(v) for s, v in symbols.items()}
+    for s, e in sol.decoded.bindings.items():  # (bindings in the elimination order)
+        if s in symbols:
+            got = e.subs(env)
+            if got.symbols() or got.value < 1:
+                return None
+            symbols[s], env[s] = got.value, got
+    values = execute(b, symbols)
+    if values is None:
+        return None
+    from shape_logic.solver import solve
+
+    # (our kernels are lenient where ONNX is not: a Conv whose window exceeds its input
+    # gives an empty output, where onnxruntime fails; the rules say which sizes run)
+    if solve(concrete(b, symbols), explain=False).status == "error":
+        return None
+    return compare(sol, values, symbols)
+
+
+def execute(b: Builder, symbols: dict) -> dict | None:
+    """Every tensor's value with the graph's inputs at the symbols' values (new random
+    data; integers 0, valid indices, and booleans false), by the kernels as the Builder
+    ran them; None if a kernel fails."""
+    from shape_logic.graph import NUMPY_DTYPES
+    from shape_logic.kernels import load_kernel
+
+    rng = np.random.default_rng(0)
+    values = {t: b.values[t] for t in b.graph["initializers"]}
+    for t, decl in b.graph["inputs"].items():
+        shape, dtype = [symbols.get(d, d) for d in decl["shape"]], NUMPY_DTYPES[decl["dtype"]]
+        values[t] = rng.standard_normal(shape).astype(dtype) if decl["dtype"] == "f32" \
+            else np.zeros(shape, dtype)
+    for node in b.graph["nodes"]:
+        try:
+            kernel = load_kernel(node["op"])(dict(node.get("attrs") or {}), opset=18,
+                                             n_outputs=len(node["outputs"]))
+            if getattr(kernel, "outer_names", None):
+                kernel.outer_values = {t: values[t] for t in kernel.outer_names}
+            outs = kernel(*[values[t] if t else None for t in node["inputs"]])
+        except Exception:  # noqa: BLE001 - the graph does not run at these sizes
+            return None
+        for t, o in zip(node["outputs"], outs):
+            if t:
+                values[t] = np.asarray(o)
+    return values
+
+
+def concrete(b: Builder, symbols: dict | None = None) -> dict:
+    """The graph with every input symbol replaced by its true value (or by `symbols`')."""
+    symbols = b.symbols if symbols is None else symbols
     g = json.loads(json.dumps(b.graph))
     for decl in g["inputs"].values():
-        decl["shape"] = [b.symbols.get(d, d) for d in decl["shape"]]
+        decl["shape"] = [symbols.get(d, d) for d in decl["shape"]]
     return g
 
 
