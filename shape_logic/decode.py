@@ -17,7 +17,7 @@ from typing import Any
 import clingo
 
 from .asp.release import release
-from .scopes import is_scoped, unscoped_name
+from .scopes import is_scoped, name_scope, unscoped_name
 from .graph import Graph
 from .shapes import Shape
 from .symbolic.equation import reduced
@@ -276,7 +276,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     for s, rs in atoms.ranges.items():  # (a body's own names: only where it runs)
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
-    constraints = _constraints(atoms.unsolved, resolve)
+    constraints = _constraints(atoms.unsolved, resolve, atoms.runs)
     conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
@@ -296,15 +296,20 @@ def _note_data_range(data_ranges: dict, name: Expr, bounds, resolve):
         data_ranges[str(name)] = (0, hi)
 
 
-def _constraints(unsolved, resolve) -> list:
+def _constraints(unsolved, resolve, runs: set) -> list:
     """The equations that must hold, one per difference of their sides (`s4 + max(3, s2) =
     s4 + 3` is `max(3, s2) = 3`), each as its simplest form: the same whatever order the
-    answer set lists them in."""
+    answer set lists them in. An equation of the names of a body that may not run (a scope
+    not in `runs`) holds only where it runs, even once its names are resolved to the
+    graph's: `_i2_s0 = 1` in an If branch not taken is not `4 = 1`."""
     best: dict = {}
     for e1, e2 in unsolved:
+        if any(name_scope(s) not in runs for s in e1.symbol_set() | e2.symbol_set()
+               if is_scoped(s)):
+            continue
         a, b = resolve(e1), resolve(e2)
         if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
-            continue  # (an equation of a body's own names holds only where it runs)
+            continue
         a, b = _divided_out(a, b)
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)

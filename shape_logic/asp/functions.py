@@ -179,10 +179,11 @@ class Functions(Relating):
         is their max (as n = m, or one of them is 1) when both are >= 1. A dim that may
         be 0 (`min(1000, n) - 1`, a Slice of [n] from 1) broadcast with one that may be 1
         gives 0 where they are 0 and 1, not their max: their product when one of them is
-        0 or 1, else no value (the axis is open unless the rules link it). (max(x, y)*min(1, x, y) would be exact, but a pair
-        met before a binding gives it in another spelling than the pair after it, and the
-        two spellings' equation is a requirement on the inputs that no one can read:
-        `L = max(0, L)*min(1, L)`, true of every L >= 0.)
+        0 or 1, else no value (the axis is open unless the rules link it).
+        (max(x, y)*min(1, x, y) would be exact, but a pair met before a binding gives it in
+        another spelling than the pair after it, and the two spellings' equation is a
+        requirement on the inputs that no one can read: `L = max(0, L)*min(1, L)`, true of
+        every L >= 0.)
         """
         if self.exhausted((a, b)):
             return []

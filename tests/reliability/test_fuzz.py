@@ -139,3 +139,17 @@ def test_the_oracle_runs_the_graph_again_at_other_sizes():
 
     reason, tensor = fuzz.compare(Claims(), values, sizes)
     assert tensor == z and "executed 0" in reason
+
+
+def test_what_a_branch_that_may_not_run_requires_is_no_constraint_of_the_graph():
+    # the else branch requires its copy of s0 (4) to be 1: the branch cannot run (a
+    # warning says so), and `4 = 1` is no constraint of the graph
+    import json
+
+    from shape_logic import solve
+
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "constraint_of_untaken_branch.json").read_text())
+    sol = solve(case["graph"])
+    assert sol.status == "ok" and sol.constraints == []
+    assert any("branch cannot run" in w for w in sol.warnings)
