@@ -178,12 +178,13 @@ class Functions(Relating):
         (a literal other than 1, or provably >= 2 or <= 0) decides; otherwise the result
         is their max (as n = m, or one of them is 1) when both are >= 1. A dim that may
         be 0 (`min(1000, n) - 1`, a Slice of [n] from 1) broadcast with one that may be 1
-        gives 0 where they are 0 and 1, not their max: their product when one of them is
-        0 or 1, else no value (the axis is open unless the rules link it).
-        (max(x, y)*min(1, x, y) would be exact, but a pair met before a binding gives it in
-        another spelling than the pair after it, and the two spellings' equation is a
-        requirement on the inputs that no one can read: `L = max(0, L)*min(1, L)`, true of
-        every L >= 0.)
+        gives 0 where they are 0 and 1, not their max: no value then (the axis is open
+        unless the rules link it). (max(x, y)*min(1, x, y) would be exact, but a pair met
+        before a binding gives it in another spelling than the pair after it, and the two
+        spellings' equation is a requirement on the inputs that no one can read:
+        `L = max(0, L)*min(1, L)`, true of every L >= 0. Nor their product when one of
+        them is 0 or 1, exact too: a product is not idempotent as max is, and a Loop's
+        carried axis broadcast again each round grew x*y*y*... without end.)
         """
         if self.exhausted((a, b)):
             return []
@@ -209,14 +210,9 @@ class Functions(Relating):
                 return expr_to_symbol(x)
             if y_fixed:
                 return expr_to_symbol(y)
-            (x_lo, x_hi), (y_lo, y_hi) = bounds(x), bounds(y)
-            if x_lo >= 1 and y_lo >= 1:
-                return expr_to_symbol(self._known_result(ops.maximum(x, y)))
-            if (x_lo >= 0 and x_hi <= 1) or (y_lo >= 0 and y_hi <= 1):
-                # one of them is 0 or 1: 1 yields the other, 0 needs the other 0 or 1 and
-                # gives 0 - their product either way (an empty Slice of an axis of 1 or 2)
-                return expr_to_symbol(self._known_result(x * y))
-            return []
+            if bounds(x)[0] < 1 or bounds(y)[0] < 1:
+                return []
+            return expr_to_symbol(self._known_result(ops.maximum(x, y)))
         except FAILURES:
             return []
 
