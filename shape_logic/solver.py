@@ -137,7 +137,8 @@ class Problem:
         # with choices (alternatives), where a binding of one case does not hold in another.
         funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
                           normalize="#external" not in extra and not choices,
-                          allowance=allowance, give_up_at=give_up_at, cancel=cancel)
+                          allowance=allowance, give_up_at=give_up_at, cancel=cancel,
+                          body_nodes=frozenset(n.name for n in self.graph.body_nodes))
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]

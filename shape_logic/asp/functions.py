@@ -40,8 +40,9 @@ class Functions(Relating):
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
                  allowance: int | None = None, give_up_at: float | None = None,
-                 cancel=None):
+                 cancel=None, body_nodes: frozenset = frozenset()):
         self.order = order
+        self.body_nodes = body_nodes  # the names of the nodes of bodies (@in_body)
         # an optional grounding (alternatives) gives up past this many computations, or
         # past this time (time.monotonic())
         self.allowance = allowance

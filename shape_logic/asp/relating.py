@@ -15,7 +15,7 @@ from ..symbolic.expr import Expr
 from .lifting import FAILURES
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
-String, Function = clingo.String, clingo.Function
+String, Function, Number = clingo.String, clingo.Function, clingo.Number
 AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
 
 
@@ -43,6 +43,20 @@ class Relating:
             if self.halt_at is None:
                 self.halt_at = self.calls + AFTER_CONFLICT
         return hit
+
+    def in_body(self, place: clingo.Symbol):
+        """1 if a place (a virtual tensor of a rule file: target(N), batch(N, T)...) names
+        a node of a body, else 0: what it requires then holds only where the body runs,
+        as for the body's own tensors (in_scope facts; encodings/scopes.lp)."""
+        todo = [place]
+        while todo:
+            sym = todo.pop()
+            if sym.type == clingo.SymbolType.String:
+                if sym.string in self.body_nodes:
+                    return Number(1)
+            elif sym.type == clingo.SymbolType.Function:
+                todo.extend(sym.arguments)
+        return Number(0)
 
     def relate_in_scope(self, a: clingo.Symbol, b: clingo.Symbol):
         """Two values at one place of a body (encodings/equations.lp): a conflict there may

@@ -153,3 +153,17 @@ def test_what_a_branch_that_may_not_run_requires_is_no_constraint_of_the_graph()
     sol = solve(case["graph"])
     assert sol.status == "ok" and sol.constraints == []
     assert any("branch cannot run" in w for w in sol.warnings)
+
+
+def test_the_virtual_tensors_and_checks_of_a_body_node_are_the_body_s():
+    # a branch that cannot run multiplies its sizes; its Reshape's element counts
+    # (equal(numel(N))) and Expand's target(N) met as many integers, whose equations were
+    # printed as constraints of the graph (5089 of them): they are the body's (@in_body)
+    import json
+
+    from shape_logic import solve
+
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "constraints_of_virtual_body_places.json").read_text())
+    sol = solve(case["graph"], timeout=60)
+    assert sol.status == "ok" and sol.constraints == []
