@@ -5,13 +5,15 @@
 Each size runs in its own process so that peak memory (max RSS) is its own.
 Prints load+validate, facts, parse (clingo reading the program), ground, solve, read
 (the answer set into Python), decode, json (the solution as INTERFACE §4's JSON), explain
-(finding and minimizing the core, describing it), rescan (solving the whole graph again with the error switched off, to find further
-independent errors) and total seconds, for a consistent graph and one with an injected
-conflict. parse/ground/solve/read add up every solve of the run, the rescan's included.
+(finding and minimizing the core, describing it), rescan (solving the whole graph again with
+the error switched off, to find further independent errors) and total seconds, for a
+consistent graph and one with an injected conflict. parse/ground/solve/read add up every
+solve of the run, the rescan's included.
 Target: 50k nodes end to end under 10 s, under 1 GB, growth no worse than n log n.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import subprocess
@@ -43,8 +45,8 @@ def one(n: int, conflict: bool) -> dict:
 
 def main(sizes):
     print(f"{'nodes':>7} {'kind':>9} {'load':>6} {'facts':>6} {'parse':>6} {'ground':>7} "
-          f"{'solve':>6} {'read':>6} {'decode':>7} {'json':>6} {'explain':>8} {'rescan':>7} {'total':>7} "
-          f"{'MB':>6} status")
+          f"{'solve':>6} {'read':>6} {'decode':>7} {'json':>6} {'explain':>8} {'rescan':>7} "
+          f"{'total':>7} {'MB':>6} status")
     for n in sizes:
         for conflict in (False, True):
             r = subprocess.run([sys.executable, __file__, "--one", str(n), str(int(conflict))],
@@ -59,8 +61,23 @@ def main(sizes):
                   f"{d.get('rescan', '-'):>7} {d['total']:>7} {d['peak_mb']:>6} {d['status']}")
 
 
+DEFAULT_SIZES = [1000, 10000, 50000]
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("sizes", nargs="*", type=int, metavar="SIZE",
+                   help="graph sizes in nodes, each run in its own process "
+                        f"(default: {' '.join(map(str, DEFAULT_SIZES))})")
+    # internal: how main() runs one size in a child process
+    p.add_argument("--one", nargs=2, type=int, metavar=("N", "CONFLICT"),
+                   help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--one":
-        print(json.dumps(one(int(sys.argv[2]), sys.argv[3] == "1")))
+    args = parse_args()
+    if args.one is not None:
+        print(json.dumps(one(args.one[0], args.one[1] == 1)))
     else:
-        main([int(a) for a in sys.argv[1:]] or [1000, 10000, 50000])
+        main(args.sizes or DEFAULT_SIZES)

@@ -20,7 +20,7 @@ def N(*names):
     return {("node", n) for n in names}
 
 
-def I(*names):
+def inputs(*names):
     return {("input", n) for n in names}
 
 
@@ -30,36 +30,36 @@ def A(*names):
 
 # case -> [(code, core members)] for each diagnostic, in order
 EXPECTED = {
-    "transposed_weight": [("E0001", I("x", "w") | N("fc"))],
-    "attention_k_not_transposed": [("E0001", I("Q", "K") | N("kt", "s"))],
-    "wrong_reshape_target": [("E0006", I("x", "t") | N("r"))],
-    "reshape_heads_wrong": [("E0006", I("x", "t") | N("split"))],
-    "concat_mismatched": [("E0001", I("a", "b") | N("cat"))],
-    "concat_rank_mismatch": [("E0002", I("a", "b") | N("cat"))],
-    "conv_channel_mismatch": [("E0001", I("img", "w") | N("conv"))],
-    "conv_chain_channels": [("E0001", I("w1", "w2") | N("c1", "act", "c2"))],
-    "wrong_flatten_before_gemm": [("E0001", I("x", "w") | N("flat", "fc"))],
-    "gemm_missing_transB": [("E0001", I("x", "w") | N("fc"))],
-    "broadcast_incompatible": [("E0001", I("x", "bias") | N("add"))],
-    "output_annotation_contradicts": [("E0001", I("x", "w") | A("probs") | N("fc", "sm"))],
-    "backward_contradiction": [("E0001", I("w") | A("y", "z") | N("conv", "id"))],
-    "residual_after_stride": [("E0001", I("x", "w") | N("conv", "add"))],
-    "dtype_mismatch": [("E0004", I("x", "idx") | N("add"))],
-    "softmax_axis_out_of_range": [("E0008", I("x") | N("sm"))],
-    "matmul_batch_clash": [("E0001", I("a", "b") | N("bmm"))],
-    "reshape_two_inferred": [("E0008", I("t") | N("r"))],
-    "kernel_larger_than_input": [("E0003", I("x", "w") | N("conv"))],
-    "split_sizes_wrong": [("E0006", I("x", "sizes") | N("split"))],
-    "layernorm_scale_wrong": [("E0001", I("x", "scale") | N("ln"))],
-    "batchnorm_params_wrong": [("E0001", I("x", "var") | N("bn"))],
-    "gather_axis_out_of_range": [("E0008", I("table") | N("emb"))],
-    "transpose_perm_wrong_length": [("E0002", I("x") | N("t"))],
-    "pool_annotation_wrong": [("E0001", I("x") | A("y") | N("pool"))],
-    "where_condition_not_bool": [("E0004", I("mask") | N("sel"))],
-    "two_independent_mistakes": [("E0001", I("x", "w") | N("fc")),
-                                 ("E0001", I("z", "bias") | N("add"))],
-    "symbol_two_values": [("E0001", I("tokens", "a", "c") | N("join_a", "join_c"))],
-    "chain_with_side_branch": [("E0001", I("x") | A("t6") | N(*(f"r{i}" for i in range(7))))],
+    "transposed_weight": [("E0001", inputs("x", "w") | N("fc"))],
+    "attention_k_not_transposed": [("E0001", inputs("Q", "K") | N("kt", "s"))],
+    "wrong_reshape_target": [("E0006", inputs("x", "t") | N("r"))],
+    "reshape_heads_wrong": [("E0006", inputs("x", "t") | N("split"))],
+    "concat_mismatched": [("E0001", inputs("a", "b") | N("cat"))],
+    "concat_rank_mismatch": [("E0002", inputs("a", "b") | N("cat"))],
+    "conv_channel_mismatch": [("E0001", inputs("img", "w") | N("conv"))],
+    "conv_chain_channels": [("E0001", inputs("w1", "w2") | N("c1", "act", "c2"))],
+    "wrong_flatten_before_gemm": [("E0001", inputs("x", "w") | N("flat", "fc"))],
+    "gemm_missing_transB": [("E0001", inputs("x", "w") | N("fc"))],
+    "broadcast_incompatible": [("E0001", inputs("x", "bias") | N("add"))],
+    "output_annotation_contradicts": [("E0001", inputs("x", "w") | A("probs") | N("fc", "sm"))],
+    "backward_contradiction": [("E0001", inputs("w") | A("y", "z") | N("conv", "id"))],
+    "residual_after_stride": [("E0001", inputs("x", "w") | N("conv", "add"))],
+    "dtype_mismatch": [("E0004", inputs("x", "idx") | N("add"))],
+    "softmax_axis_out_of_range": [("E0008", inputs("x") | N("sm"))],
+    "matmul_batch_clash": [("E0001", inputs("a", "b") | N("bmm"))],
+    "reshape_two_inferred": [("E0008", inputs("t") | N("r"))],
+    "kernel_larger_than_input": [("E0003", inputs("x", "w") | N("conv"))],
+    "split_sizes_wrong": [("E0006", inputs("x", "sizes") | N("split"))],
+    "layernorm_scale_wrong": [("E0001", inputs("x", "scale") | N("ln"))],
+    "batchnorm_params_wrong": [("E0001", inputs("x", "var") | N("bn"))],
+    "gather_axis_out_of_range": [("E0008", inputs("table") | N("emb"))],
+    "transpose_perm_wrong_length": [("E0002", inputs("x") | N("t"))],
+    "pool_annotation_wrong": [("E0001", inputs("x") | A("y") | N("pool"))],
+    "where_condition_not_bool": [("E0004", inputs("mask") | N("sel"))],
+    "two_independent_mistakes": [("E0001", inputs("x", "w") | N("fc")),
+                                 ("E0001", inputs("z", "bias") | N("add"))],
+    "symbol_two_values": [("E0001", inputs("tokens", "a", "c") | N("join_a", "join_c"))],
+    "chain_with_side_branch": [("E0001", inputs("x") | A("t6") | N(*(f"r{i}" for i in range(7))))],
 }
 
 

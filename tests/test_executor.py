@@ -39,7 +39,8 @@ def test_runs_and_binds_the_symbols():
 @pytest.mark.parametrize("given,message", [
     ({"a": np.ones((2, 3), F32)}, "missing input(s) 'b'"),
     ({**feeds(), "z": np.ones(1, F32)}, "unknown input(s) 'z'"),
-    ({"a": np.ones((2, 3)), "b": np.ones((3, 4), F32)}, "input 'a': dtype f64, the graph wants f32"),
+    ({"a": np.ones((2, 3)), "b": np.ones((3, 4), F32)},
+     "input 'a': dtype f64, the graph wants f32"),
     ({"a": np.ones((2, 3, 1), F32), "b": np.ones((3, 4), F32)},
      "input 'a': shape [2, 3, 1] has rank 3, the graph wants rank 2 ([n, k])"),
 ])

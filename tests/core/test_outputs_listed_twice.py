@@ -49,7 +49,8 @@ def loop_model():
 
 def scan_model():
     body = helper.make_graph([helper.make_node("Add", ["s", "e"], ["so"])], "body",
-                             [_vi("s", ["n"]), _vi("e", ["n"])], [_vi("so", ["n"]), _vi("so", ["n"])])
+                             [_vi("s", ["n"]), _vi("e", ["n"])],
+                             [_vi("so", ["n"]), _vi("so", ["n"])])
     node = helper.make_node("Scan", ["s0", "xs"], ["sf", "ys"], body=body, num_scan_inputs=1)
     return _model([node], [_vi("s0", ["n"]), _vi("xs", ["t", "n"])],
                   [_vi("sf", ["n"]), _vi("ys", ["t", "n"])])

@@ -27,7 +27,8 @@ def test_scan(seed, steps, n, in_dir, out_dir, out_axis):
     f = TensorProto.FLOAT
     body = helper.make_graph(
         [helper.make_node("ReduceSum", ["x", "ax"], ["xsum"], keepdims=0),
-         helper.make_node("Add", ["s", "xsum"], ["s2"]), helper.make_node("Add", ["x", "x"], ["y"])],
+         helper.make_node("Add", ["s", "xsum"], ["s2"]),
+         helper.make_node("Add", ["x", "x"], ["y"])],
         "body", [helper.make_tensor_value_info("s", f, [n]),
                  helper.make_tensor_value_info("x", f, [n, 2])],
         [helper.make_tensor_value_info("s2", f, [n]), helper.make_tensor_value_info("y", f, None)],
@@ -36,8 +37,10 @@ def test_scan(seed, steps, n, in_dir, out_dir, out_axis):
                  scan_output_directions=[out_dir], scan_output_axes=[out_axis])
     model = helper.make_model(helper.make_graph(
         [helper.make_node("Scan", ["s0", "xs"], ["sT", "ys"], body=body, **attrs)], "g",
-        [helper.make_tensor_value_info("s0", f, None), helper.make_tensor_value_info("xs", f, None)],
-        [helper.make_tensor_value_info("sT", f, None), helper.make_tensor_value_info("ys", f, None)]),
+        [helper.make_tensor_value_info("s0", f, None),
+         helper.make_tensor_value_info("xs", f, None)],
+        [helper.make_tensor_value_info("sT", f, None),
+         helper.make_tensor_value_info("ys", f, None)]),
         opset_imports=[helper.make_opsetid("", 18)])
     model.ir_version = 8
     session = onnxruntime.InferenceSession(model.SerializeToString(),
@@ -94,7 +97,8 @@ def test_loop(seed, trips, n, with_cond):
         [helper.make_node("Loop", ins, ["vT", "es"], body=body)],
         [helper.make_tensor_value_info("m", i64, []), helper.make_tensor_value_info("v0", f, None)]
         + ([helper.make_tensor_value_info("cond", b, [])] if with_cond else []),
-        [helper.make_tensor_value_info("vT", f, None), helper.make_tensor_value_info("es", f, None)],
+        [helper.make_tensor_value_info("vT", f, None),
+         helper.make_tensor_value_info("es", f, None)],
         feeds)
     json_body = {"inputs": ["i", "c", "v"], "outputs": ["c2", "v2", "e"],
                  "nodes": [{"op": "Identity", "inputs": ["c"], "outputs": ["c2"]},

@@ -28,12 +28,14 @@ def test_matmul(seed, ra, rb, n, k, m, batch):
 
 @FAST
 @given(seed=seeds, m=small, k=small, n=small, ta=st.booleans(), tb=st.booleans(),
-       alpha=st.floats(-2, 2), beta=st.floats(-2, 2), c=st.sampled_from(["none", "row", "full", "scalar"]))
+       alpha=st.floats(-2, 2), beta=st.floats(-2, 2),
+       c=st.sampled_from(["none", "row", "full", "scalar"]))
 def test_gemm(seed, m, k, n, ta, tb, alpha, beta, c):
     rng = np.random.default_rng(seed)
     a = rand(rng, (k, m) if ta else (m, k))
     b = rand(rng, (n, k) if tb else (k, n))
-    cs = {"none": None, "row": rand(rng, (n,)), "full": rand(rng, (m, n)), "scalar": rand(rng, ())}[c]
+    cs = {"none": None, "row": rand(rng, (n,)), "full": rand(rng, (m, n)),
+          "scalar": rand(rng, ())}[c]
     check("Gemm", [a, b, cs], {"transA": int(ta), "transB": int(tb), "alpha": alpha, "beta": beta})
 
 
@@ -282,7 +284,8 @@ def test_recurrent(op, gates, seed, t, b, i, h, data):
     d = 2 if direction == "bidirectional" else 1
     layout = data.draw(st.sampled_from([0, 1]))
     x = rand(rng, (b, t, i) if layout else (t, b, i), low=-1, high=1)
-    w, r = rand(rng, (d, gates * h, i), low=-1, high=1), rand(rng, (d, gates * h, h), low=-1, high=1)
+    w, r = (rand(rng, (d, gates * h, i), low=-1, high=1),
+            rand(rng, (d, gates * h, h), low=-1, high=1))
     bias = rand(rng, (d, 2 * gates * h), low=-1, high=1)
     lens = rng.integers(1, t + 1, size=b).astype(np.int32) if data.draw(st.booleans()) else None
     h0 = rand(rng, (b, d, h) if layout else (d, b, h), low=-1, high=1)

@@ -131,7 +131,10 @@ def pool_size(d, k, s, dil, pb, pe, ceil, auto_pad):
 def rules_say(shape, attrs):
     """'error' or 'unknown' where the rules differ from onnx's reference by design."""
     nsp = len(shape) - 2
-    get = lambda k: attrs.get(k, [1] * nsp)
+
+    def get(k):
+        return attrs.get(k, [1] * nsp)
+
     if any(v <= 0 for k in ("strides", "dilations", "kernel_shape") for v in get(k)):
         return "error"  # onnxruntime rejects these; the reference not always
     pads = attrs.get("pads", [0] * 2 * nsp)
@@ -150,7 +153,10 @@ def draw_pool(draw, adjust=None):
     nsp = draw(st.integers(1, 2))
     spatial = draw(st.lists(st.integers(1, 6), min_size=nsp, max_size=nsp))
     kernel = draw(st.lists(st.integers(1, 3), min_size=nsp, max_size=nsp))
-    ints = lambda lo, hi, n=nsp: st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
+    def ints(lo, hi, n=nsp):
+        return st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
     attrs = {"kernel_shape": kernel}
     if draw(st.booleans()):
         attrs["strides"] = draw(ints(1, 3))

@@ -30,7 +30,8 @@ CASES = {
                                       "attrs": {"auto_pad": "SAME_LOWER", "strides": [2, 3],
                                                 "dilations": [2, 2]}},
                                      {"y0": "[1, 4, (h + 1)//2, (w + 2)//3]"}),
-    "VALID": ({"inputs": ["[1, 3, h]", "[8, 3, 3]"], "attrs": {"auto_pad": "VALID", "strides": [2]}},
+    "VALID": ({"inputs": ["[1, 3, h]", "[8, 3, 3]"],
+               "attrs": {"auto_pad": "VALID", "strides": [2]}},
               {"y0": "[1, 8, (h + 1)//2 - 1]"}),
     "explicit zero pads": ({"inputs": ["[1, 3, 6]", "[8, 3, 3]"], "attrs": {"pads": [0, 0]}},
                            {"y0": "[1, 8, 4]"}),
@@ -47,7 +48,8 @@ CASES = {
                                    {"x0": "[2, 3, 32]", "x1": "[8, 3, 3]",
                                     "bindings": {"b": 2, "c": 3, "h": 32, "m": 8}}),
     "backward: strided output leaves a range": (
-        {"inputs": ["[1, 3, h, h]", "[8, 3, 3, 3]"], "attrs": {"pads": [1, 1, 1, 1], "strides": [2, 2]},
+        {"inputs": ["[1, 3, h, h]", "[8, 3, 3, 3]"],
+         "attrs": {"pads": [1, 1, 1, 1], "strides": [2, 2]},
          "outputs": {"y0": {"shape": "[1, 8, 112, 112]"}}},
         {"x0": "[1, 3, h, h]", "bindings": {}}),
     "dtype f16": ({"inputs": [("f16", "[1, 2, 5]"), ("f16", "[4, 2, 3]")]},
@@ -125,7 +127,10 @@ def conv_cases(draw):
     auto_pad = draw(st.sampled_from(AUTO_PADS))
     if auto_pad != "NOTSET" or draw(st.booleans()):
         attrs["auto_pad"] = auto_pad
-    ints = lambda lo, hi, n=nsp: st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
+    def ints(lo, hi, n=nsp):
+        return st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
     if draw(st.booleans()):
         attrs["strides"] = draw(ints(1, 3))
     if draw(st.booleans()):

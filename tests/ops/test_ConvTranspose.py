@@ -12,7 +12,8 @@ CASES = {
     "pads": ({"inputs": ["[n, c, h, w]", "[c, m, 3, 3]"],
               "attrs": {"strides": [3, 2], "pads": [1, 2, 1, 2]}},
              {"y0": "[n, m, 3*h - 2, 2*w - 3]"}),
-    "dilations, kernel from W": ({"inputs": ["[1, 2, h]", "[2, 4, k]"], "attrs": {"dilations": [2]}},
+    "dilations, kernel from W": ({"inputs": ["[1, 2, h]", "[2, 4, k]"],
+                                  "attrs": {"dilations": [2]}},
                                  {"y0": "[1, 4, h + 2*k - 2]"}),
     "kernel_shape attr": ({"inputs": ["[1, 2, 5]", "[2, 4, k]"], "attrs": {"kernel_shape": [3]}},
                           {"x1": "[2, 4, 3]", "y0": "[1, 4, 7]", "bindings": {"k": 3}}),
@@ -29,7 +30,8 @@ CASES = {
                                        {"y0": "[1, 4, 3*h]"}),
     # e + output_padding < stride: onnxruntime clamps the padding (7), the spec says 9
     "SAME, kernel shorter than stride: unknown": ({"inputs": ["[1, 2, 3]", "[2, 4, 1]"],
-                                                   "attrs": {"strides": [3], "auto_pad": "SAME_UPPER"}},
+                                                   "attrs": {"strides": [3],
+                                                             "auto_pad": "SAME_UPPER"}},
                                                   {"y0": "[1, 4, _1]"}),
     "SAME, symbolic kernel: unknown": ({"inputs": ["[1, 2, 3]", "[2, 4, k]"],
                                         "attrs": {"strides": [2], "auto_pad": "SAME_UPPER"}},
@@ -68,7 +70,8 @@ CASES = {
     "bias length": ({"inputs": ["[1, 4, 3]", "[4, 1, 3]", "[1]"], "attrs": {"group": 2}}, "error"),
     "rank 2": ({"inputs": ["[1, 2]", "[2, 4]"]}, "error"),
     "output_padding not below stride": ({"inputs": ["[1, 2, 3]", "[2, 4, 3]"],
-                                         "attrs": {"strides": [2], "output_padding": [2]}}, "error"),
+                                         "attrs": {"strides": [2], "output_padding": [2]}},
+                                        "error"),
     "output_padding length": ({"inputs": ["[1, 2, 3]", "[2, 4, 3]"],
                                "attrs": {"strides": [2], "output_padding": [0, 0]}}, "error"),
     "output_shape length": ({"inputs": ["[1, 2, 3]", "[2, 4, 3]"],
@@ -100,7 +103,10 @@ def convt_cases(draw):
     kernel = draw(st.lists(st.integers(1, 3), min_size=nsp, max_size=nsp))
     x_shape = [draw(st.integers(1, 2)), c] + spatial
     w_shape = [c + draw(st.sampled_from([0] * 7 + [1])), m_per_group] + kernel
-    ints = lambda lo, hi, n=nsp: st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
+    def ints(lo, hi, n=nsp):
+        return st.lists(st.integers(lo, hi), min_size=n, max_size=n)
+
     attrs = {}
     if group > 1:
         attrs["group"] = group

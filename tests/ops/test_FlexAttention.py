@@ -53,7 +53,8 @@ CASES = {
     "sizes met on every tensor": (flex(["Q", "[b, k, s, 16]", "[b, k, s, 32]"]),
                                   {"x0": "[b, _1, _2, 16]", "y0": "[b, _1, _2, 32]"}),
     "the output gives the values' head size": (
-        {**flex(["[b, h, l, e]", "[b, h, s, e]", "V"]), "outputs": {"y0": {"shape": "[2, 4, 6, 8]"}}},
+        {**flex(["[b, h, l, e]", "[b, h, s, e]", "V"]),
+         "outputs": {"y0": {"shape": "[2, 4, 6, 8]"}}},
         {"x2": "[2, 4, s, 8]", "bindings": {"b": 2, "h": 4, "l": 6}}),
     "a score_mod body": (flex(QKV, score_mod=CAUSAL), {"y0": "[b, h, l, f]"}),
     "both bodies": (flex(QKV, score_mod=CAUSAL, prob_mod=IDENTITY), {"y0": "[b, h, l, f]"}),

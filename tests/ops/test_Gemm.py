@@ -6,7 +6,8 @@ from tests.ops.cases import case_test
 
 CASES = {
     "no bias": ({"inputs": ["[m, k]", "[k, n]"]}, {"y0": "[m, n]"}),
-    "transposes link k": ({"inputs": ["[k, m]", "[n, k2]", "[n]"], "attrs": {"transA": 1, "transB": 1}},
+    "transposes link k": ({"inputs": ["[k, m]", "[n, k2]", "[n]"],
+                           "attrs": {"transA": 1, "transB": 1}},
                           {"y0": "[m, n]", "x1": "[n, k]", "bindings": {"k2": "k"}}),
     "transA only": ({"inputs": ["[3, 2]", "[3, 4]"], "attrs": {"transA": 1}}, {"y0": "[2, 4]"}),
     "transB only": ({"inputs": ["[2, 3]", "[4, 3]"], "attrs": {"transB": 1}}, {"y0": "[2, 4]"}),
@@ -25,7 +26,8 @@ CASES = {
                   {"y0": "[2, 3]", "bindings": {"m": 2, "n": 3}}),
     "integers": ({"inputs": [("i64", "[2, 3]"), ("i64", "[3, 4]")]},
                  {"y0": "[2, 4]", "dtypes": {"y0": "i64"}}),
-    "backward": ({"inputs": ["a", "b"], "outputs": {"y0": {"shape": "[4, 7]"}}, "attrs": {"transB": 1}},
+    "backward": ({"inputs": ["a", "b"], "outputs": {"y0": {"shape": "[4, 7]"}},
+                  "attrs": {"transB": 1}},
                  {"x0": "[4, _1]", "x1": "[7, _1]"}),
     "opset 6 broadcast=1": ({"inputs": ["[m, k]", "[k, n]", "[n]"], "attrs": {"broadcast": 1},
                              "opset": 6}, {"y0": "[m, n]"}),
@@ -44,7 +46,8 @@ CASES = {
     "bias of rank 3": ({"inputs": ["[2, 3]", "[3, 4]", "[1, 2, 4]"]}, "error"),
     "dtype mismatch": ({"inputs": [("f32", "[2, 3]"), ("f64", "[3, 4]")]}, "error"),
     "opset 9 needs C": ({"inputs": ["[2, 3]", "[3, 4]"], "opset": 9}, "error"),
-    "opset 6 bias without broadcast": ({"inputs": ["[2, 3]", "[3, 4]", "[4]"], "opset": 6}, "error"),
+    "opset 6 bias without broadcast": ({"inputs": ["[2, 3]", "[3, 4]", "[4]"], "opset": 6},
+                                       "error"),
 }
 
 

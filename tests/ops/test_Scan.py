@@ -66,8 +66,8 @@ CASES = {
     "opset 8 state and slice differ": (scan8([None, "[b, 3]", "[b, s, 4]"], ACC), "error"),
     "opset 8 sequence_lens not [batch]": (scan8([("i64", "[3]"), "[2, n]", "[2, s, n]"], ACC),
                                           "error"),
-    "opset 8 body takes another number of inputs": (scan8([None, "[b, n]", "[b, n]", "[b, s, n]"], ACC),
-                                                    "error"),
+    "opset 8 body takes another number of inputs": (
+        scan8([None, "[b, n]", "[b, n]", "[b, s, n]"], ACC), "error"),
 }
 
 
