@@ -163,3 +163,18 @@ def test_an_error_whose_explanation_runs_away_is_still_reported():
     (d,) = sol.diagnostics
     assert d.message == f'node "{concat.name}" is invalid: axis = 7 is out of range for rank 1'
     assert d.notes == [UNEXPLAINED]
+
+
+def test_ranks_raised_in_a_branch_that_cannot_run_stop_at_the_cap():
+    """Found by bench/fuzz.py's run at other sizes (seed 21, graph 456): an If branch that
+    cannot run (its Scan reads axis -3 of a vector) raised ranks without end through
+    @rank_up, as no conflict inside a body halts anything, and the time limit never
+    fired: clingo's grounding called no function that checks it. Ranks now stop at
+    MAX_RANK (32) and @rank_up checks the deadline: the graph solves, its taken branch's
+    output known."""
+    path = Path(__file__).parent / "fuzz_regressions" / "rank_flood_untaken_branch.json"
+    t0 = time.monotonic()
+    sol = solve(json.loads(path.read_text()), timeout=30)
+    assert sol.status == "ok" and sol.shape("t7") == "[4, 1, 1, 1]"
+    assert any("If branch cannot run" in w for w in sol.warnings)
+    assert time.monotonic() - t0 < 10
