@@ -47,8 +47,11 @@ class Relating:
     def in_body(self, place: clingo.Symbol):
         """1 if a place (a virtual tensor of a rule file: target(N), batch(N, T)...) names
         a node of a body, else 0: what it requires then holds only where the body runs,
-        as for the body's own tensors (in_scope facts; encodings/scopes.lp)."""
-        todo = [place]
+        as for the body's own tensors (in_scope facts; encodings/scopes.lp). A tensor's
+        name (a string place) is not looked up: in_scope says which are a body's."""
+        if place.type != clingo.SymbolType.Function:
+            return Number(0)
+        todo = list(place.arguments)
         while todo:
             sym = todo.pop()
             if sym.type == clingo.SymbolType.String:

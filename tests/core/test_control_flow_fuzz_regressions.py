@@ -84,3 +84,19 @@ def test_a_branch_that_gives_a_tensor_around_it_as_it_is_runs():
     g = squeeze_if("Equal", 1, "[b, s, 3]")
     assert run(g, {"x": np.ones((2, 5, 3), np.float32)})["y"].shape == (2, 5, 3)
     assert run(g, {"x": np.ones((2, 1, 3), np.float32)})["y"].shape == (2, 3)
+
+
+def test_a_place_a_rule_file_makes_for_a_body_node_is_the_body_s():
+    """@in_body (encodings/scopes.lp): a virtual tensor naming a body's node (Expand's
+    target(N)) is the body's; a tensor's name is left to in_scope, even if it spells a
+    body node's name."""
+    import clingo
+
+    from shape_logic.asp.functions import Functions
+
+    node = "If_0/then_branch/Expand_0"
+    f = Functions(lambda s: s, body_nodes=frozenset({node}))
+    assert f.in_body(clingo.Function("target", [clingo.String(node)])).number == 1
+    assert f.in_body(clingo.Function("batch", [clingo.String("mm"), clingo.String("a")])) \
+        .number == 0
+    assert f.in_body(clingo.String(node)).number == 0
