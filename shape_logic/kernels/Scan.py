@@ -93,6 +93,11 @@ class Scan(Kernel):
                 feeds[self.params[s + j]] = np.take(x, steps - 1 - t if backward[j] else t,
                                                     axis=axes[j])
             outs = self.body(*[feeds[p] for p in self.params], outer=self.outer_values)
+            for k, (old, new) in enumerate(zip(states, outs[:s])):
+                # a state keeps its shape (rules/Scan.lp; onnxruntime fails as well)
+                if np.shape(old) != np.shape(new):
+                    raise ValueError(f"Scan: state {k} changes its shape from "
+                                     f"{list(np.shape(old))} to {list(np.shape(new))}")
             states = list(outs[:s])
             for i, e in enumerate(elems):
                 e.append(outs[s + i])

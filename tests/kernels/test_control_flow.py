@@ -58,6 +58,20 @@ def test_scan(seed, steps, n, in_dir, out_dir, out_axis):
         np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
 
 
+def test_a_scan_state_that_changes_its_shape_fails():
+    """A state keeps its shape (rules/Scan.lp; onnxruntime fails at shape inference): a
+    [1] state plus [2] slices would become [2]. onnx's reference runs it; the kernel
+    fails, as the rule says (found by bench/fuzz.py at other sizes, seed 82, graph 792)."""
+    body = {"inputs": ["s", "x"], "outputs": ["s2", "y"],
+            "nodes": [{"op": "Add", "inputs": ["s", "x"], "outputs": ["s2"]},
+                      {"op": "Identity", "inputs": ["s2"], "outputs": ["y"]}]}
+    scan = load_kernel("Scan")(dict(body=body, num_scan_inputs=1), n_outputs=2)
+    with pytest.raises(ValueError, match="state 0 changes its shape from \\[1\\] to \\[2\\]"):
+        scan(np.zeros(1, np.float32), np.ones((3, 2), np.float32))
+    final, ys = scan(np.zeros(2, np.float32), np.ones((3, 2), np.float32))  # [2] stays [2]
+    assert final.shape == (2,) and ys.shape == (3, 2)
+
+
 def _ort_run(nodes, inputs, outputs, feeds, initializers=()):
     import onnxruntime
     from onnx import helper
