@@ -261,7 +261,19 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
             "seconds": time.perf_counter() - t0}
 
 
+# the address space a fuzz run may take: a Loop whose body Tiles its carried value grows
+# it exponentially with the trip count while the graph is built (fuzz --kind control
+# --seed 83, graph 323: killed by the kernel's OOM killer at 24 GB); past this, NumPy
+# raises MemoryError, and the Builder drops the node as it drops any that fails
+ADDRESS_SPACE = 12 << 30
+
+
 def main(argv=None) -> int:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > ADDRESS_SPACE:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, hard))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--graphs", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
