@@ -151,7 +151,7 @@ def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | No
             if got.symbols() or got.value < 1:
                 return None
             symbols[s], env[s] = got.value, got
-    values = execute(b, symbols)
+    values = execute(b, symbols, seconds=EXECUTE_SECONDS)
     if values is None:
         return None
     from shape_logic.solver import solve
@@ -163,10 +163,42 @@ def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | No
     return compare(sol, values, symbols)
 
 
-def execute(b: Builder, symbols: dict) -> dict | None:
+# CPU seconds the kernels may take to run a graph at other sizes: a Loop whose body
+# doubles its carried value ran 49 s at a trip count of 52 (--kind control --seed 83,
+# graph 940) and the graph's budget ran out in the solve after it, reported as a timeout
+# of the solver; past this the sizes are skipped, like sizes where a kernel fails
+EXECUTE_SECONDS = 2.0
+
+
+class _TooLong(Exception):
+    pass
+
+
+def execute(b: Builder, symbols: dict, seconds: float | None = None) -> dict | None:
     """Every tensor's value with the graph's inputs at the symbols' values (new random
     data; integers 0, valid indices, and booleans false), by the kernels as the Builder
-    ran them; None if a kernel fails."""
+    ran them; None if a kernel fails, or takes more than `seconds` of CPU time (checked
+    by a timer signal between Python steps: a Loop's rounds)."""
+    import signal
+
+    if seconds is None:
+        return _execute(b, symbols)
+
+    def too_long(signum, frame):
+        raise _TooLong
+
+    old = signal.signal(signal.SIGPROF, too_long)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return _execute(b, symbols)
+    except _TooLong:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+def _execute(b: Builder, symbols: dict) -> dict | None:
     from shape_logic.graph import NUMPY_DTYPES
     from shape_logic.kernels import load_kernel
 
