@@ -23,7 +23,7 @@ from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_pr
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
-from .scopes import is_scoped, scope_warnings, split_conflicts
+from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
@@ -39,11 +39,16 @@ from .void_classes import void_edge, void_join
 
 def elimination_order(graph: Graph):
     """Bind a body's own names first (copies of others: scopes.py), then solver-made names,
-    then annotation names, then input names; then by name."""
+    then annotation names, then input names; then by name. A body's own names go in the
+    same order among themselves, by the names they copy: its copy of a solver-made name
+    is bound to its copy of an input's (`_i2__2 = _i2_b`, not `_i2_b = _i2__2`), so that
+    its tensors print with the input's name (`[b, 3]`; else `[_1, 3]` where `_2 = b`)."""
     cls = graph.symbol_class
 
     def key(name: str):
-        return (3 if is_scoped(name) else cls.get(name, 2), name)
+        if is_scoped(name):
+            return (3, cls.get(unscoped_name(name), 2), name)
+        return (cls.get(name, 2), 0, name)
 
     return key
 

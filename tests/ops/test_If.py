@@ -110,6 +110,34 @@ def test_an_error_outside_the_branches_is_explained_and_not_echoed_by_them():
     assert sorted(d["values"]) == ["3", "4"]
 
 
+def test_a_branch_prints_the_input_name_beside_a_scan_of_the_same_tensor():
+    # a Scan over x and a declared output give b a solver-made twin (`_2 = b`); a
+    # branch's copy of the twin was bound the other way round (`_i2_b = _i2__2`), so the
+    # branch's tensors printed [_1, 3] where they are [b, 3]
+    from shape_logic import solve
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 3]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
+         "outputs": {"squares": {"dtype": "f32", "shape": "[?, ?]"}},
+         "initializers": {"zero": {"dtype": "f32", "shape": [3], "data": [0, 0, 0]}},
+         "nodes": [
+             {"name": "if1", "op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+                 "then_branch": {"inputs": [], "outputs": ["t"], "nodes": [
+                     {"op": "Relu", "inputs": ["x"], "outputs": ["t"]}]},
+                 "else_branch": {"inputs": [], "outputs": ["e"], "nodes": [
+                     {"op": "Abs", "inputs": ["x"], "outputs": ["e"]}]}}},
+             {"name": "scan", "op": "Scan", "inputs": ["zero", "x"],
+              "outputs": ["s_final", "squares"], "attrs": {
+                  "num_scan_inputs": 1, "body": {
+                      "inputs": ["s", "row"], "outputs": ["s_out", "sq"], "nodes": [
+                          {"op": "Add", "inputs": ["s", "row"], "outputs": ["s_out"]},
+                          {"op": "Mul", "inputs": ["s_out", "row"], "outputs": ["sq"]}]}}}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("squares") == "[b, 3]"
+    assert sol.shape("if1/then_branch/t") == sol.shape("if1/else_branch/e") == "[b, 3]"
+    assert sol.shape("y") == "[b, 3]"
+
+
 def test_a_condition_the_graph_computes_picks_the_branch():
     # x's axis 1 is 1: Equal(1, 1) is true, so the then-branch runs whenever the If does,
     # and y is its output (both branches together only agree on nothing: ranks 2 and 3)
