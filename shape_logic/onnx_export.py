@@ -15,7 +15,8 @@ from .symbolic.expr import Expr
 
 
 def annotated_model(sol):
-    """A copy of the solved ONNX model with the inferred dtypes and shapes written in."""
+    """A copy of the solved ONNX model with the inferred dtypes and shapes written in: the
+    main graph's tensors in its value_info, a body's (If, Loop, Scan) in the body's own."""
     import onnx
 
     source = sol.graph.source
@@ -24,25 +25,64 @@ def annotated_model(sol):
                          "use a .json output")
     model = onnx.ModelProto()
     model.CopyFrom(source)
-    g = model.graph
     original = {v: k for k, v in sol.graph.symbol_map.items()}
-    skip = {vi.name for vi in g.input} | {init.name for init in g.initializer}
-    outputs = {vi.name: vi for vi in g.output}
-    existing = {vi.name: vi for vi in g.value_info}
-    for t in sol.graph.tensors():
-        if t in skip:
+    bodies = _body_graphs(model.graph)
+    # (body, its tensor's own name) of each tensor we name; a function's inner tensors
+    # (its calls are expanded under the call's name) are in no graph of the model: left out
+    where: dict[str, tuple] = {}
+    own = {t for n in model.graph.node for t in n.output if t}
+    for node in sol.graph.nodes:
+        for t in node.outputs:
+            if t in own:
+                where[t] = (model.graph, t)
+    for node in sol.graph.body_nodes:
+        parent, key, _ = node.scope[-1]
+        body = bodies.get((parent, key))
+        prefix = _prefix(parent, key)
+        if body is None:
             continue
-        if t in outputs:
-            _fill_output(outputs[t], sol, t, original)
-            continue
-        vi = existing.get(t)
-        if vi is None:
-            if sol.dtype(t) is None and sol.dims(t) is None:
-                continue  # nothing known: no entry
-            vi = g.value_info.add()
-            vi.name = t
-        _write_type(vi, sol, t, original)
+        defined = {t for n in body.node for t in n.output if t}
+        for t in node.outputs:
+            if t.startswith(prefix) and t[len(prefix):] in defined:
+                where[t] = (body, t[len(prefix):])
+    for t, (g, name) in where.items():
+        _annotate(g, name, sol, t, original)
     return model
+
+
+def _prefix(node_name: str, key: str) -> str:
+    """The namespace of a node's body (subgraphs.expand_bodies)."""
+    return f"{node_name}/" if key == "body" else f"{node_name}/{key}/"
+
+
+def _body_graphs(graph, prefix: str = "") -> dict:
+    """{(node name as the graph format has it, attribute): GraphProto} of every body,
+    nested ones too; an unnamed node is "<op>_<index>" (onnx_bodies.node_dict)."""
+    from .onnx_import import GRAPH
+
+    out = {}
+    for i, n in enumerate(graph.node):
+        name = prefix + (n.name or f"{n.op_type}_{i}")
+        for a in n.attribute:
+            if a.type == GRAPH:
+                out[(name, a.name)] = a.g
+                out.update(_body_graphs(a.g, _prefix(name, a.name)))
+    return out
+
+
+def _annotate(g, name: str, sol, t: str, original: dict) -> None:
+    """Tensor t's inferred type written into graph g, where it is called `name`."""
+    outputs = {vi.name: vi for vi in g.output}
+    if name in outputs:
+        _fill_output(outputs[name], sol, t, original)
+        return
+    vi = next((v for v in g.value_info if v.name == name), None)
+    if vi is None:
+        if sol.dtype(t) is None and sol.dims(t) is None:
+            return  # nothing known: no entry
+        vi = g.value_info.add()
+        vi.name = name
+    _write_type(vi, sol, t, original)
 
 
 def write_annotated_onnx(sol, path: str):

@@ -105,3 +105,105 @@ def test_import_puts_large_initializers_in_npy_files(tmp_path):
 def test_writing_onnx_from_a_json_graph_is_an_input_error(tmp_path):
     r = cli("solve", "examples/mlp.json", "-o", tmp_path / "x.onnx")
     assert r.returncode == 2 and "only supported for graphs read from ONNX" in r.stderr
+
+
+def bodies_model():
+    """If (one branch unnamed), a Loop whose body carries a growing tensor, a Scan and a
+    model-local function: the tensors of each body are the body's own."""
+    from onnx import TensorProto, helper
+
+    f32 = TensorProto.FLOAT
+    then = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["t1"], name="relu"),
+         helper.make_node("Neg", ["t1"], ["o1"])],
+        "then", [], [helper.make_tensor_value_info("o1", f32, None)])
+    other = helper.make_graph([helper.make_node("Abs", ["x"], ["o2"])], "else", [],
+                              [helper.make_tensor_value_info("o2", f32, None)])
+    loop_body = helper.make_graph(
+        [helper.make_node("Identity", ["cond"], ["cond_out"]),
+         helper.make_node("Concat", ["acc", "x"], ["acc_out"], axis=0),
+         helper.make_node("ReduceSum", ["acc_out"], ["total"], keepdims=0)],
+        "loop_body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc", f32, [None, 3])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_out", f32, None),
+         helper.make_tensor_value_info("total", f32, None)])
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["s", "row"], ["s_out"]),
+         helper.make_node("Mul", ["s_out", "row"], ["sq"])],
+        "scan_body",
+        [helper.make_tensor_value_info("s", f32, [3]),
+         helper.make_tensor_value_info("row", f32, [3])],
+        [helper.make_tensor_value_info("s_out", f32, None),
+         helper.make_tensor_value_info("sq", f32, None)])
+    double = helper.make_function("local", "Double", ["a"], ["b"],
+                                  [helper.make_node("Add", ["a", "a"], ["b"])],
+                                  [helper.make_opsetid("", 18)])
+    nodes = [
+        helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other, name="if1"),
+        helper.make_node("Loop", ["n", "", "x"], ["acc_final", "totals"], body=loop_body),
+        helper.make_node("Scan", ["zero", "x"], ["s_final", "squares"], body=scan_body,
+                         num_scan_inputs=1, name="scan"),
+        helper.make_node("Double", ["y"], ["z"], domain="local", name="call"),
+    ]
+    zero = helper.make_tensor("zero", f32, [3], [0.0, 0.0, 0.0])
+    graph = helper.make_graph(
+        nodes, "bodies",
+        [helper.make_tensor_value_info("x", f32, ["b", 3]),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("n", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info(t, f32, [None] * r) for t, r in
+         (("z", 2), ("acc_final", 2), ("totals", 1), ("s_final", 1), ("squares", 2))],
+        [zero])
+    return helper.make_model(graph, functions=[double], opset_imports=[
+        helper.make_opsetid("", 18), helper.make_opsetid("local", 1)])
+
+
+def _dims(vi) -> list:
+    """dim_value, dim_param or None (unset) per dim."""
+    return [getattr(d, d.WhichOneof("value")) if d.WhichOneof("value") else None
+            for d in vi.type.tensor_type.shape.dim]
+
+
+def test_body_shapes_go_into_the_bodies_value_info(tmp_path):
+    import numpy as np
+    import onnxruntime as ort
+
+    path, out = tmp_path / "bodies.onnx", tmp_path / "annotated.onnx"
+    onnx.save(bodies_model(), str(path))
+    r = cli("solve", path, "-o", out)
+    assert r.returncode == 0, r.stderr
+    after = onnx.load(str(out))
+    onnx.checker.check_model(after, full_check=True)
+    g = after.graph
+    # the main graph names only its own tensors: no namespaced body or function tensor
+    produced = {t for n in g.node for t in n.output}
+    assert {vi.name for vi in g.value_info} <= produced
+    assert not any("/" in vi.name for vi in g.value_info)
+    body = {(n.op_type, a.name): a.g for n in g.node for a in n.attribute if a.type == a.GRAPH}
+    then, other = body[("If", "then_branch")], body[("If", "else_branch")]
+    assert {vi.name: _dims(vi) for vi in then.value_info} == {"t1": ["b", 3]}
+    assert _dims(then.output[0]) == ["b", 3] and _dims(other.output[0]) == ["b", 3]
+    scan = body[("Scan", "body")]
+    assert _dims(scan.output[0]) == [3] and _dims(scan.output[1]) == [3]
+    # the loop's carried value grows each round: no first dim is written for it (a
+    # fresh name stays out of a declared output)
+    loop = body[("Loop", "body")]
+    assert _dims(loop.output[1]) == [None, 3]
+    assert _dims(loop.output[2]) == []
+    # the shapes written are the solver's, the model still runs and loads in onnxruntime
+    sol = solve(str(path))
+    assert sol.shape("if1/then_branch/t1") == "[b, 3]"
+    sess = ort.InferenceSession(after.SerializeToString(), providers=["CPUExecutionProvider"])
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    feeds = {"x": x, "c": np.array(True), "n": np.array(2, np.int64)}
+    got = sess.run(None, feeds)
+    want = ort.InferenceSession(bodies_model().SerializeToString(),
+                                providers=["CPUExecutionProvider"]).run(None, feeds)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    again = solve(str(out))
+    for t in sol.graph.tensors():
+        assert again.shape(t) == sol.shape(t), t
