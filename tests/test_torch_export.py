@@ -134,3 +134,30 @@ def test_pads_and_resizes_with_merged_output_names():
                 for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
                 if d.dim_param}
         _assert_runtime_shapes(model, f, sol, subs)
+
+
+def test_a_scripted_loop_that_grows_a_sequence_keeps_its_other_axis():
+    """torch.jit.script of a `for` loop concatenating a row per iteration: a Loop whose
+    carried value grows along axis 0. Axis 1 is the input's `d` in every run (it was the
+    exporter's name for the output's dim), axis 0 stays open; right at two trip counts."""
+    import numpy as np
+    import onnxruntime as ort
+    from torch_models import export
+
+    class Grow(torch.nn.Module):
+        def forward(self, x, n: int):
+            acc = x
+            for i in range(n):
+                acc = torch.cat([acc, x[:1] * i], dim=0)
+            return acc.relu()
+
+    model = export(torch.jit.script(Grow()), (torch.zeros(3, 4), 2), ["x", "n"], ["y"],
+                   {"x": {0: "s", 1: "d"}})
+    sol = solve(model, timeout=20)
+    assert sol.status == "ok" and not sol.warnings
+    y = sol.dims("y")
+    assert len(y) == 2 and str(y[1]) == "d" and y[0].symbols() != {"d"}
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for n in (0, 3):
+        out = sess.run(None, {"x": np.ones((3, 5), np.float32), "n": np.array(n)})[0]
+        assert out.shape == (3 + n, 5)

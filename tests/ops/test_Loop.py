@@ -222,3 +222,42 @@ def test_a_symbolic_trip_count_gives_the_scan_outputs_its_rows(shift, rows):
     sol = solve(g)
     assert sol.status == "ok"
     assert sol.shape("e") == f"[{rows}, b, 4]"
+
+
+def growing_loop(v0="[s, n]", row="[1, n]"):
+    """A sequence grown by one row each iteration (torch's export of a decoding loop):
+    acc = concat(acc, row) along axis 0; the body reads `row` from the graph around it."""
+    body_ = body([{"op": "Concat", "inputs": ["v", "row"], "outputs": ["v2"],
+                   "attrs": {"axis": 0}}], ["v2"])
+    return {"inputs": {"v0": {"dtype": "f32", "shape": v0},
+                       "row": {"dtype": "f32", "shape": row},
+                       "m": {"dtype": "i64", "shape": "[]"}},
+            "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "", "v0"],
+                       "outputs": ["v"], "attrs": {"body": body_}}]}
+
+
+@pytest.mark.parametrize("v0, row, want", [
+    ("[s, n]", "[1, n]", "[_1, n]"),
+    ("[s, 5]", "[1, 5]", "[_1, 5]"),
+    # axis 1 is n without an iteration and 5 with one (which then needs n = 5): n would
+    # do, but nothing links the first iteration's input to v0 here: left open
+    ("[s, n]", "[1, 5]", "[_1, _2]"),
+    # the body cannot run (a row of rank 3): the loop runs no iteration
+    ("[s, n]", "[2, 5, 1]", None)])
+def test_a_growing_value_keeps_what_every_iteration_and_the_initial_value_agree_on(
+        v0, row, want):
+    # the final value is v0 (no iteration) or the last concat: rank 2 and axis 1 either
+    # way; axis 0 grows, so it stays open
+    from shape_logic import run
+
+    g = growing_loop(v0, row)
+    sol = solve(g)
+    assert sol.status == "ok"
+    if want is None:
+        assert sol.dims("v") is None
+        return
+    assert sol.shape("v") == want
+    for trip in (0, 1, 3):  # the executor checks every tensor against the inference
+        out = run(g, {"v0": np.ones((2, 5), np.float32), "row": np.ones((1, 5), np.float32),
+                      "m": np.array(trip, np.int64)})
+        assert out["v"].shape == (2 + trip, 5)
