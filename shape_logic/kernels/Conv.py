@@ -4,8 +4,9 @@ im2col over the taps of taps.py: the column matrix of an image is [C*K, L] (rows
 channel-major, like the weights; L the flat output positions), the taps copied as whole
 planes; a 1x1 convolution with stride 1 and no padding uses the input itself. The
 weights [G, M/G, C/G*K] multiply it in one batched matmul per image (NumPy calls BLAS
-for each group's matrix; a depthwise convolution is G batched [1, K] @ [K, L] products),
-the columns of a few groups at a time so that they stay in the cache. The geometry of an
+for each group's matrix), the columns of a few groups at a time so that they stay in the
+cache; a depthwise convolution (one input channel per group) copies its input once per
+tap along the last axis instead of once per tap (depthwise.py). The geometry of an
 input shape is worked out once; temporaries are scratch buffers (scratch.py). With one
 group and column matrices, the bias is one more column of the weights against a row of
 ones under the columns (no pass over the result to add it). Large
@@ -24,6 +25,7 @@ from . import workers
 from .Relu import zeros
 from .base import Kernel
 from .conv_parts import Call, group_view, spread
+from .depthwise import DepthwisePlan
 from .scratch import scratch
 from .spatial import geometry
 from .tap_sums import run_tap_sums, tap_sums_plan, tap_weights
@@ -52,6 +54,7 @@ class Conv(Kernel):
         self._spacing = (None, None, None)
         self._folded = (None, None)  # (wg, wg with the bias as a last column)
         self._tap_weights = (None, None)  # (wg, the weights for tap_sums)
+        self._depthwise = (None, None, None)  # (wg, DepthwisePlan, its weights)
 
     def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
@@ -62,9 +65,11 @@ class Conv(Kernel):
                 self._plans.clear()
             entry = self._plans[key] = self.plan(x, w, auto_pad, dilations, group,
                                                  kernel_shape, pads, strides)
-        out, plan, sums_plan = entry
+        out, plan, sums_plan, depthwise = entry
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
+        if depthwise is not None:  # (its grid is the output: nothing to cut)
+            plan = depthwise
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
         wg, bias, dups = self.filters(x, w, b, group)
         spaced = self.spacing(group, m)
@@ -84,6 +89,8 @@ class Conv(Kernel):
         grid = result.reshape(n, m, length) if compact else \
             scratch("result", (n, m, length), wg.dtype)  # the parts write, then it is cut
         call = Call(plan, x, wg, group_view(grid, group, spaced), dups)
+        if depthwise is not None:
+            call.depthwise = self.depthwise_weights(wg, depthwise)
         k = len(plan.taps)
         parts = workers.worth(n * plan.length * k * (c // group) * (m + COPY_COST * group))
         one_by_one = k == 1 and not plan.masks  # the (strided) input is the columns
@@ -152,18 +159,28 @@ class Conv(Kernel):
         kernel, strides, dilations, begin, end, out = geometry(
             self, x, kernel, strides, dilations, pads, auto_pad)
         if 0 in out or x.shape[0] == 0:
-            return tuple(out), None, None
+            return tuple(out), None, None, None
         geo = (tuple(x.shape[2:]), tuple(kernel), tuple(strides), tuple(dilations),
                tuple(begin), tuple(out))
         one = group == 1  # (ExactPlan: filters against column rows, for one group)
         plan = tap_plan(*geo, x.shape[1] if one else 0, w.shape[0] if one else 0)
-        return tuple(out), plan, tap_sums_plan(*geo, x.shape[1], w.shape[0], group)
+        # one input channel per group, a kernel wider than 1x1 (or padded): depthwise.py
+        depthwise = DepthwisePlan(plan, out) if not one and x.shape[1] == group and (
+            len(plan.taps) > 1 or plan.masks) else None
+        return tuple(out), plan, tap_sums_plan(*geo, x.shape[1], w.shape[0], group), \
+            depthwise
 
     def tap_weights(self, w, wg) -> np.ndarray:
         """The weights as tap_sums wants them (once per weight array)."""
         if self._tap_weights[0] is not wg:
             self._tap_weights = (wg, tap_weights(w, wg.dtype))
         return self._tap_weights[1]
+
+    def depthwise_weights(self, wg, depthwise) -> np.ndarray:
+        """The weights as DepthwisePlan wants them (once per weight array and plan)."""
+        if self._depthwise[0] is not wg or self._depthwise[1] is not depthwise:
+            self._depthwise = (wg, depthwise, depthwise.weights(wg))
+        return self._depthwise[2]
 
     def spacing(self, group: int, m: int):
         """(c, a, b) when `order` puts row r of group q at channel c + a * q + b * r (every

@@ -29,10 +29,6 @@ from .Relu import zeros
 from .scratch import scratch
 
 CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
-# a channel's grid at most this large: its taps are copied across channels
-# (RowPlan.copy_taps_across: long rows); larger ones row by row, as each tap's pass over
-# all channels would no longer find them in the cache ([136, 28, 28]: 600 -> 840 us)
-ACROSS_BYTES = 1 << 10
 # one group: the column matrix of one pass (whole rows), at most: the L2 cache's size here,
 # so that BLAS reads the columns where the copy left them (cold cache, min of 12
 # interleaved: resnet's 64 -> 64 3x3 at 56x56 3.55 -> 3.29 ms, the 7x7/2 first conv
@@ -84,6 +80,8 @@ class Call:
         self.last = None  # the finishing of the whole call, after the parts
         self.wb = None  # one group: wg with the bias as a last column (Conv.folded), or None
         self.shared = None  # one group split by filters: the columns (share_columns)
+        self.depthwise = None  # one input channel per group: the weights for `plan`, a
+        # DepthwisePlan (depthwise.py)
 
     def parted(self, result, bias, addend, relu: bool, spaced, compact: bool) -> None:
         """Each part finishes its own filters: through views in filter order of the
@@ -112,20 +110,15 @@ class Call:
         cg = x.shape[1] // group
         flat = plan.split(x[:, g0 * cg:g1 * cg], 0)  # this thread's scratch buffer
         k = len(plan.taps)
-        if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
+        if self.depthwise is not None:  # no columns (depthwise.py)
+            plan.run(flat, self.depthwise[g0:g1], yg[:, g0:g1])
+        elif k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0).reshape(n, g1 - g0, -1, plan.length)
             w = wg[g0:g1]
             if self.wb is not None:  # the bias by a row of ones (Conv.folded)
                 cols, w = ones_below(cols, 2), self.wb[g0:g1]
             for i in range(n):  # one batched product per image (no broadcasting: BLAS)
                 np.matmul(w, cols[i], out=plan.head(yg[i, g0:g1]))
-        elif cg == 1 and plan.across and plan.size * x.itemsize <= ACROSS_BYTES:
-            # depthwise, stride 1, small images: every channel's taps as one run
-            cols = scratch("columns", (n, k, g1 - g0, plan.size), x.dtype)
-            plan.copy_taps_across(flat, cols, 0)
-            for i in range(n):  # channel ch's taps: [K, L] at a row pitch (BLAS takes it)
-                np.matmul(wg[g0:g1], cols[i, :, :, :plan.length].transpose(1, 0, 2),
-                          out=plan.head(yg[i, g0:g1]))
         else:
             # the columns of a few groups at a time, so that they stay in the cache
             per_group = cg * k * plan.length * x.itemsize

@@ -98,15 +98,18 @@ class TapPlan:
         self.compact = self.grid == self.out  # no columns to throw away
         self.pitch = self.grid[-1]  # flat positions per grid row
         self.masks = []  # (see RowPlan): every tap reads padding where the input has none
-        self.across = False  # (see RowPlan.copy_taps_across)
 
-    def split(self, x: np.ndarray, value) -> np.ndarray:
+    def split(self, x: np.ndarray, value, out: np.ndarray | None = None) -> np.ndarray:
         """The phases of x [N, C, *sizes]: [N, C, phases, grid size] (a scratch array, or
-        x itself)."""
+        x itself; or `out`, a view of that shape whose phases are each contiguous)."""
         n, c = x.shape[:2]
         if self.identity:
+            if out is not None:
+                np.copyto(out, x.reshape(n, c, 1, self.size))
+                return out
             return np.ascontiguousarray(x).reshape(n, c, 1, self.size)
-        flat = scratch("phases", (n, c, self.n_phases, self.size), x.dtype)
+        flat = scratch("phases", (n, c, self.n_phases, self.size), x.dtype) if out is None \
+            else out
         for i, where in self.fills:
             flat[:, :, i].reshape((n, c) + self.grid)[where] = value
         for i, dst, src in self.copies:
@@ -304,9 +307,9 @@ class RowPlan:
             first = self.start + (self.dst[0].start * pitch if lead else 0)
             self.data = (first, first + int(np.prod(sizes)))
 
-    def split(self, x: np.ndarray, value) -> np.ndarray:
+    def split(self, x: np.ndarray, value, out: np.ndarray | None = None) -> np.ndarray:
         n, c = x.shape[:2]
-        flat = scratch("phases", (n, c, 1, self.size), x.dtype)
+        flat = scratch("phases", (n, c, 1, self.size), x.dtype) if out is None else out
         if self.data is None:
             flat[...] = value
             body = flat[:, :, 0, self.start:self.start + self.body]
@@ -340,29 +343,6 @@ class RowPlan:
         for b, k, columns in self.masks:
             taps = cols[:, :, b::k]
             taps.reshape(taps.shape[:3] + (-1, self.pitch))[..., columns] = value
-
-    across = True  # copy_taps_across: depthwise convolutions take every channel at once
-
-    def copy_taps_across(self, flat: np.ndarray, cols: np.ndarray, value) -> None:
-        """cols [N, taps, C, size] (tap-major): tap t of channel c at cols[:, t, c, :L].
-        Each tap of every channel is one long run over the flat grids of all channels
-        (the positions between two channels' L are copied too, and never read): one copy
-        of long rows, where copy_taps has a row per channel and tap (slow for small
-        images: a depthwise [544, 7, 7] ~320 -> ~265 us in all)."""
-        n, k, c, size = cols.shape
-        item = flat.itemsize
-        run = (c - 1) * size + self.length  # the last channel's tap ends in its grid
-        shape = self.kernel + (run,)
-        strides = tuple(t * item for t in self.tap_strides) + (item,)
-        by_tap = cols.reshape(n, k, c * size)[:, :, :run]
-        for i in range(n):
-            taps = np.ndarray(shape, flat.dtype, flat, (i * c * size + self.taps[0][1]) * item,
-                              strides)
-            np.copyto(by_tap[i].reshape(shape), taps)
-        grid = cols.reshape((n,) + self.kernel + (c, size))
-        for b, _, columns in self.masks:
-            taps = grid[..., b, :, :self.length]  # [N, *kernel[:-1], C, L]
-            taps.reshape(taps.shape[:-1] + (-1, self.pitch))[..., columns] = value
 
     def grid_length(self) -> int:
         return self.length

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from shape_logic.kernels import conv_parts as conv_module
 from shape_logic.kernels import load_kernel, workers
+from shape_logic.kernels.depthwise import DepthwisePlan
 from shape_logic.kernels import taps as taps_module
 from shape_logic.kernels.taps import ExactPlan, RowPlan, TapPlan, tap_plan
 
@@ -53,20 +54,153 @@ def test_depthwise(seed, geo, channels, mult, batch, bias):
     ((9,), {"kernel_shape": [3], "pads": [2, 0], "dilations": [3]}),
     ((4, 3, 5), {"kernel_shape": [2, 2, 3], "pads": [1, 0, 1, 0, 1, 1]}),
     ((4, 6), {"kernel_shape": [3, 3], "pads": [0, 1, 0, 0]}),  # one side only
+    ((6, 7), {"kernel_shape": [3, 3]}),  # stride 1 unpadded: the input is its phase
+    ((9, 8), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((9, 11), {"kernel_shape": [3, 3], "strides": [2, 3], "pads": [1, 2, 0, 1],
+               "dilations": [2, 1]}),
+    ((8, 8), {"kernel_shape": [5, 5], "strides": [2, 2], "pads": [2, 2, 2, 2],
+              "dilations": [2, 2]}),
+    ((7, 6, 5), {"kernel_shape": [3, 2, 3], "strides": [2, 1, 2], "pads": [1, 0, 1] * 2}),
+    # shifted rows of U whose phases step up as their shifts step down
+    ((13,), {"kernel_shape": [6], "strides": [3], "dilations": [2], "pads": [1, 1]}),
+    ((11, 13), {"kernel_shape": [3, 3], "strides": [2, 2], "dilations": [3, 3],
+                "pads": [1, 1, 1, 1]}),
 ])
 @pytest.mark.parametrize("mult,batch", [(1, 1), (2, 2)])
-def test_depthwise_taps_across_channels(monkeypatch, size, attrs, mult, batch):
-    """Stride 1, one input channel per group: every channel's taps copied as one run
-    (RowPlan.copy_taps_across)."""
+def test_depthwise_path(monkeypatch, size, attrs, mult, batch):
+    """One input channel per group: depthwise.py (the input copied once per tap along
+    the last axis, one [R, S] @ [S, positions] product per channel, the row offsets
+    summed), stride 1 (RowPlan: wrapped columns zeroed) and strided (TapPlan: phases)."""
     used = []
-    monkeypatch.setattr(RowPlan, "copy_taps_across",
-                        lambda self, *a, f=RowPlan.copy_taps_across: used.append(f(self, *a)))
+    monkeypatch.setattr(DepthwisePlan, "run",
+                        lambda self, *a, f=DepthwisePlan.run: used.append(f(self, *a)))
     rng = np.random.default_rng(len(size) + mult)
     c = 5
     w = rand(rng, (c * mult, 1, *attrs["kernel_shape"]))
     check("Conv", [rand(rng, (batch, c, *size)), w, rand(rng, (c * mult,))],
-          {**attrs, "group": c})
+          {**attrs, "group": c}, rtol=1e-5)
     assert used
+
+
+def depthwise_reference(x, w, b, strides, pads, dilations):
+    """A plain 2-D depthwise convolution (one input channel per group, M = C * mult),
+    float64, tap by tap."""
+    n, c, h, wd = x.shape
+    mult = w.shape[0] // c
+    (sh, sw), (dh, dw) = strides, dilations
+    kh, kw = w.shape[2:]
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (xp.shape[2] - (kh - 1) * dh - 1) // sh + 1
+    ow = (xp.shape[3] - (kw - 1) * dw - 1) // sw + 1
+    xs = np.repeat(xp, mult, axis=1)  # filter ch reads input channel ch // mult
+    y = np.zeros((n, c * mult, oh, ow))
+    for a in range(kh):
+        for bb in range(kw):
+            window = xs[:, :, a * dh:a * dh + (oh - 1) * sh + 1:sh,
+                        bb * dw:bb * dw + (ow - 1) * sw + 1:sw]
+            y += window * w[:, 0, a, bb].astype(np.float64)[None, :, None, None]
+    if b is not None:
+        y += b.astype(np.float64)[None, :, None, None]
+    return y
+
+
+def run_depthwise(x, w, b, attrs, addend=None, relu=False, order=None, threads=1):
+    kernel = load_kernel("Conv")(attrs)
+    kernel.relu, kernel.order = relu, order
+    if addend is not None:
+        kernel.n_inputs = (2, 4)
+    with workers.threads(threads):
+        return kernel(x, w, b, addend)[0]
+
+
+DEPTHWISE_CASES = {  # (x shape, stride, pads, dilation)
+    "shufflenet 3x3": ((2, 12, 14, 14), 1, [1, 1, 1, 1], 1),
+    "3x3 stride 2": ((2, 12, 15, 16), 2, [1, 1, 1, 1], 1),
+    "dilated 2": ((2, 12, 13, 11), 1, [2, 2, 2, 2], 2),
+    "dilated strided": ((2, 12, 17, 16), 2, [2, 1, 2, 1], 2),
+    "uneven pads": ((2, 12, 9, 10), 1, [0, 2, 1, 0], 1),
+    "unpadded": ((2, 12, 8, 9), 1, [0, 0, 0, 0], 1),
+}
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_CASES)
+@pytest.mark.parametrize("mult", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("order_kind", [None, "spaced", "any"])
+@pytest.mark.parametrize("threads", [1, 3])
+def test_depthwise_against_a_plain_reference(monkeypatch, case, mult, dtype, order_kind,
+                                             threads):
+    """Bias, a fused residual addend and Relu, a fused channel order (ShuffleNet's
+    shuffle: evenly spaced, exec_shuffle.py; or any), float64, two images, and the call
+    cut into whole groups per part (three threads, MIN_WORK 1)."""
+    shape, stride, pads, dilation = DEPTHWISE_CASES[case]
+    rng = np.random.default_rng(5)
+    c = shape[1]
+    m = c * mult
+    x = rng.uniform(-3, 3, shape).astype(dtype)
+    w = rng.uniform(-3, 3, (m, 1, 3, 3)).astype(dtype)
+    b = rng.uniform(-3, 3, (m,)).astype(dtype)
+    attrs = {"group": c, "kernel_shape": [3, 3], "strides": [stride] * 2, "pads": pads,
+             "dilations": [dilation] * 2}
+    plain = depthwise_reference(x, w, b, [stride] * 2, pads, [dilation] * 2)
+    order = None
+    if order_kind == "spaced":  # row r of group q at channel q + G * r
+        order = list(np.arange(m).reshape(c, mult).T.reshape(-1).argsort())
+    elif order_kind == "any":
+        order = list(np.random.default_rng(1).permutation(m))
+    if order is not None:
+        plain = plain[:, np.argsort(order)]  # filter ch lands at channel order[ch]
+    addend = rng.uniform(-3, 3, plain.shape).astype(dtype)
+    want = np.maximum(plain + addend, 0)
+    used = []
+    monkeypatch.setattr(DepthwisePlan, "run",
+                        lambda self, *a, f=DepthwisePlan.run: used.append(f(self, *a)))
+    if threads > 1:
+        monkeypatch.setattr(workers, "MIN_WORK", 1)
+    got = run_depthwise(x, w, b, attrs, addend, True, order, threads)
+    assert got.dtype == dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 if dtype == np.float32 else 1e-9)
+    assert len(used) == (min(threads, c) if threads > 1 else 1)
+    plain_only = run_depthwise(x, w, None, attrs, threads=threads)
+    np.testing.assert_allclose(plain_only, depthwise_reference(
+        x, w, None, [stride] * 2, pads, [dilation] * 2), rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_float64_weights_on_float32_input():
+    """Weights of another dtype: computed in the wider one, as the columns were."""
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-3, 3, (1, 6, 9, 9)).astype(np.float32)
+    w = rng.uniform(-3, 3, (6, 1, 3, 3))
+    attrs = {"group": 6, "pads": [1, 1, 1, 1], "strides": [2, 2]}
+    got = run_depthwise(x, w, None, attrs)
+    want = depthwise_reference(x, w, None, [2, 2], [1, 1, 1, 1], [1, 1])
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("geometry", [
+    ((14, 14), (3, 3), (1, 1), (1, 1), (1, 1), (14, 14)),  # RowPlan: shifts of one phase
+    ((56, 56), (3, 3), (2, 2), (1, 1), (1, 1), (28, 28)),  # phases and their shifts
+    ((9, 9, 9), (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1), (9, 9, 9)),  # 9 row offsets
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_depthwise_copies_and_sums_are_off_aliasing(geometry, dtype):
+    """The pitches of U's and V's rows keep every copy of a shifted row and every sum of
+    V's shifted rows from writing just ahead of where it reads, modulo a page (ALIASED:
+    ~15x slower; a [1, 272, 14, 14] depthwise's copies took 16 -> 81 us so)."""
+    from shape_logic.kernels import depthwise as dw_module
+
+    plan = DepthwisePlan(tap_plan(*geometry), geometry[-1])
+    for nc in (1, 7, 272, 1000):
+        u_pitch, v_pitch = plan.pitches(nc, np.dtype(dtype))
+        assert u_pitch >= nc * plan.size and v_pitch >= nc * plan.size + plan.leads[-1]
+        u = np.zeros((len(plan.cols), u_pitch), dtype)
+        v = np.zeros((len(plan.leads), v_pitch), dtype)
+        copies, _, _, _, sums, _ = plan.views(u, v, 1, nc, 1)
+        pairs = [(dst[k], src[k]) for dst, src in copies for k in range(len(dst))] + sums
+        assert copies and sums
+        for dst, src in pairs:
+            ahead = dst.__array_interface__["data"][0] - src.__array_interface__["data"][0]
+            assert ahead % dw_module.PAGE not in dw_module.ALIASED, (nc, ahead)
 
 
 @FAST
@@ -92,7 +226,6 @@ def test_strided_1x1_with_end_padding_reads_the_padding():
 @pytest.mark.parametrize("group", [1, 3])
 def test_columns_a_few_groups_at_a_time(monkeypatch, group, strides):
     monkeypatch.setattr(conv_module, "CHUNK_BYTES", 256)  # one group per pass
-    monkeypatch.setattr(conv_module, "ACROSS_BYTES", 0)  # depthwise too
     rng = np.random.default_rng(1)
     attrs = {"group": group * 2, "pads": [1, 0, 2, 1], "strides": strides}
     check("Conv", [rand(rng, (2, 6, 7, 8)), rand(rng, (group * 4, 6 // (group * 2), 3, 2)),
