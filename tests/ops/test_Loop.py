@@ -49,7 +49,10 @@ CASES = {
         loop([M3, np.array(True), "[n]"], ALWAYS, 2), {"y1": "[3, n]"}),
     "negative trip count: no iteration": (loop([np.array(-2, np.int64), None, "[n]"], DOUBLE, 2),
                                           {"y1": "[0, n]"}),
-    "a growing value is left open": (loop([M3, None, "[2, 3]"], GROW, 1), {"y0": "_1"}),
+    # v2 = concat(v, v) along axis 0: rank and axis 1 kept (the body keeps them for any
+    # input), axis 0 grows (2, 4, 8, 16)
+    "a growing value keeps its other axis": (loop([M3, None, "[2, 3]"], GROW, 1),
+                                             {"y0": "[_1, 3]"}),
     "dtypes": (loop([M3, None, ("f64", "[2]")], DOUBLE, 2),
                {"dtypes": {"y0": "f64", "y1": "f64"}}),
     # errors
@@ -259,3 +262,32 @@ def test_a_growing_value_keeps_what_every_iteration_and_the_initial_value_agree_
         out = run(g, {"v0": np.ones((2, 5), np.float32), "row": np.ones(rows, np.float32),
                       "m": np.array(trip, np.int64)})
         assert out["v"].shape == (2 + trip, 5)
+
+
+LAST_ROW = [{"op": "Slice", "inputs": ["v", "minus1", "big", "zero"], "outputs": ["last"]}]
+SHRINK = body([{"op": "Slice", "inputs": ["v", "one", "big", "zero"], "outputs": ["v2"]}],
+              ["v2"])
+REPEAT_LAST = body(LAST_ROW + [{"op": "Concat", "inputs": ["v", "last"], "outputs": ["v2"],
+                                "attrs": {"axis": 0}}], ["v2"])
+
+
+@pytest.mark.parametrize("name, body_", [("v[1:]", SHRINK), ("cat(v, v[-1:])", REPEAT_LAST)])
+def test_an_axis_the_body_passes_on_is_the_initial_value_s(name, body_):
+    # the body's output reaches its input through a Slice (rank kept, forward only) or a
+    # Concat: the input has the initial value's rank in every iteration, and axis 1, which
+    # the Slice and the Concat pass on, is n after any number of iterations (axis 0 is not)
+    from shape_logic import run
+
+    ints = {k: {"dtype": "i64", "shape": [1], "data": [v]}
+            for k, v in (("one", 1), ("minus1", -1), ("big", 1 << 62), ("zero", 0))}
+    g = {"opset": 13, "inputs": {"v0": {"dtype": "f32", "shape": "[s, n]"},
+                                 "m": {"dtype": "i64", "shape": "[]"}},
+         "initializers": ints,
+         "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "", "v0"],
+                    "outputs": ["v"], "attrs": {"body": body_}}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("v") == "[_1, n]", name
+    assert len(sol.dims("loop/v")) == 2  # the body's input: v0's rank in every iteration
+    for trip in (0, 1, 3):  # the executor checks every tensor against the inference
+        out = run(g, {"v0": np.ones((5, 4), np.float32), "m": np.array(trip, np.int64)})
+        assert out["v"].shape[1] == 4
