@@ -42,10 +42,15 @@ def expand_model(reader, model, json_reader_cls):
     return nodes, body_nodes, inits, annotations
 
 
+def node_name(n, i: int) -> str:
+    """A NodeProto's name, "<op>_<index in its graph>" when it has none."""
+    return n.name or f"{n.op_type}_{i}"
+
+
 def node_dict(n, i: int, where: str) -> dict:
     from .onnx_import import attribute_value
 
-    name = n.name or f"{n.op_type}_{i}"
+    name = node_name(n, i)
     attrs = {}
     for a in n.attribute:
         place = f'{where}.node[{i}] "{name}".attrs.{a.name}'

@@ -10,7 +10,9 @@ is unknown get only their elem_type (or nothing).
 from __future__ import annotations
 
 from .errors import InputError
+from .onnx_bodies import node_name
 from .onnx_import import DTYPE_TO_ONNX
+from .subgraphs import body_prefix
 from .symbolic.expr import Expr
 
 
@@ -26,63 +28,63 @@ def annotated_model(sol):
     model = onnx.ModelProto()
     model.CopyFrom(source)
     original = {v: k for k, v in sol.graph.symbol_map.items()}
-    bodies = _body_graphs(model.graph)
-    # (body, its tensor's own name) of each tensor we name; a function's inner tensors
-    # (its calls are expanded under the call's name) are in no graph of the model: left out
-    where: dict[str, tuple] = {}
-    own = {t for n in model.graph.node for t in n.output if t}
+    main = _Entries(model.graph)
+    bodies = {k: _Entries(g) for k, g in _body_graphs(model.graph).items()}
     for node in sol.graph.nodes:
         for t in node.outputs:
-            if t in own:
-                where[t] = (model.graph, t)
+            if t in main.made:
+                main.annotate(t, sol, t, original)
+    # a function's inner tensors (its calls are expanded under the call's name) are in no
+    # graph of the model: left out, as is anything else not made by a node of its body
     for node in sol.graph.body_nodes:
         parent, key, _ = node.scope[-1]
         body = bodies.get((parent, key))
-        prefix = _prefix(parent, key)
         if body is None:
             continue
-        defined = {t for n in body.node for t in n.output if t}
+        prefix = body_prefix(parent, key)
         for t in node.outputs:
-            if t.startswith(prefix) and t[len(prefix):] in defined:
-                where[t] = (body, t[len(prefix):])
-    for t, (g, name) in where.items():
-        _annotate(g, name, sol, t, original)
+            if t.startswith(prefix) and t[len(prefix):] in body.made:
+                body.annotate(t[len(prefix):], sol, t, original)
     return model
-
-
-def _prefix(node_name: str, key: str) -> str:
-    """The namespace of a node's body (subgraphs.expand_bodies)."""
-    return f"{node_name}/" if key == "body" else f"{node_name}/{key}/"
 
 
 def _body_graphs(graph, prefix: str = "") -> dict:
     """{(node name as the graph format has it, attribute): GraphProto} of every body,
-    nested ones too; an unnamed node is "<op>_<index>" (onnx_bodies.node_dict)."""
+    nested ones too (onnx_bodies.node_name, subgraphs.body_prefix)."""
     from .onnx_import import GRAPH
 
     out = {}
     for i, n in enumerate(graph.node):
-        name = prefix + (n.name or f"{n.op_type}_{i}")
+        name = prefix + node_name(n, i)
         for a in n.attribute:
             if a.type == GRAPH:
                 out[(name, a.name)] = a.g
-                out.update(_body_graphs(a.g, _prefix(name, a.name)))
+                out.update(_body_graphs(a.g, body_prefix(name, a.name)))
     return out
 
 
-def _annotate(g, name: str, sol, t: str, original: dict) -> None:
-    """Tensor t's inferred type written into graph g, where it is called `name`."""
-    outputs = {vi.name: vi for vi in g.output}
-    if name in outputs:
-        _fill_output(outputs[name], sol, t, original)
-        return
-    vi = next((v for v in g.value_info if v.name == name), None)
-    if vi is None:
-        if sol.dtype(t) is None and sol.dims(t) is None:
-            return  # nothing known: no entry
-        vi = g.value_info.add()
-        vi.name = name
-    _write_type(vi, sol, t, original)
+class _Entries:
+    """One graph of the model (the main graph or a body): the tensors its nodes make, its
+    declared outputs and value_info entries by name, indexed once."""
+
+    def __init__(self, g):
+        self.g = g
+        self.made = {t for n in g.node for t in n.output if t}
+        self.outputs = {vi.name: vi for vi in g.output}
+        self.existing = {vi.name: vi for vi in g.value_info}
+
+    def annotate(self, name: str, sol, t: str, original: dict) -> None:
+        """Tensor t's inferred type written in, where this graph calls it `name`."""
+        if name in self.outputs:
+            _fill_output(self.outputs[name], sol, t, original)
+            return
+        vi = self.existing.get(name)
+        if vi is None:
+            if sol.dtype(t) is None and sol.dims(t) is None:
+                return  # nothing known: no entry
+            vi = self.existing[name] = self.g.value_info.add()
+            vi.name = name
+        _write_type(vi, sol, t, original)
 
 
 def write_annotated_onnx(sol, path: str):

@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import InputError
 from .graph import Graph, Node, TensorInfo, dtype_of_array
-from .onnx_bodies import expand_model, needs_expansion
+from .onnx_bodies import expand_model, needs_expansion, node_name
 from .load_json import SymbolTable, check_dims
 from .shapes import Shape
 from .symbolic.expr import Expr
@@ -161,7 +161,7 @@ class _ModelReader:
         out = []
         used: set[str] = set()
         for i, n in enumerate(protos):
-            name = n.name or f"{n.op_type}_{i}"
+            name = node_name(n, i)
             if name in used:
                 name = f"{name}_{i}"
             used.add(name)

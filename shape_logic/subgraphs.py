@@ -53,7 +53,7 @@ def expand_bodies(reader, nodes: list, functions: dict, depth: int = 0) -> list:
             if depth >= MAX_DEPTH:
                 raise InputError(f"subgraphs nest deeper than {MAX_DEPTH}",
                                  place=f"{node.place}.attrs.{key}")
-            prefix = f"{node.name}/" if key == "body" else f"{node.name}/{key}/"
+            prefix = body_prefix(node.name, key)
             body_nodes = _copy(reader, value, prefix, functions, f"{node.place}.attrs.{key}")
             ins = [prefix + n for n in decls_of(value.get("inputs", []))]
             outs = [_inner_name(value, prefix, n) for n in names_of(value.get("outputs", []))]
@@ -63,6 +63,12 @@ def expand_bodies(reader, nodes: list, functions: dict, depth: int = 0) -> list:
             out.extend(body_nodes)
             out.extend(expand_bodies(reader, body_nodes, functions, depth + 1))
     return out
+
+
+def body_prefix(node_name: str, key: str) -> str:
+    """The namespace a node's body attribute `key` is copied into: `loop/` for a body,
+    `if/then_branch/` for a branch."""
+    return f"{node_name}/" if key == "body" else f"{node_name}/{key}/"
 
 
 def _defined(body: dict) -> set:
