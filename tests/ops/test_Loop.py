@@ -292,3 +292,26 @@ def test_an_axis_the_body_passes_on_is_the_initial_value_s(name, body_):
     for trip in (0, 1, 3):  # the executor checks every tensor against the inference
         out = run(g, {"v0": np.ones((5, 4), np.float32), "m": np.array(trip, np.int64)})
         assert out["v"].shape[1] == 4
+
+
+def test_what_the_body_requires_of_a_kept_axis_binds_the_initial_value_when_it_runs():
+    # the body keeps axis 1 of the growing value (its input's, through the Concat), and
+    # the Concat needs it to be the row's 5. A loop that may run no iteration leaves v0's
+    # n open; one that surely runs (a constant trip count of 3) gives its first iteration
+    # v0 itself, so n is 5 (as an invariant value's axes are, scopes.lp's scoped_dim)
+    from shape_logic import run
+    from shape_logic.match_cast import ExecutionError
+
+    g = growing_loop("[s, n]", "[1, 5]")
+    sol = solve(g)
+    assert (sol.shape("v0"), sol.shape("v"), sol.bindings) == ("[s, n]", "[_1, n]", {})
+    del g["inputs"]["m"]
+    g["initializers"] = {"m": {"dtype": "i64", "shape": [], "data": 3}}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.bindings == {"n": 5}
+    assert (sol.shape("v0"), sol.shape("v"), sol.shape("loop/v")) == ("[s, 5]", "[_1, 5]",
+                                                                      "[_2, 5]")
+    row = np.ones((1, 5), np.float32)
+    assert run(g, {"v0": np.ones((2, 5), np.float32), "row": row})["v"].shape == (5, 5)
+    with pytest.raises(ExecutionError, match="v0"):  # n = 5: refused before the run
+        run(g, {"v0": np.ones((2, 4), np.float32), "row": row})
