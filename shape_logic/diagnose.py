@@ -144,7 +144,9 @@ def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
     order: dict[str, int] = {}
     for i, name in enumerate(graph.tensors()):
         order.setdefault(name, i)
-    node_pos = {n.name: i for i, n in enumerate(graph.nodes)}
+    # a node's place: where its first output is (one scale with the tensors')
+    node_pos = {n.name: order.get(next((t for t in n.outputs if t), ""), len(order))
+                for n in graph.nodes}
 
     def key(place):
         tensor, node = subject(place)
@@ -152,7 +154,7 @@ def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
             and place.name in ("dim", "rank", "dtype", "value")
         pos = order.get(tensor, len(order)) if tensor else node_pos.get(node, len(order))
         priority = {"node": 0, "rank": 1, "dtype": 2, "dim": 3}.get(place.name, 4)
-        return (virtual, priority, pos, str(place))
+        return (virtual, pos, priority, str(place))
 
     return sorted({c.arguments[0] for c in conflicts}, key=key)
 

@@ -46,6 +46,15 @@ def equal_test(x: Expr, y: Expr) -> Expr | None:
 ORDER_TESTS = {"lt": (False, 1), "le": (False, 0), "gt": (True, 1), "ge": (True, 0)}
 
 
+TESTS = frozenset(ORDER_TESTS) | {"eq"}
+
+
+def is_test(f) -> bool:
+    """@arith's operation `f` (a clingo term: eq, or int(eq, i32)) is a comparison: its
+    result is 1 or 0."""
+    return f.name in TESTS or (f.name == "int" and f.arguments[0].name in TESTS)
+
+
 def order_test(name: str, x: Expr, y: Expr) -> Expr | None:
     """x < y (lt), x <= y (le), x > y (gt), x >= y (ge) as 1 / 0 where the bounds of the
     difference decide it (symbols are >= 1: s < 1 is false, s >= 1 true)."""

@@ -167,3 +167,22 @@ def test_the_virtual_tensors_and_checks_of_a_body_node_are_the_body_s():
                        "constraints_of_virtual_body_places.json").read_text())
     sol = solve(case["graph"], timeout=60)
     assert sol.status == "ok" and sol.constraints == []
+
+
+def test_values_colliding_in_a_branch_that_may_not_run_leave_the_graph_s_tests_alone():
+    # a nested branch that may not run collides 1 with 4, which stops arithmetic on those
+    # values (asp/functions.py); the graph's own Size(x0) (a product of its dims, in
+    # clingo's integers) and the comparison Size(x0) <= 1 (a test: 1 or 0, no new value)
+    # are still made, so the branch that then surely runs fails the graph, with the
+    # clash at x0's axis 0 first (the earliest place) and the branch's Squeeze in its core
+    import json
+
+    from shape_logic import solve
+
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "error_of_a_branch_that_surely_runs.json").read_text())
+    sol = solve(case["graph"])
+    assert sol.status == "error"
+    first = sol.diagnostics[0]
+    assert (first.tensor, first.axis) == ("x0", 0) and "1 and 4" in first.message
+    assert "n7/else_branch/fail_req7" in {c["name"] for c in first.core}
