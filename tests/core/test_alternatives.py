@@ -67,6 +67,7 @@ def test_cases_past_their_time_are_given_up_and_said_so():
     alternatives, cases, capped = enumerate_alternatives(Problem.load(g), seconds=60)
     assert set(alternatives["y"]) == {"[n]", "[m]"} and len(cases) == 3 and not capped
     assert alternatives_seconds(0.01) == 1.0 and alternatives_seconds(2.0) == 10.0
+    assert alternatives_seconds(26.0) == 30.0  # (a cap: they are an extra)
 
 
 def test_a_symbol_the_graph_binds_opens_no_case():
