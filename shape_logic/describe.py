@@ -58,7 +58,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
         before = _shapes_without(problem, core, finder, drop_node=primary)
         diag.place = _where(graph, primary, core)
         diag.labels = _labels(graph, primary, core, before)
-        diag.message = _message(place, values, primary, before)
+        diag.message = _message(place, values, primary, before, _parameters(graph))
     if len(values) == 2 and values[1] not in ("negative", "invalid") and \
             not values[1].startswith("axis("):
         diag.notes.append(f"{values[0]} != {values[1]}")
@@ -224,7 +224,7 @@ def _origin(graph, t, producer, in_core, before) -> str:
     return ""
 
 
-def _message(place, values, primary, before) -> str:
+def _message(place, values, primary, before, parameters=frozenset()) -> str:
     kind = place.name
     what = f'{primary.op} "{primary.name}"' if primary is not None else "the graph"
     a, b = (values + ["?", "?"])[:2]
@@ -232,7 +232,7 @@ def _message(place, values, primary, before) -> str:
         t, i = tensor_label(place.arguments[0]), place.arguments[1].number
         if b == "negative":
             return f"{what} makes axis {i} of `{t}` negative ({a})"
-        pair = _positions_of(primary, before, a, b)
+        pair = _positions_of(primary, before, a, b, parameters)
         if pair:
             return f"{what} needs {pair[0]} == {pair[1]}"
         return f"{what} gives axis {i} of `{t}` two sizes: {a} and {b}"
@@ -264,14 +264,24 @@ def _check_name(check: clingo.Symbol) -> str:
     return check.name.replace("_", " ") + "s"
 
 
-def _positions_of(primary, before, a, b):
-    """`X.shape[i]` and `Y.shape[j]` of the primary node's tensors holding the two values."""
+def _parameters(graph) -> frozenset:
+    """The integer initializers of rank 0 or 1 (axes, target shapes, pads...): their length
+    is no size a shape error is about."""
+    return frozenset(name for name, info in graph.initializers.items()
+                     if info.dtype is not None and info.dtype[0] in "iu" and
+                     info.shape is not None and (info.shape.rank or 0) <= 1)
+
+
+def _positions_of(primary, before, a, b, parameters=frozenset()):
+    """`X.shape[i]` and `Y.shape[j]` of the primary node's tensors holding the two values
+    (not a `parameters` one's: a Squeeze needing 1 where x has 4 does not need x.shape[0]
+    == axes.shape[0] because its axes list one axis)."""
     if primary is None:
         return None
     found = {}
     for k, t in enumerate(primary.inputs + primary.outputs):
         shape = before.get(t)
-        if not t or not shape or not shape.startswith("["):
+        if not t or t in parameters or not shape or not shape.startswith("["):
             continue
         dims = [d.strip() for d in shape[1:-1].split(",")] if shape != "[]" else []
         for i, d in enumerate(dims):

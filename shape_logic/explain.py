@@ -16,6 +16,7 @@ from .graph import Graph
 from .decode import Atoms
 from .neighbourhood import graph_distances
 from .limits import stop_if_expired
+from .scopes import classify_conflicts
 
 
 class CoreFinder:
@@ -57,19 +58,26 @@ class CoreFinder:
         return {self.source_of[lit] for lit in found if lit in self.source_of}
 
     def conflict_places(self, active: set) -> set:
-        """The places that conflict with `active` sources on (one satisfiable solve)."""
+        """The places of the shape errors with `active` sources on (one satisfiable solve):
+        not those inside a body that may not run then (a branch not taken: a warning, as
+        scopes.split_conflicts has it for the graph's own solve)."""
         assumptions = [lit if s in active else -lit for s, lit in self.act_lit.items()]
         assumptions += [-lit for lit in self.check_lit.values()]
         atoms = list(self.ctl.symbolic_atoms.by_signature("conflict", 3))
-        found: set = set()
+        runs_atoms = list(self.ctl.symbolic_atoms.by_signature("scope_runs", 1))
+        found: list = []
+        runs: set = set()
 
         def on_model(model):
-            found.update(a.symbol.arguments[0] for a in atoms if model.is_true(a.literal))
+            found.extend(a.symbol for a in atoms if model.is_true(a.literal))
+            runs.update(a.symbol.arguments[0].number for a in runs_atoms
+                        if model.is_true(a.literal))
 
         self.solves += 1
         stop_if_expired("explaining the shape error")
         self.ctl.solve(assumptions=assumptions, on_model=on_model)
-        return found
+        errors, _, _ = classify_conflicts(self.graph, found, runs)
+        return {c.arguments[0] for c in errors}
 
     def view(self, active: set, tensors) -> "Atoms":
         """The shown atoms about `tensors` (and every conflict and binding) with `active`

@@ -219,24 +219,38 @@ def split_conflicts(graph: Graph, atoms) -> None:
     holds their conflicts: If -> branch -> conflicts."""
     if not graph.has_bodies or not atoms.conflicts:
         return
+    atoms.conflicts, scope_conflicts, stuck_ifs = classify_conflicts(graph, atoms.conflicts,
+                                                                     atoms.runs)
+    atoms.scope_conflicts += scope_conflicts
+    for n, branches in stuck_ifs.items():
+        for key, conflicts in branches.items():
+            atoms.stuck_ifs.setdefault(n, {}).setdefault(key, []).extend(conflicts)
+
+
+def classify_conflicts(graph: Graph, conflicts, runs: set) -> tuple[list, list, dict]:
+    """(errors, [(scope's operator, conflict)] inside bodies that may not run, If -> branch
+    -> conflicts of Ifs that surely run and whose both branches conflict) for conflict
+    atoms given the scopes that surely run (`runs`)."""
+    if not graph.has_bodies:
+        return list(conflicts), [], {}
     scopes = Scopes(graph)
-    errors, unsure = [], []
-    for c in atoms.conflicts:
-        k = scopes.unsure(c.arguments[0], atoms.runs)
+    errors, unsure, scope_conflicts, stuck_ifs = [], [], [], {}
+    for c in conflicts:
+        k = scopes.unsure(c.arguments[0], runs)
         if k is None:
             errors.append(c)
         else:
             unsure.append((k, c))
-    stuck = {k: (n, key) for n, ks in scopes.stuck_ifs({k for k, _ in unsure}, atoms.runs).items()
+    stuck = {k: (n, key) for n, ks in scopes.stuck_ifs({k for k, _ in unsure}, runs).items()
              for k, key in zip(ks, ("then_branch", "else_branch"))}
     for k, c in unsure:
         if k in stuck:
             errors.append(c)
             n, key = stuck[k]
-            atoms.stuck_ifs.setdefault(n, {}).setdefault(key, []).append(c)
+            stuck_ifs.setdefault(n, {}).setdefault(key, []).append(c)
         else:
-            atoms.scope_conflicts.append((scopes.kind[k], c))
-    atoms.conflicts = errors
+            scope_conflicts.append((scopes.kind[k], c))
+    return errors, scope_conflicts, stuck_ifs
 
 
 def other_branch(atoms, place):

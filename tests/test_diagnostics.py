@@ -110,3 +110,30 @@ def test_repair_hint_names_the_shape_that_solves():
     sol = shape_logic.solve("tests/diagnostics/cases/output_annotation_contradicts.json")
     assert "help: if `probs` were [n, 1000], the graph would solve" in sol.diagnostics[0].notes
     assert "   = help: if `probs` were [n, 1000]" in sol.to_text()
+
+
+def test_a_branch_that_may_not_run_is_no_second_error():
+    # the Squeeze is the graph's error (x's axis 0 is 4, it needs 1). The If's then branch
+    # adds [3] to [4]: it cannot run, but c may be false, so that is no error of the graph,
+    # also once the Squeeze's error is set aside to look for more (explain.conflict_places
+    # classifies them as the graph's own solve does, scopes.classify_conflicts)
+    def floats(n):
+        return {"dtype": "f32", "shape": [n], "data": [1.0] * n}
+
+    g = {"opset": 18,
+         "inputs": {"x": {"dtype": "f32", "shape": "[4, 5]"}, "c": {"dtype": "bool", "shape": "[]"}},
+         "initializers": {"axes": {"dtype": "i64", "shape": [1], "data": [0]}},
+         "nodes": [
+             {"name": "maybe", "op": "If", "inputs": ["c"], "outputs": ["m"], "attrs": {
+                 "then_branch": {"inputs": [], "outputs": ["s"],
+                                 "initializers": {"a": floats(3), "b": floats(4)},
+                                 "nodes": [{"name": "add", "op": "Add", "inputs": ["a", "b"],
+                                            "outputs": ["s"]}]},
+                 "else_branch": {"inputs": [], "outputs": ["r"],
+                                 "nodes": [{"name": "relu", "op": "Relu", "inputs": ["x"],
+                                            "outputs": ["r"]}]}}},
+             {"name": "sq", "op": "Squeeze", "inputs": ["x", "axes"], "outputs": ["q"]}]}
+    (d,) = shape_logic.solve(g).diagnostics
+    # (the 1 is the Squeeze's requirement, not the length of its axes list)
+    assert d.message == 'Squeeze "sq" gives axis 0 of `x` two sizes: 1 and 4'
+    assert {c["name"] for c in d.core} == {"x", "axes", "sq"}

@@ -92,7 +92,9 @@ def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
     g = {"opset": 13, "inputs": {"x": {"dtype": "f32", "shape": "[2, 5, 3]"}},
          "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]}}, "nodes": nodes}
     (d,) = shape_logic.solve(g).diagnostics
-    assert d.message == 'Squeeze "sq" needs x220.shape[1] == one.shape[0]'
+    # (the 1 is the Squeeze's own requirement: not `one.shape[0]`, the length of its axes
+    # list, which merely happens to be 1 too)
+    assert d.message == 'Squeeze "sq" gives axis 1 of `x` two sizes: 1 and 5'
     entries = {(e["kind"], e["name"]) for e in d.to_json()["core"]}
     assert {("node", "sq"), ("input", "x"), ("input", "one")} <= entries
     assert d.to_json()["context"] > 200  # the Relus between, not minimized
