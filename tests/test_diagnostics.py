@@ -121,7 +121,8 @@ def test_a_branch_that_may_not_run_is_no_second_error():
         return {"dtype": "f32", "shape": [n], "data": [1.0] * n}
 
     g = {"opset": 18,
-         "inputs": {"x": {"dtype": "f32", "shape": "[4, 5]"}, "c": {"dtype": "bool", "shape": "[]"}},
+         "inputs": {"x": {"dtype": "f32", "shape": "[4, 5]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
          "initializers": {"axes": {"dtype": "i64", "shape": [1], "data": [0]}},
          "nodes": [
              {"name": "maybe", "op": "If", "inputs": ["c"], "outputs": ["m"], "attrs": {
