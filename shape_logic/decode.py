@@ -252,8 +252,14 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
             if t in atoms.min_rank:
                 poly.append(t)
             continue
+        rank = min(ranks)
+        if len(ranks) > 1:  # ranks that clash (a shape error): the rank the user gave it,
+            rank = _declared_rank(graph, t, ranks)  # else none (a fresh shape variable: the
+            if rank is None:  # smallest rank printed `[]` for a tensor of [4, 5])
+                shapes[t] = None
+                continue
         dims = []
-        for i in range(min(ranks)):
+        for i in range(rank):
             values = all_dims.get((t, i))
             if values and len(values) == 1 and not bound:
                 dims.append(next(iter(values)))  # the common case: one value, nothing bound
@@ -283,6 +289,13 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges)
+
+
+def _declared_rank(graph, t: str, ranks: set) -> int | None:
+    """The rank of t's declaration as an input or initializer, if it is among `ranks`."""
+    info = graph.inputs.get(t) or graph.initializers.get(t)
+    rank = info.shape.rank if info is not None and info.shape is not None else None
+    return rank if rank in ranks else None
 
 
 def _note_data_range(data_ranges: dict, name: Expr, bounds, resolve):

@@ -138,3 +138,15 @@ def test_a_branch_that_may_not_run_is_no_second_error():
     # (the 1 is the Squeeze's requirement, not the length of its axes list)
     assert d.message == 'Squeeze "sq" gives axis 0 of `x` two sizes: 1 and 4'
     assert {c["name"] for c in d.core} == {"x", "axes", "sq"}
+
+
+def test_a_tensor_whose_ranks_clash_prints_no_rank():
+    # y is declared a scalar, and Relu makes it x's [4, 5]: x and y then hold ranks 0 and
+    # 2. The table printed `[]` (a scalar) for both: x is printed as the user declared it,
+    # y with no one rank is a shape variable (any rank)
+    sol = shape_logic.solve({"inputs": {"x": {"dtype": "f32", "shape": "[4, 5]"}},
+                             "nodes": [{"op": "Relu", "inputs": ["x"], "outputs": ["y"]}],
+                             "outputs": {"y": {"shape": "[]"}}})
+    assert sol.status == "error"
+    assert [d.message for d in sol.diagnostics] == ["`y` is declared [] but the graph gives [4, 5]"]
+    assert sol.shape("x") == "[4, 5]" and sol.shape("y").startswith("_")
