@@ -17,7 +17,7 @@ from typing import Any
 import clingo
 
 from .asp.release import release
-from .scopes import is_scoped, name_scope, unscoped_name
+from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
 from .shapes import Shape
 from .symbolic.equation import reduced
@@ -282,7 +282,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     for s, rs in atoms.ranges.items():  # (a body's own names: only where it runs)
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
-    constraints = _constraints(atoms.unsolved, resolve, atoms.runs)
+    constraints = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
+                               if atoms.unsolved and graph.has_bodies else atoms.runs)
     conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
@@ -313,8 +314,9 @@ def _constraints(unsolved, resolve, runs: set) -> list:
     """The equations that must hold, one per difference of their sides (`s4 + max(3, s2) =
     s4 + 3` is `max(3, s2) = 3`), each as its simplest form: the same whatever order the
     answer set lists them in. An equation of the names of a body that may not run (a scope
-    not in `runs`) holds only where it runs, even once its names are resolved to the
-    graph's: `_i2_s0 = 1` in an If branch not taken is not `4 = 1`."""
+    not in `runs`, the scopes that run whenever the graph does) holds only where it runs,
+    even once its names are resolved to the graph's: `_i2_s0 = 1` in an If branch not
+    taken is not `4 = 1`, nor in a Loop that surely runs inside it."""
     best: dict = {}
     for e1, e2 in unsolved:
         if any(name_scope(s) not in runs for s in e1.symbol_set() | e2.symbol_set()

@@ -212,6 +212,13 @@ class Scopes:
 _OTHER_BRANCH = {"then_branch": "else_branch", "else_branch": "then_branch"}
 
 
+def surely_running(graph: Graph, runs: set) -> set:
+    """The scopes that run whenever the graph does: each in `runs` (scope_runs: it runs
+    whenever its node does) and so is every scope around it."""
+    parents = Scopes(graph).parents
+    return {k for k in runs if all(p in runs for p in parents.get(k, ()))}
+
+
 def split_conflicts(graph: Graph, atoms) -> None:
     """Move the conflicts inside bodies that may not run from atoms.conflicts (shape
     errors) to atoms.scope_conflicts, as (scope's operator, conflict). Conflicts in both

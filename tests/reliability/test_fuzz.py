@@ -186,3 +186,19 @@ def test_values_colliding_in_a_branch_that_may_not_run_leave_the_graph_s_tests_a
     first = sol.diagnostics[0]
     assert (first.tensor, first.axis) == ("x0", 0) and "1 and 4" in first.message
     assert "n7/else_branch/fail_req7" in {c["name"] for c in first.core}
+
+
+def test_a_body_that_runs_inside_a_branch_that_may_not_makes_no_constraint():
+    # a Loop that surely runs whenever its If branch does, in a branch that may not run:
+    # its body's equations (_i4_s5 = 1 beside _i4_s5 = 3) printed `3 = 1` as a constraint
+    # of a graph that runs (decode: a scope's names count as the graph's only where every
+    # scope around it surely runs too, scopes.surely_running)
+    import json
+
+    from shape_logic import solve
+
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "constraint_of_a_loop_in_a_branch_not_taken.json").read_text())
+    sol = solve(case["graph"])
+    assert sol.status == "ok" and sol.constraints == []
+    assert any("branch cannot run" in w for w in sol.warnings)
