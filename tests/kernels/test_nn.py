@@ -222,8 +222,11 @@ def test_lp_normalization(seed, shape, data, p):
 
 
 @FAST
-@given(seed=seeds, shape=st.lists(small, min_size=3, max_size=4), size=st.integers(1, 5))
+@given(seed=seeds, shape=st.lists(small, min_size=4, max_size=4),
+       size=st.sampled_from([1, 3, 5]))
 def test_lrn(seed, shape, size):
+    # (onnxruntime's LRN takes 4-D inputs and odd sizes only: other draws compared nothing,
+    # and 12 random draws compared nothing at all about once in 70 runs)
     check("LRN", [rand(np.random.default_rng(seed), shape)], {"size": size, "alpha": 0.01},
           ort=True)
 
