@@ -1,5 +1,6 @@
 """Soundness fuzzing in CI: a few hundred random graphs (bench/fuzz.py runs 10,000+)."""
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -9,6 +10,11 @@ ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("fuzz", ROOT / "bench" / "fuzz.py")
 fuzz = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fuzz)
+
+
+def regression(name: str) -> dict:
+    """A failing graph the fuzzer found (fuzz_regressions/NAME.json: note, symbols, graph)."""
+    return json.loads((Path(__file__).parent / "fuzz_regressions" / f"{name}.json").read_text())
 
 
 def test_random_graphs_are_solved_soundly():
@@ -144,12 +150,9 @@ def test_the_oracle_runs_the_graph_again_at_other_sizes():
 def test_what_a_branch_that_may_not_run_requires_is_no_constraint_of_the_graph():
     # the else branch requires its copy of s0 (4) to be 1: the branch cannot run (a
     # warning says so), and `4 = 1` is no constraint of the graph
-    import json
-
     from shape_logic import solve
 
-    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
-                       "constraint_of_untaken_branch.json").read_text())
+    case = regression("constraint_of_untaken_branch")
     sol = solve(case["graph"])
     assert sol.status == "ok" and sol.constraints == []
     assert any("branch cannot run" in w for w in sol.warnings)
@@ -159,12 +162,9 @@ def test_the_virtual_tensors_and_checks_of_a_body_node_are_the_body_s():
     # a branch that cannot run multiplies its sizes; its Reshape's element counts
     # (equal(numel(N))) and Expand's target(N) met as many integers, whose equations were
     # printed as constraints of the graph (5089 of them): they are the body's (@in_body)
-    import json
-
     from shape_logic import solve
 
-    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
-                       "constraints_of_virtual_body_places.json").read_text())
+    case = regression("constraints_of_virtual_body_places")
     sol = solve(case["graph"], timeout=60)
     assert sol.status == "ok" and sol.constraints == []
 
@@ -175,12 +175,9 @@ def test_values_colliding_in_a_branch_that_may_not_run_leave_the_graph_s_tests_a
     # clingo's integers) and the comparison Size(x0) <= 1 (a test: 1 or 0, no new value)
     # are still made, so the branch that then surely runs fails the graph, with the
     # clash at x0's axis 0 first (the earliest place) and the branch's Squeeze in its core
-    import json
-
     from shape_logic import solve
 
-    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
-                       "error_of_a_branch_that_surely_runs.json").read_text())
+    case = regression("error_of_a_branch_that_surely_runs")
     sol = solve(case["graph"])
     assert sol.status == "error"
     first = sol.diagnostics[0]
@@ -193,12 +190,9 @@ def test_a_body_that_runs_inside_a_branch_that_may_not_makes_no_constraint():
     # its body's equations (_i4_s5 = 1 beside _i4_s5 = 3) printed `3 = 1` as a constraint
     # of a graph that runs (decode: a scope's names count as the graph's only where every
     # scope around it surely runs too, scopes.surely_running)
-    import json
-
     from shape_logic import solve
 
-    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
-                       "constraint_of_a_loop_in_a_branch_not_taken.json").read_text())
+    case = regression("constraint_of_a_loop_in_a_branch_not_taken")
     sol = solve(case["graph"])
     assert sol.status == "ok" and sol.constraints == []
     assert any("branch cannot run" in w for w in sol.warnings)
