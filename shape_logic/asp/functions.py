@@ -88,7 +88,9 @@ class Functions(Relating):
         (an inconsistent graph), or the computations allowed are spent. A `test` (a
         comparison: 1 or 0) makes no new value to derive more from, so a collision does not
         stop it: a branch not taken that collides 1 with 4 left `Size(x) <= 1` unknown for
-        an x of 80 elements, and the If it decides with it."""
+        an x of 80 elements, and the If it decides with it. (Computing such a count past a
+        collision, in clingo's integers or past the taint, let an inconsistent graph grow
+        its sizes for minutes where it stopped in 0.3 s: fuzz control 107, graph 63.)"""
         self.calls += 1  # every computation that may make a new value passes here
         if self.deadline is not None:
             self.deadline.check()

@@ -171,9 +171,9 @@ def test_the_virtual_tensors_and_checks_of_a_body_node_are_the_body_s():
 
 def test_values_colliding_in_a_branch_that_may_not_run_leave_the_graph_s_tests_alone():
     # a nested branch that may not run collides 1 with 4, which stops arithmetic on those
-    # values (asp/functions.py); the graph's own Size(x0) (a product of its dims, in
-    # clingo's integers) and the comparison Size(x0) <= 1 (a test: 1 or 0, no new value)
-    # are still made, so the branch that then surely runs fails the graph, with the
+    # values (asp/functions.py); the comparison Size(x0) <= 1 (a test: 1 or 0, no new
+    # value) is still made (Size(x0), 80, is made before the collision in the grounding's
+    # order), so the branch that then surely runs fails the graph, with the
     # clash at x0's axis 0 first (the earliest place) and the branch's Squeeze in its core
     from shape_logic import solve
 

@@ -178,3 +178,32 @@ def test_ranks_raised_in_a_branch_that_cannot_run_stop_at_the_cap():
     assert sol.status == "ok" and sol.shape("t7") == "[4, 1, 1, 1]"
     assert any("If branch cannot run" in w for w in sol.warnings)
     assert time.monotonic() - t0 < 10
+
+
+def test_an_inconsistent_graph_stops_growing_its_sizes():
+    """Found by bench/fuzz.py (control, seed 107, graph 63): once values collide, counts and
+    pairings of elements stop with the rest of arithmetic; computing element counts past
+    the collision grew the sizes without end (a 60 s limit was overrun to 451 s)."""
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "error_whose_sizes_grew.json").read_text())
+    t0 = time.monotonic()
+    sol = solve(case["graph"], timeout=30)
+    assert sol.status == "error"
+    assert time.monotonic() - t0 < 15
+
+
+def test_where_pairs_the_elements_of_short_vectors_only():
+    """Where's element rules (shape computations) pair the elements of vectors of up to
+    1024 elements, the most any tensor's elements are known of: over a [200000] vector
+    they made 600,000 atoms (1.5 s for one node) and computed nothing."""
+    from shape_logic.solver import Problem
+
+    def where_at_atoms(n: int) -> int:
+        g = {"inputs": {"c": {"dtype": "bool", "shape": f"[{n}]"},
+                        "x": {"dtype": "i64", "shape": f"[{n}]"},
+                        "y": {"dtype": "i64", "shape": f"[{n}]"}},
+             "nodes": [{"op": "Where", "inputs": ["c", "x", "y"], "outputs": ["z"]}]}
+        ctl, _ = Problem.load(g).control("", sourced=False)
+        return sum(1 for _ in ctl.symbolic_atoms.by_signature("where_at", 4))
+
+    assert where_at_atoms(3) == 9 and where_at_atoms(2000) == 0
