@@ -3,7 +3,6 @@ carrying its last positions (CausalConvWithState), recurrent linear attention
 (LinearAttention), attention with modifiers (FlexAttention; its score_mod and prob_mod
 bodies in tests/ops/test_FlexAttention.py) - vs onnx's reference evaluator, and vs
 onnxruntime where the reference cannot speak."""
-import os
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import strategies as st
 
 from .reference import check, rand, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 small = st.integers(1, 4)
 
 
@@ -115,7 +114,7 @@ def test_linear_attention(case):
     check("LinearAttention", arrays, attrs, n_outputs=2, opset=27, atol=1e-5)
 
 
-@settings(max_examples=6, deadline=None, derandomize=bool(os.environ.get("CI")))
+@settings(max_examples=6, deadline=None)
 @given(linear_attention_inputs())
 def test_linear_attention_matches_onnxruntime(case):
     # onnxruntime's own kernel (the query heads' mapping onto kv heads, the gates' layouts)

@@ -2,7 +2,6 @@
 spatial axes of size 1, where the reference divides by zero); the spec's other ranks
 through what they must equal: Conv where no tap moves, and the 2-D kernel over an axis
 of size 1."""
-import os
 
 import numpy as np
 from hypothesis import given, settings
@@ -12,7 +11,7 @@ from shape_logic.kernels import load_kernel
 
 from .reference import check, rand, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 
 
 @st.composite
@@ -53,7 +52,7 @@ def test_deform_conv(case):
     check("DeformConv", arrays, attrs, opset=22, atol=1e-4)
 
 
-@settings(max_examples=8, deadline=None, derandomize=bool(os.environ.get("CI")))
+@settings(max_examples=8, deadline=None)
 @given(deform_inputs(smallest=1))
 def test_deform_conv_matches_onnxruntime(case):
     arrays, attrs = case

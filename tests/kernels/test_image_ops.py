@@ -1,7 +1,6 @@
 """Image resampling kernels vs onnxruntime, where onnx's reference is not the runtime's:
 Resize before opset 11 and Upsample (onnxruntime's nearest neighbours truncate or round
 up i / scale), MaxRoiPool (the reference has none)."""
-import os
 
 import numpy as np
 from hypothesis import given, settings
@@ -12,7 +11,7 @@ from tests.ops.test_Upsample import upsample_scales
 
 from .reference import check, rand, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 small = st.integers(1, 4)
 
 

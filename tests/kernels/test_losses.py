@@ -1,6 +1,5 @@
 """The class losses' kernels vs onnx's reference evaluator: per element, summed and averaged
 over the weights, with weights and ignored targets, on inputs of rank 2 to 4."""
-import os
 
 import numpy as np
 import pytest
@@ -9,7 +8,7 @@ from hypothesis import strategies as st
 
 from .reference import check, rand, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 
 
 @pytest.mark.parametrize("op", ["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"])

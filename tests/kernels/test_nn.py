@@ -1,6 +1,5 @@
 """Neural-network kernels (matmul, convolution, pooling, normalization, recurrent) vs onnx's
 reference evaluator, on random shapes, strides, pads, dilations and groups."""
-import os
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ from shape_logic.testing import reference_outputs
 
 from .reference import TESTED, check, rand, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 small = st.integers(1, 4)
 
 

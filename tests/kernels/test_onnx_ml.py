@@ -2,7 +2,6 @@
 (ai.onnx.preview.training) vs onnx's reference evaluator. Where the reference departs
 from the operators' definitions (Adam's output types, TreeEnsemble's post_transform,
 LabelEncoder's NaN keys), tests/ops/test_<Op>.py checks the kernel on its own."""
-import os
 
 import numpy as np
 from hypothesis import given, settings
@@ -12,7 +11,7 @@ from tests.ops.test_TreeEnsemble import VALUES, random_trees
 
 from .reference import check, rand, seeds, shapes
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 ML, TRAINING = "ai.onnx.ml", "ai.onnx.preview.training"
 
 

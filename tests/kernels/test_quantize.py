@@ -1,6 +1,5 @@
 """Quantization kernels (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
 MatMulInteger, QLinearMatMul, ConvInteger, QLinearConv) vs onnx's reference evaluator."""
-import os
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ from hypothesis import strategies as st
 from .reference import check, rand, seeds
 from .test_nn import conv_case
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 small = st.integers(1, 4)
 
 

@@ -1,6 +1,5 @@
 """The string and text kernels vs onnx's reference evaluator (StringNormalizer vs
 onnxruntime: the reference removes stop words inside strings, against the spec)."""
-import os
 
 import numpy as np
 from hypothesis import given, settings
@@ -12,7 +11,7 @@ from tests.ops.test_TfIdfVectorizer import BIGRAMS
 
 from .reference import check, seeds
 
-FAST = settings(max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")))
+FAST = settings(max_examples=12, deadline=None)
 
 
 @FAST
