@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_control import build_control  # noqa: E402
-from fuzz_graphs import GENERATORS, Builder, build  # noqa: E402,F401
+from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402
 
@@ -170,32 +170,18 @@ def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | No
 EXECUTE_SECONDS = 2.0
 
 
-class _TooLong(Exception):
-    pass
-
-
 def execute(b: Builder, symbols: dict, seconds: float | None = None) -> dict | None:
     """Every tensor's value with the graph's inputs at the symbols' values (new random
     data; integers 0, valid indices, and booleans false), by the kernels as the Builder
     ran them; None if a kernel fails, or takes more than `seconds` of CPU time (checked
     by a timer signal between Python steps: a Loop's rounds)."""
-    import signal
-
     if seconds is None:
         return _execute(b, symbols)
-
-    def too_long(signum, frame):
-        raise _TooLong
-
-    old = signal.signal(signal.SIGPROF, too_long)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
-        return _execute(b, symbols)
-    except _TooLong:
+        with cpu_limit(seconds):
+            return _execute(b, symbols)
+    except TooLong:
         return None
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
 
 
 def _execute(b: Builder, symbols: dict) -> dict | None:

@@ -7,7 +7,9 @@ for some equal dims, symbols standing for 1 next to broadcasting).
 """
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
 
 import numpy as np
 
@@ -16,6 +18,32 @@ from shape_logic.kernels import load_kernel
 UNARY = ["Relu", "Neg", "Sigmoid", "Identity", "Abs", "Exp"]
 BINARY = ["Add", "Sub", "Mul", "Div", "Max", "Min"]
 REDUCE = ["ReduceSum", "ReduceMean", "ReduceMax"]
+
+
+# CPU seconds a kernel may take while the Builder runs it: a Loop of Scans ran for minutes
+# building a graph (--kind control --seed 111, after graph 1000); past it the node is
+# dropped, as a node that fails is
+BUILD_SECONDS = 2.0
+
+
+class TooLong(Exception):
+    """Kernels ran past their CPU time (cpu_limit)."""
+
+
+@contextlib.contextmanager
+def cpu_limit(seconds: float):
+    """Raise TooLong once the process has spent `seconds` of CPU time in the block (a timer
+    signal, seen between Python steps: a Loop's rounds, a kernel's calls)."""
+    def too_long(signum, frame):
+        raise TooLong
+
+    old = signal.signal(signal.SIGPROF, too_long)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 class Builder:
@@ -80,7 +108,10 @@ class Builder:
             kernel = load_kernel(op)(dict(attrs or {}), opset=18, n_outputs=n_out)
             if getattr(kernel, "outer_names", None):  # a body reads tensors around it
                 kernel.outer_values = {t: self.values[t] for t in kernel.outer_names}
-            outs = kernel(*args)
+            with cpu_limit(BUILD_SECONDS):
+                outs = kernel(*args)
+        except TooLong:
+            return None  # (no failing node: one too slow to build with)
         except Exception:
             if not allow_failure:
                 return None

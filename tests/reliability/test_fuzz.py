@@ -196,3 +196,31 @@ def test_a_body_that_runs_inside_a_branch_that_may_not_makes_no_constraint():
     sol = solve(case["graph"])
     assert sol.status == "ok" and sol.constraints == []
     assert any("branch cannot run" in w for w in sol.warnings)
+
+
+def test_a_node_too_slow_to_build_is_dropped(monkeypatch):
+    # the Builder runs each node's kernel under a CPU-time limit (a Loop of Scans ran for
+    # minutes while building a graph of --kind control --seed 111): past it the node is
+    # dropped, not recorded as a failing node
+    import pytest
+
+    import fuzz_graphs
+
+    with pytest.raises(fuzz_graphs.TooLong):
+        with fuzz_graphs.cpu_limit(0.05):
+            while True:
+                pass
+    b = fuzz.Builder(random.Random(0), symbolic=0.0)
+    x = b.new_input([2, 3])
+    monkeypatch.setattr(fuzz_graphs, "BUILD_SECONDS", 0.02)
+    calls = []
+
+    def slow(self, *args):  # a kernel that takes its time between Python steps
+        while True:
+            calls.append(1)
+
+    from shape_logic.kernels import load_kernel
+
+    monkeypatch.setattr(load_kernel("Relu"), "run", slow)
+    assert b.add("Relu", [x]) is None and calls
+    assert b.failed_op is None and b.graph["nodes"] == []
