@@ -226,12 +226,8 @@ def split_conflicts(graph: Graph, atoms) -> None:
     holds their conflicts: If -> branch -> conflicts."""
     if not graph.has_bodies or not atoms.conflicts:
         return
-    atoms.conflicts, scope_conflicts, stuck_ifs = classify_conflicts(graph, atoms.conflicts,
-                                                                     atoms.runs)
-    atoms.scope_conflicts += scope_conflicts
-    for n, branches in stuck_ifs.items():
-        for key, conflicts in branches.items():
-            atoms.stuck_ifs.setdefault(n, {}).setdefault(key, []).extend(conflicts)
+    atoms.conflicts, atoms.scope_conflicts, atoms.stuck_ifs = classify_conflicts(
+        graph, atoms.conflicts, atoms.runs)
 
 
 def classify_conflicts(graph: Graph, conflicts, runs: set) -> tuple[list, list, dict]:

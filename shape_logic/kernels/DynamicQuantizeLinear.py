@@ -15,11 +15,10 @@ class DynamicQuantizeLinear(Kernel):
         hi = f(max(0.0, float(x.max()))) if x.size else f(0)
         lo = f(min(0.0, float(x.min()))) if x.size else f(0)
         scale = (f(1) if hi == lo else f(hi - lo)) / f(255)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            point = f(0) - lo / scale
         # a range of subnormals makes the scale 0 and the point 0/0: onnxruntime's clamp
         # (min then max, a NaN compared false) gives 255, as onnx's reference does
-        zero = f(255) if np.isnan(point) else np.rint(np.clip(point, 0, 255))
         with np.errstate(invalid="ignore", divide="ignore"):
+            point = f(0) - lo / scale
+            zero = f(255) if np.isnan(point) else np.rint(np.clip(point, 0, 255))
             y = np.clip(np.rint(x / scale) + zero, 0, 255).astype(np.uint8)
         return y, np.asarray(scale, np.float32), np.asarray(zero, np.uint8)
