@@ -19,7 +19,7 @@ warm time (best of --warm further calls per model, after the first), as a proces
 infers many models sees it.
 
     python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
-                                  [--zoo | --zoo2]
+                                  [--zoo | --zoo2 | --hf]
 
 --dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
 needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
@@ -31,7 +31,11 @@ rolling, windows, sorting...) instead of the models; --zoo2 on those of
 bench/zoo_sequence.py (decoder steps with caches and cross-attention, mixture of experts,
 selective scan, rotary, ALiBi, padding masks) and bench/zoo_vision.py (diffusion UNet
 block, ConvNeXt, MobileNetV3, MBConv, DETR, wav2vec2 features, fold, spectrogram, index
-updates, 'same' convolutions).
+updates, 'same' convolutions). --hf on Hugging Face transformers models (bench/hf_models.py:
+BERT, DistilBERT, ViT, GPT-2, LLaMA; tiny configs, random weights; needs the transformers
+package, in the `bench` extra), each also after onnxruntime's transformer optimizer where
+it applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization,
+BiasGelu from com.microsoft).
 """
 from __future__ import annotations
 
@@ -192,6 +196,21 @@ def zoo_models(only, exporter: str, zoos=("torch_zoo",)):
             yield name, model, feeds
 
 
+def hf_models(only):
+    """bench/hf_models.py's models as exported and, where onnxruntime's transformer
+    optimizer takes them, fused by it (`<name>_fused`)."""
+    import hf_models as hf
+
+    for name, make in hf.MODELS.items():
+        if only and name not in only and f"{name}_fused" not in only:
+            continue
+        model, feeds, model_type = make()
+        if not only or name in only:
+            yield name, model, feeds
+        if model_type and (not only or f"{name}_fused" in only):
+            yield f"{name}_fused", hf.fused(model, model_type), feeds
+
+
 def models(only, light: bool):
     import torch_models
 
@@ -225,13 +244,18 @@ def main(argv=None):
                     help="the building blocks of bench/torch_zoo.py instead of the models")
     ap.add_argument("--zoo2", action="store_true",
                     help="those of bench/zoo_sequence.py and zoo_vision.py instead")
+    ap.add_argument("--hf", action="store_true",
+                    help="Hugging Face transformers models (bench/hf_models.py) instead, "
+                         "also fused by onnxruntime's transformer optimizer")
     args = ap.parse_args(argv)
     if args.dynamo:
         import torch_models
 
         torch_models.use_dynamo(True)
     exporter = "dynamo" if args.dynamo else "torchscript"
-    if args.zoo or args.zoo2:
+    if args.hf:
+        chosen = hf_models(set(args.only))
+    elif args.zoo or args.zoo2:
         chosen = zoo_models(set(args.only), exporter, ("zoo_sequence", "zoo_vision")
                             if args.zoo2 else ("torch_zoo",))
     else:

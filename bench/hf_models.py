@@ -1,0 +1,165 @@
+"""Hugging Face transformers models (tiny configs, random weights: nothing is downloaded)
+exported to ONNX, as users bring them: for `compare_peers.py --hf` and tests/test_hf_models.py.
+
+Each maker returns (model, [feeds at two input sizes], the model type onnxruntime's
+transformer optimizer takes, or None). BERT, DistilBERT and ViT go through the TorchScript
+exporter, the one whose graphs that optimizer fuses into its com.microsoft ops (Attention,
+EmbedLayerNormalization, SkipLayerNormalization, BiasGelu); GPT-2 and LLaMA, which
+transformers' TorchScript export no longer traces, through torch.export's (dynamo): the
+optimizer fails on those (onnxruntime 1.32: an IndexError in its GPT-2 post-processing),
+so they have no fused form.
+
+`fused(model, model_type)` is the model after that optimizer (its fusions in Python,
+opt_level 0: no onnxruntime graph rewrites, which could not read the dynamo exports'
+weights either), as the optimizer's users deploy it. Nothing is committed as
+a binary: models are built on the fly (~1 s each, ~6 s for the dynamo exports).
+"""
+from __future__ import annotations
+
+import copy
+import io
+import logging
+import warnings
+
+import numpy as np
+
+VOCAB = 100
+
+
+def _modules():
+    import torch
+    import transformers
+
+    return torch, transformers
+
+
+def _export(module, args, names, outputs, dims, dynamo: bool):
+    """The ONNX ModelProto of `module` at `args`; `dims`: input -> {axis: name}."""
+    import onnx
+
+    torch, _ = _modules()
+    module.eval()
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            logging.getLogger("torch.onnx").setLevel(logging.ERROR)
+            shapes = {arg: {axis: torch.export.Dim(name) for axis, name in axes.items()}
+                      for arg, axes in zip(_arg_names(module), dims.values())}
+            program = torch.onnx.export(module, args, input_names=names, output_names=outputs,
+                                        dynamic_shapes=shapes, dynamo=True, opset_version=18,
+                                        verbose=False)
+            return program.model_proto
+        buf = io.BytesIO()
+        torch.onnx.export(module, args, buf, input_names=names, output_names=outputs,
+                          dynamic_axes=dims, opset_version=17, dynamo=False)
+    return onnx.load_from_string(buf.getvalue())
+
+
+def _arg_names(module) -> list[str]:
+    import inspect
+
+    return list(inspect.signature(module.forward).parameters)
+
+
+def _text_feeds(batch: int, seq: int, token_types: bool = False) -> dict:
+    rng = np.random.default_rng(batch * 10 + seq)
+    feeds = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
+             "attention_mask": np.ones((batch, seq), np.int64)}
+    feeds["attention_mask"][0, -1] = 0  # (one padded position: the mask is read)
+    if token_types:
+        feeds["token_type_ids"] = np.zeros((batch, seq), np.int64)
+    return feeds
+
+
+def _text_model(model_cls, config, token_types: bool, dynamo: bool):
+    """A text encoder/decoder over (input_ids, attention_mask[, token_type_ids]) with
+    dynamic batch and sequence, returning its last hidden state."""
+    torch, _ = _modules()
+    inner = model_cls(config).eval()
+
+    class Text(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids=None):
+            kw = {"token_type_ids": token_type_ids} if token_types else {}
+            if dynamo:
+                kw["use_cache"] = False
+            return self.m(input_ids=input_ids, attention_mask=attention_mask,
+                          return_dict=False, **kw)[0]
+
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
+    f = _text_feeds(2, 5, token_types)
+    args = tuple(torch.from_numpy(f[n]) for n in names)
+    model = _export(Text(), args, names, ["last_hidden_state"],
+                    {n: {0: "batch", 1: "seq"} for n in names}, dynamo)
+    return model, [_text_feeds(2, 5, token_types), _text_feeds(3, 7, token_types)]
+
+
+def bert():
+    _, T = _modules()
+    config = T.BertConfig(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2,
+                          num_attention_heads=4, intermediate_size=64,
+                          max_position_embeddings=64)
+    return (*_text_model(T.BertModel, config, True, False), "bert")
+
+
+def distilbert():
+    _, T = _modules()
+    config = T.DistilBertConfig(vocab_size=VOCAB, dim=32, n_layers=2, n_heads=4,
+                                hidden_dim=64, max_position_embeddings=64)
+    return (*_text_model(T.DistilBertModel, config, False, False), "bert")
+
+
+def gpt2():
+    _, T = _modules()
+    config = T.GPT2Config(vocab_size=VOCAB, n_embd=32, n_layer=2, n_head=4, n_positions=64)
+    return (*_text_model(T.GPT2Model, config, False, True), None)
+
+
+def llama():
+    _, T = _modules()
+    config = T.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
+                           num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                           max_position_embeddings=64)
+    return (*_text_model(T.LlamaModel, config, False, True), None)
+
+
+def vit():
+    torch, T = _modules()
+    config = T.ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                         intermediate_size=64, image_size=32, patch_size=8)
+    inner = T.ViTModel(config).eval()
+
+    class Vit(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, pixel_values):
+            return self.m(pixel_values=pixel_values, return_dict=False)[0]
+
+    def feeds(batch):
+        rng = np.random.default_rng(batch)
+        return {"pixel_values": rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)}
+
+    model = _export(Vit(), (torch.from_numpy(feeds(2)["pixel_values"]),), ["pixel_values"],
+                    ["last_hidden_state"], {"pixel_values": {0: "batch"}}, False)
+    return model, [feeds(2), feeds(3)], "vit"
+
+
+MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
+          "hf_llama": llama}
+
+
+def fused(model, model_type: str, heads: int = 4, hidden: int = 32):
+    """The model after onnxruntime's transformer optimizer (its fusions only). The optimizer rewrites the model it is given (its weights go to a temporary
+    file): it gets a copy."""
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    logging.getLogger("onnxruntime.transformers").setLevel(logging.ERROR)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return optimize_model(copy.deepcopy(model), model_type=model_type, num_heads=heads,
+                              hidden_size=hidden, opt_level=0, use_gpu=False).model

@@ -1,0 +1,72 @@
+"""Hugging Face transformers models as users bring them (bench/hf_models.py: tiny configs,
+random weights), as exported and after onnxruntime's transformer optimizer fuses them into
+its com.microsoft ops: every tensor's shape determined, symbolic in batch and sequence, and
+onnxruntime's at two input sizes. Skipped where torch or transformers is not installed
+(optional, heavy dependencies of the `bench` extra)."""
+import os
+import sys
+
+import pytest
+
+from shape_logic import solve
+from shape_logic.symbolic.expr import Expr
+
+from .onnx_graphs import assert_every_dim_determined, runtime_shapes
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("onnxruntime.transformers.optimizer")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
+import hf_models  # noqa: E402
+
+FUSED_OPS = {"Attention", "EmbedLayerNormalization", "SkipLayerNormalization", "BiasGelu"}
+
+
+def _check(model, feeds):
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings, sol.warnings
+    assert_every_dim_determined(sol)
+    for feed in feeds:
+        subs = {}
+        for vi in model.graph.input:
+            dims = vi.type.tensor_type.shape.dim
+            subs.update({d.dim_param: Expr.const(n) for d, n in zip(dims, feed[vi.name].shape)
+                         if d.dim_param})
+        for t, shape in runtime_shapes(model, feed).items():
+            ours = tuple(d.subs(subs) for d in sol.dims(t))
+            assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
+    return sol
+
+
+@pytest.fixture(scope="module")
+def bert():
+    return hf_models.bert()
+
+
+def test_bert_as_exported(bert):
+    model, feeds, _ = bert
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+
+
+def test_bert_fused_by_onnxruntime_s_optimizer(bert):
+    model, feeds, model_type = bert
+    fused = hf_models.fused(model, model_type)
+    ops = {n.op_type for n in fused.graph.node if n.domain == "com.microsoft"}
+    assert ops == FUSED_OPS  # (the optimizer fused what the test is about)
+    sol = _check(fused, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+
+
+def test_distilbert_fused_by_onnxruntime_s_optimizer():
+    model, feeds, model_type = hf_models.distilbert()
+    fused = hf_models.fused(model, model_type)
+    assert {n.op_type for n in fused.graph.node if n.domain == "com.microsoft"} == FUSED_OPS
+    _check(fused, feeds)
+
+
+def test_gpt2_exported_by_dynamo():
+    pytest.importorskip("onnxscript")
+    model, feeds, _ = hf_models.gpt2()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
