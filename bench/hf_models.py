@@ -154,8 +154,9 @@ MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2"
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):
-    """The model after onnxruntime's transformer optimizer (its fusions only). The optimizer rewrites the model it is given (its weights go to a temporary
-    file): it gets a copy."""
+    """The model after onnxruntime's transformer optimizer (its fusions only). The
+    optimizer rewrites the model it is given (its weights go to a temporary file): it
+    gets a copy."""
     from onnxruntime.transformers.optimizer import optimize_model
 
     logging.getLogger("onnxruntime.transformers").setLevel(logging.ERROR)
