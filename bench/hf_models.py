@@ -118,6 +118,47 @@ def gpt2():
     return (*_text_model(T.GPT2Model, config, False, True), None)
 
 
+def gpt2_kv(heads: int = 4, d: int = 32):
+    """GPT-2 decoding over a KV cache: the past keys and values of each layer as inputs
+    [batch, heads, past, d / heads], the mask over past + seq positions (its own dim name:
+    the exporter cannot tie it), the present keys and values as outputs."""
+    torch, T = _modules()
+    from transformers.cache_utils import DynamicCache
+
+    config = T.GPT2Config(vocab_size=VOCAB, n_embd=d, n_layer=2, n_head=heads,
+                          n_positions=64)
+    inner = T.GPT2Model(config).eval()
+    pasts = ["past_k0", "past_v0", "past_k1", "past_v1"]  # (two layers)
+
+    class Decoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_ids, attention_mask, past_k0, past_v0, past_k1, past_v1):
+            cache = DynamicCache.from_legacy_cache(((past_k0, past_v0), (past_k1, past_v1)))
+            out = self.m(input_ids=input_ids, attention_mask=attention_mask,
+                         past_key_values=cache, use_cache=True, return_dict=True)
+            present = out.past_key_values.to_legacy_cache()
+            return (out.last_hidden_state,) + tuple(t for kv in present for t in kv)
+
+    def feeds(batch, seq, past):
+        rng = np.random.default_rng(batch * 100 + seq * 10 + past)
+        f = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
+             "attention_mask": np.ones((batch, past + seq), np.int64)}
+        for name in pasts:
+            f[name] = rng.standard_normal((batch, heads, past, d // heads)).astype(np.float32)
+        return f
+
+    names = ["input_ids", "attention_mask"] + pasts
+    f = feeds(2, 3, 4)
+    dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "total"},
+            **{name: {0: "batch", 2: "past"} for name in pasts}}
+    model = _export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                    ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
+    return model, [feeds(2, 3, 4), feeds(1, 5, 2)], None
+
+
 def llama():
     _, T = _modules()
     config = T.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
@@ -150,7 +191,7 @@ def vit():
 
 
 MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
-          "hf_llama": llama}
+          "hf_gpt2_kv": gpt2_kv, "hf_llama": llama}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):

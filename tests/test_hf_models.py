@@ -65,8 +65,11 @@ def test_distilbert_fused_by_onnxruntime_s_optimizer():
     _check(fused, feeds)
 
 
-def test_gpt2_exported_by_dynamo():
+def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     pytest.importorskip("onnxscript")
-    model, feeds, _ = hf_models.gpt2()
+    model, feeds, _ = hf_models.gpt2_kv()
     sol = _check(model, feeds)
     assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+    # the cache grows by the new positions (onnxruntime's symbolic inference is right here
+    # too; our hand-written block in test_torch_export.py checks the causal mask's slices)
+    assert sol.shape("present_k1") == "[batch, 4, past + seq, 8]"
