@@ -7,11 +7,19 @@ Range checks that need the shapes (an axis beyond the rank, a kernel larger
 than the input) and domain checks the rule files state (`invalid(N,
 nonpositive("strides", 0))`) stay shape errors, diagnosed with their core.
 Operators without an ONNX schema (a user's own rule file) are not checked here.
+
+The attributes of every schema come from onnx_attributes.json when that table was
+written from the installed onnx (`write_table()`; tests/core/test_attributes.py holds it
+to onnx's registry), else from onnx.defs: importing onnx takes ~0.8 s here (it imports
+ml_dtypes, which registers its casts with NumPy), more than the rest of a JSON graph's
+solve from the command line.
 """
 from __future__ import annotations
 
+import json
 import math
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,43 +31,66 @@ from .graph import Graph
 INT64 = (-(2**63), 2**63 - 1)
 
 
-@lru_cache(maxsize=None)
-def _schemas() -> dict[str, list]:
-    """Operator name -> its ONNX schemas (every version), default domain only."""
+TABLE = Path(__file__).with_name("onnx_attributes.json")
+
+
+def schema_table() -> dict[str, list]:
+    """Operator name -> [[since_version, {attribute: AttrType}], ...] oldest first, for
+    ONNX's default domain, from onnx's registry (AttrType as onnx_import's ints)."""
     import onnx.defs
 
     out: dict[str, list] = {}
     for s in onnx.defs.get_all_schemas_with_history():
         if s.domain in ("", "ai.onnx"):
-            out.setdefault(s.name, []).append(s)
+            out.setdefault(s.name, []).append(
+                [s.since_version, {k: int(a.type) for k, a in s.attributes.items()}])
     for versions in out.values():
-        versions.sort(key=lambda s: s.since_version)
+        versions.sort(key=lambda v: v[0])
     return out
+
+
+def _onnx_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("onnx")
+    except PackageNotFoundError:
+        return None
+
+
+def write_table(path: Path = TABLE) -> None:
+    """Write schema_table() for the installed onnx (run after upgrading onnx)."""
+    path.write_text(json.dumps({"onnx": _onnx_version(), "ops": schema_table()},
+                               sort_keys=True, separators=(",", ":")) + "\n")
+
+
+@lru_cache(maxsize=None)
+def _schemas() -> dict[str, list]:
+    """schema_table(), read from TABLE when it was written from the installed onnx."""
+    try:
+        shipped = json.loads(TABLE.read_text())
+        if shipped.get("onnx") == _onnx_version():
+            return shipped["ops"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    return schema_table()
 
 
 @lru_cache(maxsize=None)
 def _attribute_types(op: str, opset: int) -> dict | None:
-    """Name -> AttrType at this opset (the first version's before it), or None: no schema.
-    One schema from onnx's registry: building every schema of its history (_schemas) cost
-    ~10 ms more in each process, needed only for an attribute this version lacks."""
-    import onnx.defs
-
-    if not onnx.defs.has(op, ""):
+    """Name -> AttrType at this opset (the newest version at or before it, as
+    onnx.defs.get_schema; the first version's when none is), or None: no schema."""
+    versions = _schemas().get(op)
+    if not versions:
         return None
-    try:
-        schema = onnx.defs.get_schema(op, opset, "")
-    except onnx.defs.SchemaError:  # no version at or before this opset
-        versions = _schemas().get(op)
-        if not versions:
-            return None
-        schema = versions[0]
-    return {k: int(a.type) for k, a in schema.attributes.items()}  # (onnx_import's ints)
+    fitting = [attrs for since, attrs in versions if since <= opset]
+    return fitting[-1] if fitting else versions[0][1]
 
 
 @lru_cache(maxsize=None)
 def _known_attributes(op: str) -> set:
     """The attribute names of every version of the operator."""
-    return {k for s in _schemas().get(op, ()) for k in s.attributes}
+    return {k for _, attrs in _schemas().get(op, ()) for k in attrs}
 
 
 def check_attributes(graph: Graph) -> None:

@@ -1,10 +1,11 @@
 """The in-memory graph: tensors declared by the user, nodes, and where each came from."""
 from __future__ import annotations
 
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from .shapes import Shape
@@ -29,24 +30,51 @@ DTYPE_ALIASES = {
     "float4e2m1": "f4e2m1", "float4_e2m1fn": "f4e2m1",
     "int4": "i4", "uint4": "u4", "int2": "i2", "uint2": "u2",
 }
-NUMPY_DTYPES = {
+_PLAIN_NUMPY = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
     "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
     "u64": np.uint64, "bool": np.bool_, "str": np.object_, "c64": np.complex64,
     "c128": np.complex128,
-    # NumPy lacks these: ml_dtypes provides them (as onnx.numpy_helper does)
-    "bf16": ml_dtypes.bfloat16, "f8e4m3fn": ml_dtypes.float8_e4m3fn,
-    "f8e4m3fnuz": ml_dtypes.float8_e4m3fnuz, "f8e5m2": ml_dtypes.float8_e5m2,
-    "f8e5m2fnuz": ml_dtypes.float8_e5m2fnuz, "f8e8m0": ml_dtypes.float8_e8m0fnu,
-    "f4e2m1": ml_dtypes.float4_e2m1fn, "i4": ml_dtypes.int4, "u4": ml_dtypes.uint4,
-    "i2": ml_dtypes.int2, "u2": ml_dtypes.uint2,
 }
+# NumPy lacks these: ml_dtypes provides them (as onnx.numpy_helper does), by these names
+_SMALL_NUMPY = {
+    "bf16": "bfloat16", "f8e4m3fn": "float8_e4m3fn", "f8e4m3fnuz": "float8_e4m3fnuz",
+    "f8e5m2": "float8_e5m2", "f8e5m2fnuz": "float8_e5m2fnuz", "f8e8m0": "float8_e8m0fnu",
+    "f4e2m1": "float4_e2m1fn", "i4": "int4", "u4": "uint4", "i2": "int2", "u2": "uint2",
+}
+
+
+class _NumpyDtypes(Mapping):
+    """dtype name -> NumPy scalar type. ml_dtypes is imported when a small type is first
+    asked for: its import takes ~0.7 s here (registering its types' casts with NumPy),
+    twice what the command line takes to solve a JSON graph without it. (An ONNX model
+    pays it anyway: the onnx package imports ml_dtypes.)"""
+
+    def __getitem__(self, name: str):
+        plain = _PLAIN_NUMPY.get(name)
+        if plain is not None:
+            return plain
+        import ml_dtypes
+
+        return getattr(ml_dtypes, _SMALL_NUMPY[name])
+
+    def __contains__(self, name) -> bool:  # (without importing ml_dtypes)
+        return name in _PLAIN_NUMPY or name in _SMALL_NUMPY
+
+    def __iter__(self):
+        return iter([*_PLAIN_NUMPY, *_SMALL_NUMPY])
+
+    def __len__(self) -> int:
+        return len(_PLAIN_NUMPY) + len(_SMALL_NUMPY)
+
+
+NUMPY_DTYPES = _NumpyDtypes()
 INTEGER_DTYPES = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool",
                   "i4", "u4", "i2", "u2"}
 # floats NumPy lacks: kernels compute them in float32 (kernels/base.py)
 SMALL_FLOAT_DTYPES = {"bf16", "f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz", "f8e8m0",
                       "f4e2m1"}
-_BY_NUMPY = {np.dtype(v): k for k, v in NUMPY_DTYPES.items() if k != "str"}
+_BY_NUMPY = {np.dtype(v): k for k, v in _PLAIN_NUMPY.items() if k != "str"}
 
 
 def canonical_dtype(name: str) -> str | None:
@@ -60,6 +88,10 @@ def dtype_of_array(a: np.ndarray) -> str:
     name = _BY_NUMPY.get(a.dtype)
     if name is not None:
         return name
+    if "ml_dtypes" in sys.modules and len(_BY_NUMPY) == len(_PLAIN_NUMPY) - 1:
+        # (an array of a small type: whoever made it imported ml_dtypes)
+        _BY_NUMPY.update({np.dtype(NUMPY_DTYPES[k]): k for k in _SMALL_NUMPY})
+        return dtype_of_array(a)
     if a.dtype.kind in "OUS":
         return "str"
     raise ValueError(f"unsupported array dtype {a.dtype}")
