@@ -9,6 +9,7 @@ class EmbedLayerNormalization(Kernel):
     domains = ("com.microsoft",)
     attrs = {"epsilon": 1e-12, "mask_index_type": 1}
     n_inputs = (7, 9)
+    optional_inputs = frozenset({1, 4})  # segment ids and embeddings (DistilBERT has none)
 
     def run(self, ids, segment_ids, word, position, segment, gamma, beta, mask=None,
             position_ids=None, epsilon=1e-12, mask_index_type=1):
@@ -16,7 +17,9 @@ class EmbedLayerNormalization(Kernel):
         pos = np.broadcast_to(np.arange(s), (b, s)) if position_ids is None \
             else np.broadcast_to(position_ids, (b, s))
         x = word[ids] + position[pos]
-        if segment is not None and segment_ids is not None:
+        if (segment is None) != (segment_ids is None):
+            raise self.fail("segment ids and segment embeddings go together (one is absent)")
+        if segment is not None:
             x = x + segment[segment_ids]
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)

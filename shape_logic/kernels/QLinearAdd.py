@@ -26,6 +26,7 @@ def requantized(kernel: Kernel, v, scale, zero, dtype) -> np.ndarray:
 class QLinearAdd(Kernel):
     domains = ("com.microsoft",)
     n_inputs = (7, 8)
+    optional_inputs = frozenset({2, 5})  # A's and B's zero points (0), before C's scale
     combine = staticmethod(np.add)
 
     def run(self, a, a_scale, a_zero, b, b_scale, b_zero, c_scale, c_zero=None):

@@ -8,6 +8,7 @@ from .base import Kernel
 class QLinearSigmoid(Kernel):
     domains = ("com.microsoft",)
     n_inputs = (4, 5)
+    optional_inputs = frozenset({2})  # X's zero point (0), before Y's scale
 
     def run(self, x, x_scale, x_zero, y_scale, y_zero=None):
         v = sigmoid(dequantized(self, x, x_scale, x_zero))

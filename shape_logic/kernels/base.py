@@ -29,6 +29,10 @@ class Kernel:
     attrs: dict[str, Any] = {}  # attribute name -> default (REQUIRED: must be given)
     legacy: tuple[str, ...] = ()  # attributes of old opsets that are accepted and ignored
     n_inputs: tuple[int, int | None] = (1, 1)  # min and max number of inputs (None: any)
+    # inputs below the minimum that a node may leave absent (""): a contrib op's optional
+    # input before required ones (EmbedLayerNormalization's segment ids, before its
+    # embeddings); `run` gets None for them
+    optional_inputs: frozenset = frozenset()
     widens_small_floats = True  # False: the kernel takes SMALL_FLOATS as they are
     # which input's small float type the float32 results take back (None: any input's;
     # Pow says 0: its result has the base's type, whatever the exponent's)
@@ -77,7 +81,7 @@ class Kernel:
             want = f"{lo}" if lo == hi else f"{lo} to {hi if hi is not None else 'any'}"
             raise KernelError(f"{self.op}: takes {want} inputs, got {len(args)}")
         for k in range(lo):
-            if args[k] is None:
+            if args[k] is None and k not in self.optional_inputs:
                 raise KernelError(f"{self.op}: input {k} is required")
         small = None
         if self.widens_small_floats:

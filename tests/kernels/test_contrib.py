@@ -343,3 +343,40 @@ def test_rotary_embedding_matches_onnxruntime():
     kernel.microsoft = True
     (got,) = kernel(*arrays)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_embed_layer_normalization_without_segments_matches_onnxruntime():
+    # DistilBERT, fused by onnxruntime's transformer optimizer: no segment ids nor
+    # segment embeddings (inputs 1 and 4 absent, before the required gamma and beta)
+    from tests.contrib_ops import ort_contrib
+
+    rng = np.random.default_rng(0)
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
+    arrays = [rng.integers(0, 20, (2, 5)).astype(np.int32), None, f(20, 8), f(16, 8), None,
+              f(8), f(8), np.ones((2, 5), np.int32)]
+    want = ort_contrib("EmbedLayerNormalization", arrays, {"epsilon": 1e-5}, 3)
+    got = load_kernel("EmbedLayerNormalization")({"epsilon": 1e-5}, n_outputs=3)(*arrays)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-4)
+    one = list(arrays)
+    one[1] = np.zeros((2, 5), np.int32)  # segment ids without their embeddings
+    with pytest.raises(ValueError, match="go together"):
+        load_kernel("EmbedLayerNormalization")({}, n_outputs=3)(*one)
+
+
+def test_absent_zero_points_are_zero():
+    rng = np.random.default_rng(0)
+    q, s = makers(rng, False)
+    x, xs, ys, yz = q(2, 3), s(), s(), q()
+    # QLinearSigmoid without X's zero point: onnxruntime takes it
+    from tests.contrib_ops import ort_contrib
+
+    (want,) = ort_contrib("QLinearSigmoid", [x, xs, None, ys, yz])
+    (got,) = load_kernel("QLinearSigmoid")({})(x, xs, None, ys, yz)
+    np.testing.assert_array_equal(got, want)
+    # QLinearAdd without A's and B's zero points: as with explicit zeros
+    zero = np.uint8(0)
+    add = load_kernel("QLinearAdd")({})
+    (got,) = add(x, xs, None, x, xs, None, ys, yz)
+    (explicit,) = add(x, xs, zero, x, xs, zero, ys, yz)
+    np.testing.assert_array_equal(got, explicit)
