@@ -221,3 +221,39 @@ def test_relu_and_cast_to_bool_of_a_dim(k, size):
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     assert sol.shape("y") == f"[{size}]"
     assert sol.shape("z") == (f"[{size}]" if size else "[3, 5]")
+
+
+def test_a_slice_from_a_start_of_unknown_sign_is_not_guessed():
+    # MPT (transformers, TorchScript export): the ALiBi table [heads, 1, max_len] is sliced
+    # from max_len - seq to the end. That is seq positions only while seq <= max_len: at
+    # seq = 65 the start -1 counts from the end and takes 1 position. onnxruntime's
+    # symbolic inference says [4, 1, seq]; the length is a fresh name here, and the
+    # executor finds 1 at 65 (and the scores' broadcast still gives [1, 4, 65, 65])
+    import numpy as np
+
+    from shape_logic.executor import Program
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4, seq, seq]"}},
+         "outputs": {"bias": {}, "y": {}},
+         "initializers": {"alibi": {"dtype": "f32", "shape": [4, 1, 64],
+                                    "data": np.linspace(-1, 0, 256).reshape(4, 1, 64).tolist()},
+                          "two": {"dtype": "i64", "data": 2},
+                          "max_len": {"dtype": "i64", "data": 64},
+                          "end": {"dtype": "i64", "data": [2**63 - 1]},
+                          "axis": {"dtype": "i64", "data": [2]},
+                          "zero": {"dtype": "i64", "data": [0]}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["shape"]},
+                   {"op": "Gather", "inputs": ["shape", "two"], "outputs": ["seq"]},
+                   {"op": "Sub", "inputs": ["max_len", "seq"], "outputs": ["start0"]},
+                   {"op": "Unsqueeze", "inputs": ["start0", "zero"], "outputs": ["start"]},
+                   {"op": "Slice", "inputs": ["alibi", "start", "end", "axis"],
+                    "outputs": ["bias"]},
+                   {"op": "Add", "inputs": ["x", "bias"], "outputs": ["y"]}]}
+    sol = solve(g)
+    dims = sol.dims("bias")
+    assert [str(d) for d in dims[:2]] == ["4", "1"]
+    assert dims[2].symbols() and "seq" not in dims[2].symbols()  # a fresh name, not seq
+    for seq, length in ((5, 5), (64, 64), (65, 1)):
+        run = Program(g).run({"x": np.zeros((1, 4, seq, seq), np.float32)})
+        assert run["bias"].shape == (4, 1, length)
+        assert run["y"].shape == (1, 4, seq, seq)
