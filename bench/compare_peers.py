@@ -32,7 +32,7 @@ bench/zoo_sequence.py (decoder steps with caches and cross-attention, mixture of
 selective scan, rotary, ALiBi, padding masks) and bench/zoo_vision.py (diffusion UNet
 block, ConvNeXt, MobileNetV3, MBConv, DETR, wav2vec2 features, fold, spectrogram, index
 updates, 'same' convolutions). --hf on Hugging Face transformers models (bench/hf_models.py:
-BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA; tiny configs, random weights;
+BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA, MPT; tiny configs, random weights;
 needs the transformers package, in the `bench` extra), each also after onnxruntime's
 transformer optimizer where it applies (`<name>_fused`: Attention,
 EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from com.microsoft).

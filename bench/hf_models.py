@@ -2,9 +2,9 @@
 exported to ONNX, as users bring them: for `compare_peers.py --hf` and tests/test_hf_models.py.
 
 Each maker returns (model, [feeds at two input sizes], the model type onnxruntime's
-transformer optimizer takes, or None). BERT, DistilBERT and ViT go through the TorchScript
-exporter, the one whose graphs that optimizer fuses into its com.microsoft ops (Attention,
-EmbedLayerNormalization, SkipLayerNormalization, BiasGelu); GPT-2 and LLaMA, which
+transformer optimizer takes, or None). BERT, DistilBERT, ViT and MPT go through the
+TorchScript exporter, the one whose graphs that optimizer fuses into its com.microsoft ops
+(Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu); GPT-2 and LLaMA, which
 transformers' TorchScript export no longer traces, through torch.export's (dynamo): the
 optimizer fails on those (onnxruntime 1.32: an IndexError in its GPT-2 post-processing),
 so they have no fused form.
@@ -167,6 +167,17 @@ def llama():
     return (*_text_model(T.LlamaModel, config, False, True), None)
 
 
+def mpt():
+    """MPT (ALiBi attention, no position embeddings) at 5 positions and at 65, past its
+    max_seq_len of 64: its ALiBi table [heads, 1, 64] is sliced from 64 - seq, which takes
+    seq positions up to 64 and 1 at 65 (the scores broadcast it). onnxruntime's symbolic
+    inference says seq there."""
+    _, T = _modules()
+    config = T.MptConfig(vocab_size=VOCAB, d_model=32, n_layers=2, n_heads=4, max_seq_len=64)
+    model, _ = _text_model(T.MptModel, config, False, False)
+    return model, [_text_feeds(2, 5), _text_feeds(1, 65)], None
+
+
 def vit():
     torch, T = _modules()
     config = T.ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
@@ -191,7 +202,7 @@ def vit():
 
 
 MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
-          "hf_gpt2_kv": gpt2_kv, "hf_llama": llama}
+          "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):
