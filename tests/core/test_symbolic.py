@@ -233,6 +233,9 @@ def test_relate_is_sound(p1, p2, env):
     ("min(max(a, b), max(a, c))", "max(a, min(b, c))"),
     ("min(2, max(1, s))", "min(2, s)"),  # symbols are >= 1
     ("max(0, min(5, s) - 2)", "max(0, min(5, s) - 2)"),  # inside a sum: an argument
+    ("max(s0*s1, s1)", "s0*s1"),  # s0*s1 - s1 = s1*(s0 - 1) >= 0
+    ("min(s1, s0*s1 + s1*s2)", "s1"),
+    ("max(s0*s1, s1*s2)", "max(s0*s1, s1*s2)"),  # s1*(s0 - s2): either sign
 ])
 def test_max_and_min_take_the_canonical_form_of_a_distributive_lattice(text, canonical):
     assert str(parse_dim(text)) == canonical

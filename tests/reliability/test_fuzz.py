@@ -198,6 +198,19 @@ def test_a_body_that_runs_inside_a_branch_that_may_not_makes_no_constraint():
     assert any("branch cannot run" in w for w in sol.warnings)
 
 
+def test_a_scan_state_broadcast_with_its_own_element_count_ends():
+    # a state [s0, s1] added to a slice of its own elements [s0*s1] keeps its shape: its
+    # axis 1 got max(s0*s1, s1), the count s0*max(s0*s1, s1), and maxes nested without
+    # end (a timeout of --kind control --seed 116). max drops s1 once s0*s1 - s1 is seen
+    # as s1*(s0 - 1) >= 0 (ops._without_symbol_content), and s0*s1 = s1 binds s0 = 1
+    from shape_logic import solve
+
+    case = regression("scan_state_broadcast_of_its_own_count")
+    sol = solve(case["graph"], timeout=20)
+    assert sol.status == "ok" and sol.bindings == {"s0": 1}
+    assert sol.shape("x0") == "[1, s1]" and sol.shape("t6_1") == "[1, s1]"
+
+
 def test_a_node_too_slow_to_build_is_dropped(monkeypatch):
     # the Builder runs each node's kernel under a CPU-time limit (a Loop of Scans ran for
     # minutes while building a graph of --kind control --seed 111): past it the node is
