@@ -51,12 +51,12 @@ def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -
     d = _expand_mod(e1 - e2)
     if d == ZERO:
         return SAME
-    d = reduced(_with_remainders(_cancel_symbol_content(d)))
+    d = reduced(_with_remainders(ops.without_symbol_content(d)))
     if d == ZERO:
         return SAME
     if d.is_int:
         return CONFLICT
-    d = _cancel_symbol_content(d)
+    d = ops.without_symbol_content(d)
     if d.is_int:
         return SAME if d == ZERO else CONFLICT
     if _linear_without_atoms(d) and d.constant_term() % _content_of_variables(d):
@@ -111,24 +111,10 @@ def _with_remainders(d: Expr) -> Expr:
     return d
 
 
-def _cancel_symbol_content(d: Expr) -> Expr:
-    """Divide by symbols common to every term (each symbol is >= 1, so never 0)."""
-    common = None
-    for mono, _ in d.terms:
-        syms = {a: p for a, p in mono if a.kind == "sym"}
-        common = syms if common is None else {
-            a: min(k, syms[a]) for a, k in common.items() if a in syms}
-    if not common:
-        return d
-    divisor = Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1})
-    q = ops.exact_div(d, divisor)
-    return q if q is not None else d
-
-
 def reduced(d: Expr) -> Expr:
     """d with the factors common to all its terms divided out: symbols (each >= 1) and
     the integers' gcd; d = 0 and reduced(d) = 0 are the same equation."""
-    q = _cancel_symbol_content(d)
+    q = ops.without_symbol_content(d)
     g = 0
     for _, c in q.terms:
         g = gcd(g, abs(c))

@@ -221,24 +221,27 @@ def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:
     directions hold (a == b everywhere) only the earlier argument is kept."""
     lo, hi = bounds(b - a)
     if lo < 0 < hi:
-        lo, hi = bounds(_without_symbol_content(b - a))
+        lo, hi = bounds(without_symbol_content(b - a))
     if kind == "max":
         return lo > 0 or (lo >= 0 and (hi > 0 or tie_wins))
     return hi < 0 or (hi <= 0 and (lo < 0 or tie_wins))
 
 
-def _without_symbol_content(d: Expr) -> Expr:
-    """d divided by the symbols common to all its terms: each is >= 1, so the quotient
-    has d's sign, and its interval can decide where d's cannot (s0*s1 - s1 is s1*(s0 - 1),
-    so max(s0*s1, s1) is s0*s1: a Scan state broadcast with its own element count nested
-    max(s0*max(s0*s1, s1), s1)... without end, fuzz --kind control --seed 116, graph 686)."""
+def without_symbol_content(d: Expr) -> Expr:
+    """d divided by the symbols common to all its terms: each is >= 1 (never 0), so the
+    quotient has d's sign and d = 0 the same solutions (equation.reduced), and its interval
+    can decide where d's cannot (s0*s1 - s1 is s1*(s0 - 1), so max(s0*s1, s1) is s0*s1:
+    a Scan state broadcast with its own element count nested max(s0*max(s0*s1, s1), s1)...
+    without end, fuzz --kind control --seed 116, graph 686)."""
     common = None
     for mono, _ in d.terms:
         syms = {a: p for a, p in mono if a.kind == "sym"}
         common = syms if common is None else {
             a: min(k, syms[a]) for a, k in common.items() if a in syms}
-        if not common:
+        if not common:  # (no term, or one without a symbol: nothing common)
             return d
+    if not common:  # (d = 0)
+        return d
     q = exact_div(d, Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1}))
     return d if q is None else q
 
