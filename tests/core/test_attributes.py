@@ -38,6 +38,8 @@ def test_attribute_types_as_onnx_gives_them(op, opset, key, kind):
 
 
 def test_a_json_graph_is_solved_without_importing_onnx():
+    if json.loads(attributes.TABLE.read_text())["onnx"] != attributes._onnx_version():
+        pytest.skip("the table is another onnx version's: the solver imports onnx's registry")
     code = ("import sys, shape_logic; s = shape_logic.solve(sys.argv[1]); "
             "print(s.status, 'onnx' in sys.modules, 'ml_dtypes' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True,
