@@ -134,17 +134,31 @@ def runtime_shapes(model, feeds: dict) -> dict:
     return out
 
 
+def input_sizes(model, feed: dict) -> dict:
+    """The inputs' dim_params -> their sizes at `feed` (Expr constants)."""
+    from shape_logic.symbolic.expr import Expr
+
+    return {d.dim_param: Expr.const(n) for vi in model.graph.input
+            for d, n in zip(vi.type.tensor_type.shape.dim, feed[vi.name].shape)
+            if d.dim_param}
+
+
+def assert_runtime_shapes(model, sol, feed: dict) -> None:
+    """Every tensor's inferred shape, at the sizes `feed` gives the inputs' dim_params, is
+    onnxruntime's at `feed`."""
+    subs = input_sizes(model, feed)
+    for t, want in runtime_shapes(model, feed).items():
+        got = tuple(d.subs(subs).value for d in sol.dims(t))
+        assert got == want, f"{t}: {sol.shape(t)} vs {want}"
+
+
 def open_tensors_checking_the_rest(model, sol, feeds: list) -> set:
     """The tensors with a dim in a name of their own (fresh, or a declared output's), after
     checking every other dim against onnxruntime at each of the feeds (sizes of the
     inputs' dim_params): a dim stated in the inputs' symbols is never wrong."""
-    from shape_logic.symbolic.expr import Expr
-
     unknown = set()
     for f in feeds:
-        subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
-                for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
-                if d.dim_param}
+        subs = input_sizes(model, f)
         for t, want in runtime_shapes(model, f).items():
             dims = sol.dims(t)
             assert dims is not None and len(dims) == len(want), f"{t}: {sol.shape(t)} vs {want}"

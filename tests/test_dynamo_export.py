@@ -9,9 +9,8 @@ import sys
 import pytest
 
 from shape_logic import run, solve
-from shape_logic.symbolic.expr import Expr
 
-from .onnx_graphs import assert_every_dim_determined, runtime_shapes
+from .onnx_graphs import assert_every_dim_determined, assert_runtime_shapes, runtime_shapes
 
 pytest.importorskip("torch")
 pytest.importorskip("onnxscript")
@@ -43,11 +42,6 @@ def test_exact_and_right_at_two_sizes(dynamo, name, output, shape, warned):
     assert_every_dim_determined(sol)
     assert sol.shape(output) == shape
     for f in feeds:
-        subs = {d.dim_param: Expr.const(n) for vi in model.graph.input
-                for d, n in zip(vi.type.tensor_type.shape.dim, f[vi.name].shape)
-                if d.dim_param}
-        for t, want in runtime_shapes(model, f).items():
-            got = tuple(d.subs(subs).value for d in sol.dims(t))
-            assert got == want, f"{t}: {sol.shape(t)} vs {want}"
+        assert_runtime_shapes(model, sol, f)
         # and the executor runs it at each size, every shape checked, as onnxruntime does
         assert run(model, f)[output].shape == runtime_shapes(model, f)[output]

@@ -9,9 +9,8 @@ import sys
 import pytest
 
 from shape_logic import solve
-from shape_logic.symbolic.expr import Expr
 
-from .onnx_graphs import assert_every_dim_determined, runtime_shapes
+from .onnx_graphs import assert_every_dim_determined, assert_runtime_shapes
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -27,14 +26,7 @@ def _check(model, feeds):
     assert sol.status == "ok" and not sol.warnings, sol.warnings
     assert_every_dim_determined(sol)
     for feed in feeds:
-        subs = {}
-        for vi in model.graph.input:
-            dims = vi.type.tensor_type.shape.dim
-            subs.update({d.dim_param: Expr.const(n) for d, n in zip(dims, feed[vi.name].shape)
-                         if d.dim_param})
-        for t, shape in runtime_shapes(model, feed).items():
-            ours = tuple(d.subs(subs) for d in sol.dims(t))
-            assert tuple(d.value for d in ours) == shape, f"{t}: {sol.shape(t)} vs {shape}"
+        assert_runtime_shapes(model, sol, feed)
     return sol
 
 
