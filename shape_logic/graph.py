@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -84,14 +85,17 @@ def canonical_dtype(name: str) -> str | None:
     return DTYPE_ALIASES.get(name)
 
 
+@lru_cache(maxsize=None)
+def _small_by_numpy() -> dict:
+    return {np.dtype(NUMPY_DTYPES[k]): k for k in _SMALL_NUMPY}
+
+
 def dtype_of_array(a: np.ndarray) -> str:
     name = _BY_NUMPY.get(a.dtype)
+    if name is None and "ml_dtypes" in sys.modules:  # (an array of a small type: whoever
+        name = _small_by_numpy().get(a.dtype)       # made it imported ml_dtypes)
     if name is not None:
         return name
-    if "ml_dtypes" in sys.modules and len(_BY_NUMPY) == len(_PLAIN_NUMPY) - 1:
-        # (an array of a small type: whoever made it imported ml_dtypes)
-        _BY_NUMPY.update({np.dtype(NUMPY_DTYPES[k]): k for k in _SMALL_NUMPY})
-        return dtype_of_array(a)
     if a.dtype.kind in "OUS":
         return "str"
     raise ValueError(f"unsupported array dtype {a.dtype}")

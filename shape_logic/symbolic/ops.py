@@ -238,9 +238,7 @@ def without_symbol_content(d: Expr) -> Expr:
         syms = {a: p for a, p in mono if a.kind == "sym"}
         common = syms if common is None else {
             a: min(k, syms[a]) for a, k in common.items() if a in syms}
-        if not common:  # (no term, or one without a symbol: nothing common)
-            return d
-    if not common:  # (d = 0)
+    if not common:  # (d = 0, or no symbol in every term)
         return d
     q = exact_div(d, Expr({tuple(sorted(common.items(), key=lambda ap: ap[0].key)): 1}))
     return d if q is None else q
