@@ -48,3 +48,23 @@ def test_ranges_in_text_output(tmp_path):
     r = cli("solve", p)
     assert r.returncode == 0
     assert "ranges: _1 in 0..4*b*s, _2 in 0..s, _3 in 0..4*b*s, _4 in 0..4" in r.stdout
+
+
+def test_a_slice_or_split_by_runtime_values_is_at_most_its_axis():
+    # starts and split sizes known only at run time: each length is a fresh name in
+    # 0..the axis it cuts; a slice by constants has its length and no range
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 64]"},
+                    "start": {"dtype": "i64", "shape": "[1]"},
+                    "sizes": {"dtype": "i64", "shape": "[2]"}},
+         "initializers": {"end": {"dtype": "i64", "data": [64]},
+                          "axis": {"dtype": "i64", "data": [1]},
+                          "one": {"dtype": "i64", "data": [1]}},
+         "nodes": [{"op": "Slice", "inputs": ["x", "start", "end", "axis"], "outputs": ["y"]},
+                   {"op": "Slice", "inputs": ["x", "one", "end", "axis"], "outputs": ["z"]},
+                   {"op": "Split", "inputs": ["x", "sizes"], "outputs": ["p", "q"],
+                    "attrs": {"axis": 0}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("y") == "[n, _1]" and sol.shape("z") == "[n, 63]"
+    assert sol.shape("p") == "[_2, 64]" and sol.shape("q") == "[_3, 64]"
+    assert sol.to_json()["ranges"] == {"_1": [0, 64], "_2": [0, "n"], "_3": [0, "n"]}
