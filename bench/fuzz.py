@@ -123,6 +123,10 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
     for s, (lo, hi) in sol.decoded.ranges.items():
         if s in symbols and not lo <= symbols[s] <= hi:
             return f"range {s} in {lo}..{hi}, but {s} is {symbols[s]}", None
+    for s, (lo, hi) in sol.decoded.data_ranges.items():  # a fresh name's: 0..an expression
+        top = hi.subs(env).subs(fresh_env)
+        if s in fresh and not top.symbols() and not lo <= fresh[s] <= top.value:
+            return f"range {s} in {lo}..{hi}, but {s} is {fresh[s]}", None
     for a, c in sol.decoded.constraints:
         a, c = a.subs(env).subs(fresh_env), c.subs(env).subs(fresh_env)
         if not (a - c).symbols() and a != c:

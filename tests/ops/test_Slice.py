@@ -59,6 +59,9 @@ CASES = {
     "backward from the output": ({"inputs": ["[b, s]", i64(1), i64(MAX), i64(1)],
                                   "outputs": {"y0": {"shape": "[b, 9]"}}},
                                  {"x0": "[b, 10]", "bindings": {"s": 10}}),
+    "starts of a symbolic length: as long as the ends": (
+        {"inputs": ["[b, s]", ("i64", "[k]"), i64(3), i64(1)]},
+        {"y0": "[b, _1]", "bindings": {"k": 1}}),
     "dtype kept": ({"inputs": [("i64", "[5]"), i64(1), i64(3)]},
                    {"y0": "[2]", "dtypes": {"y0": "i64"}}),
     "zero step": ({"inputs": ["[b, s]", i64(0), i64(MAX), i64(1), i64(0)]}, "error"),

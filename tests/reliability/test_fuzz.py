@@ -147,6 +147,35 @@ def test_the_oracle_runs_the_graph_again_at_other_sizes():
     assert tensor == z and "executed 0" in reason
 
 
+def test_the_oracle_checks_a_fresh_name_s_range():
+    """A Slice by a runtime start has a fresh length in 0..its axis; the oracle holds the
+    executed length to that range (and finds a range one too narrow)."""
+    from dataclasses import replace
+
+    from shape_logic.solver import solve
+    from shape_logic.symbolic import Expr
+
+    b = fuzz.Builder(random.Random(0), symbolic=1.0)
+    x, start = b.new_input([6]), b.new_input([1], dtype="i64")  # (run with start 0)
+    b.graph["inputs"][start]["shape"] = [1]  # (not a symbol: one start)
+    (y,) = b.add("Slice", [x, start, b.const([1000])])
+    n = b.graph["inputs"][x]["shape"][0]
+    sizes = dict(b.symbols)
+    values = fuzz.execute(b, sizes)
+    assert values[y].shape == (6,)
+    sol = solve(b.graph)
+    (name,) = sol.decoded.data_ranges
+    assert sol.decoded.data_ranges[name] == (0, Expr.sym(n)) and fuzz.compare(
+        sol, values, sizes) is None
+
+    class Claims:  # the same solution with the range 0..5
+        decoded = replace(sol.decoded, data_ranges={name: (0, Expr.const(5))})
+        dtype, dims = sol.dtype, sol.dims
+
+    reason, _ = fuzz.compare(Claims(), values, sizes)
+    assert reason == f"range {name} in 0..5, but {name} is 6"
+
+
 def test_what_a_branch_that_may_not_run_requires_is_no_constraint_of_the_graph():
     # the else branch requires its copy of s0 (4) to be 1: the branch cannot run (a
     # warning says so), and `4 = 1` is no constraint of the graph
