@@ -22,6 +22,7 @@ from .graph import Graph
 from .shapes import Shape
 from .symbolic.equation import reduced
 from .symbolic.expr import Expr, ExprOverflow
+from .symbolic.orders import minimal
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
 from .decode_rows import decode_rows
@@ -331,7 +332,10 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
-    return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
+    # (of the equations one another implies through the orders that `max(x, y) = y` states,
+    # those that the others imply are left out)
+    return sorted(minimal([pair for _, pair in best.values()], simplicity),
+                  key=lambda ab: (str(ab[0]), str(ab[1])))
 
 
 def _divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:
