@@ -48,7 +48,7 @@ def may_be_ambiguous(shapes: dict, constraints: list, decoded) -> bool:
     if not any("max(" in s for s in list(shapes.values()) + constraints):
         return False
     seen: set = set()
-    exprs = [e for pair in decoded.constraints for e in pair]
+    exprs = [e for pair in decoded.met_constraints for e in pair]
     for shape in decoded.shapes.values():
         if shape is not None and id(shape) not in seen:  # (shapes are shared objects)
             seen.add(id(shape))

@@ -232,6 +232,8 @@ class Decoded:
     labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
     # fresh name of a data-dependent dim -> (0, Expr)
     data_ranges: dict = field(default_factory=dict)
+    # every constraint met (what narrowing compares), also those `constraints` imply
+    met_constraints: list = field(default_factory=list)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -283,14 +285,18 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     for s, rs in atoms.ranges.items():  # (a body's own names: only where it runs)
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
-    constraints = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
-                               if atoms.unsolved and graph.has_bodies else atoms.runs)
+    met = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
+                       if atoms.unsolved and graph.has_bodies else atoms.runs)
+    # printed: those that the others do not imply through the orders that `max(x, y) = y`
+    # states (symbolic/orders.py)
+    constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
     conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
                   for c in atoms.conflicts if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
-                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges)
+                   {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
+                   met)
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:
@@ -332,10 +338,7 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
-    # (of the equations one another implies through the orders that `max(x, y) = y` states,
-    # those that the others imply are left out)
-    return sorted(minimal([pair for _, pair in best.values()], simplicity),
-                  key=lambda ab: (str(ab[0]), str(ab[1])))
+    return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
 
 
 def _divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:

@@ -222,7 +222,7 @@ def _narrowings(graph, decoded) -> list[str]:
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
     out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
-    out += [f"{a} = {b}" for a, b in decoded.constraints
+    out += [f"{a} = {b}" for a, b in decoded.met_constraints
             if (a.symbols() | b.symbols()) <= inputs]
     return out
 

@@ -328,7 +328,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     sol.set_aside = set_aside
     open_mm = open_matmuls(problem.graph, atoms)
     if explain and not atoms.conflicts and (open_mm or may_be_ambiguous(
-            sol._shapes, sol.constraints, decoded)):
+            sol._shapes, [f"{a} = {b}" for a, b in decoded.met_constraints], decoded)):
         t2 = time.perf_counter()
         # (an extra: within the time limit's last fifth they give up, and are said capped)
         seconds, left = alternatives_seconds(t2 - started), current().remaining()
