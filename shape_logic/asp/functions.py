@@ -269,6 +269,17 @@ class Functions(Relating):
             return []
         return Function("real", [String(repr(float(e.value)))]) if e.is_int else []
 
+    def float_pow(self, a: clingo.Symbol, b: clingo.Symbol, d: clingo.Symbol):
+        """@float_pow(X, E, D): Pow of known elements X and E (integers or real(..)) in the
+        float type D, where it is an integer computed exactly (float_ints.power)."""
+        try:
+            x, e = (Fraction(_real(s)) if s.type == clingo.SymbolType.Function
+                    else Fraction(symbol_to_expr(s).value) for s in (a, b))
+            out = float_ints.power(x, e, d.name)
+        except FAILURES + (ValueError, OverflowError, TypeError):
+            return []
+        return [] if out is None else expr_to_symbol(out)
+
     def float_int(self, a: clingo.Symbol, d: clingo.Symbol):
         """@float_int(V, D): the integer a float element of dtype D holds, where it holds it
         exactly (float_ints.py): V an integer dim, or real(..) of an integer-valued float."""
