@@ -9,6 +9,12 @@ transformers' TorchScript export no longer traces, through torch.export's (dynam
 optimizer fails on those (onnxruntime 1.32: an IndexError in its GPT-2 post-processing),
 so they have no fused form.
 
+Beyond text: Wav2Vec2 and SEW-D over a dynamic audio length (floor divisions of the
+length through seven or thirteen convolutions; SEW-D pools the frames for its encoder),
+CLIP's vision tower at other image sizes (interpolated position embeddings) and DETR with a
+small ResNet backbone over a dynamic image size, all through the TorchScript exporter
+(`wav2vec2(dynamo=True)` through torch.export's).
+
 `fused(model, model_type)` is the model after that optimizer (its fusions in Python,
 opt_level 0: no onnxruntime graph rewrites, which could not read the dynamo exports'
 weights either), as the optimizer's users deploy it. Nothing is committed as
@@ -201,8 +207,90 @@ def vit():
     return model, [feeds(2), feeds(3)], "vit"
 
 
+def _one_input(inner, name: str, call, axes: dict, feeds: list, dynamo: bool = False):
+    """`call(inner, x)`'s first output over one input `name` with dynamic `axes`."""
+    torch, _ = _modules()
+
+    class One(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner.eval()
+
+        def forward(self, x):
+            return call(self.m, x)
+
+    model = _export(One(), (torch.from_numpy(feeds[0][name]),), [name], ["last_hidden_state"],
+                    {name: axes}, dynamo)
+    return model, feeds, None
+
+
+def _floats(name: str, *shape: int) -> dict:
+    return {name: np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)}
+
+
+def _audio_config(cls, **kw):
+    """Wav2Vec2's feature extractor (seven convolutions, strides 5, 2, .., 2: the frames are
+    ((length//80 + 1)//2 + 1)//2 - 1), narrow, and a two-layer encoder."""
+    return cls(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+               num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4, **kw)
+
+
+def wav2vec2(dynamo: bool = False):
+    """Audio of a dynamic length (16000 and 12345 samples) through the convolutions."""
+    _, T = _modules()
+    inner = T.Wav2Vec2Model(_audio_config(T.Wav2Vec2Config, conv_dim=(16,) * 7))
+    return _one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
+                      {0: "batch", 1: "length"},
+                      [_floats("input_values", 1, 16000), _floats("input_values", 2, 12345)],
+                      dynamo)
+
+
+def sew_d():
+    """SEW-D: Wav2Vec2's frames pooled by 2 for the encoder (its attention mask is
+    ConstantOfShape([batch, frames // 2]), an integer Div of a length from the convolutions)
+    and upsampled back. The exporter names the output's dims itself."""
+    _, T = _modules()
+    inner = T.SEWDModel(_audio_config(T.SEWDConfig, conv_dim=(16,) * 13, squeeze_factor=2,
+                                      position_buckets=16, max_position_embeddings=64))
+    return _one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
+                      {0: "batch", 1: "length"},
+                      [_floats("input_values", 1, 16000), _floats("input_values", 2, 12345)])
+
+
+def clip_vision():
+    """CLIP's vision tower at image sizes other than its own 32 x 32 (interpolated position
+    embeddings: a grid of int(16 ** 0.5) = 4 patches a side resized to height//8, width//8)."""
+    _, T = _modules()
+    inner = T.CLIPVisionModel(T.CLIPVisionConfig(
+        hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        image_size=32, patch_size=8))
+    return _one_input(
+        inner, "pixel_values",
+        lambda m, x: m(pixel_values=x, interpolate_pos_encoding=True, return_dict=False)[0],
+        {0: "batch", 2: "height", 3: "width"},
+        [_floats("pixel_values", 1, 3, 32, 48), _floats("pixel_values", 2, 3, 40, 24)])
+
+
+def detr():
+    """DETR with a two-stage ResNet backbone (nothing downloaded: no timm, no pretrained
+    weights) over images of a dynamic size; its position embedding divides by the last row
+    and column of a cumulative sum, x[:, -1:] with the end INT64_MAX."""
+    _, T = _modules()
+    backbone = T.ResNetConfig(num_channels=3, embedding_size=8, hidden_sizes=[8, 16],
+                              depths=[1, 1], layer_type="basic", out_features=["stage2"])
+    inner = T.DetrModel(T.DetrConfig(
+        use_timm_backbone=False, backbone_config=backbone, use_pretrained_backbone=False,
+        backbone=None, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+        decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=5))
+    return _one_input(inner, "pixel_values", lambda m, x: m(pixel_values=x, return_dict=False)[0],
+                      {0: "batch", 2: "height", 3: "width"},
+                      [_floats("pixel_values", 1, 3, 64, 96),
+                       _floats("pixel_values", 2, 3, 80, 56)])
+
+
 MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
-          "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt}
+          "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt, "hf_wav2vec2": wav2vec2,
+          "hf_sew_d": sew_d, "hf_clip_vision": clip_vision, "hf_detr": detr}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):

@@ -10,7 +10,8 @@ import pytest
 
 from shape_logic import solve
 
-from .onnx_graphs import assert_every_dim_determined, assert_runtime_shapes
+from .onnx_graphs import (assert_every_dim_determined, assert_runtime_shapes,
+                          open_tensors_checking_the_rest)
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -84,3 +85,39 @@ def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     # the cache grows by the new positions (onnxruntime's symbolic inference is right here
     # too; our hand-written block in test_torch_export.py checks the causal mask's slices)
     assert sol.shape("present_k1") == "[batch, 4, past + seq, 8]"
+
+
+def test_wav2vec2_s_convolutions_over_a_dynamic_audio_length():
+    model, feeds, _ = hf_models.wav2vec2()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, ((length//80 + 1)//2 + 1)//2 - 1, 32]"
+
+
+def test_sew_d_s_attention_mask_over_its_pooled_frames():
+    """Its mask is ConstantOfShape([batch, frames // 2]) of an integer Div of the frames,
+    which bounds allowed to be -1: both were fresh names. (The attention's reshapes stay open:
+    their -1 beside a slice that may be 0, `max(0, pooled - 1)`, does not decide the count.)"""
+    model, feeds, _ = hf_models.sew_d()
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings, sol.warnings
+    unknown = open_tensors_checking_the_rest(model, sol, feeds)
+    masks = [n.output[0] for n in model.graph.node if n.op_type == "ConstantOfShape"]
+    assert masks and not unknown.intersection(masks)
+    assert sol.shape(masks[0]) == "[batch, (((length//80 + 1)//2 + 1)//2 + 1)//2 - 1]"
+
+
+def test_clip_vision_at_other_image_sizes():
+    """Its position embeddings are a grid of int(16 ** 0.5) = 4 patches a side (Pow(16.0,
+    0.5), Cast: the grid was [1, _1, _2, 32]) resized to the image's patches."""
+    model, feeds, _ = hf_models.clip_vision()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, (height//8)*(width//8) + 1, 32]"
+
+
+def test_detr_over_a_dynamic_image_size():
+    """Its position embedding takes the last row of a cumulative sum, x[:, -1:] (end
+    INT64_MAX) of the backbone's thrice halved height: `arithmetic gave up`, a fresh name."""
+    model, feeds, _ = hf_models.detr()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, 5, 32]"
+    _runs_as_onnxruntime(model, feeds[:1])

@@ -15,11 +15,12 @@ from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 
 
-def integer(name: str, x: Expr, y: Expr) -> Expr | None:
+def integer(name: str, x: Expr, y: Expr, nonneg: bool = False) -> Expr | None:
     """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq | lt | le | gt | ge);
-    KeyError for another name."""
+    KeyError for another name. `nonneg`: x is known to be >= 0 wherever the graph runs (a
+    dim of it), whatever its bounds say."""
     if name in ("div", "mod", "fmod"):
-        return division(name, x, y)
+        return division(name, x, y, nonneg)
     if name == "eq":
         return equal_test(x, y)
     if name in ORDER_TESTS:
@@ -67,7 +68,7 @@ def order_test(name: str, x: Expr, y: Expr) -> Expr | None:
     return None
 
 
-def division(name: str, x: Expr, y: Expr) -> Expr | None:
+def division(name: str, x: Expr, y: Expr, nonneg: bool = False) -> Expr | None:
     if x.is_int and y.is_int:
         p, q = x.value, y.value
         if q == 0:
@@ -80,6 +81,6 @@ def division(name: str, x: Expr, y: Expr) -> Expr | None:
         return None
     if name == "mod":
         return ops.mod(x, y)
-    if bounds(x)[0] < 0:
+    if bounds(x)[0] < 0 and not nonneg:
         return None
     return ops.floordiv(x, y) if name == "div" else ops.mod(x, y)

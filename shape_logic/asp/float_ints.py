@@ -188,3 +188,19 @@ def _fraction_below(x: Expr, scale: Fraction) -> Fraction | None:
     if top * (gap + scale / 2**24) >= Fraction(1, near.denominator):
         return None
     return near
+
+def power(x: Fraction, e: Fraction, dtype: str) -> Expr | None:
+    """Pow(x, e) of known elements in the float type `dtype` where it is an integer held
+    exactly that every runtime computes exactly: a whole exponent 0..3 of an integer (a
+    product of exactly held integers, onnxruntime's own for 2 and 3), or the exponent 1/2
+    of a perfect square (its square root: correctly rounded, so exact). HF's vision models
+    take a patch grid's side as `int(num_positions ** 0.5)`: Pow(16.0, 0.5), then Cast."""
+    if x.denominator != 1 or not held(Expr.const(x.numerator), dtype):
+        return None
+    if e.denominator == 1 and 0 <= e <= 3:
+        out = Expr.const(x.numerator ** e.numerator)
+    elif e == Fraction(1, 2) and x >= 0 and math.isqrt(x.numerator) ** 2 == x.numerator:
+        out = Expr.const(math.isqrt(x.numerator))
+    else:
+        return None
+    return out if held(out, dtype) else None

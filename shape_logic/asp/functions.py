@@ -241,6 +241,11 @@ class Functions(Relating):
             return []
         try:
             x, y = self._known_all(_dims(a, b))
+            # dim_dividend(F): a is a dim of the graph's, >= 0 wherever the graph runs
+            # (encodings/families.lp)
+            nonneg = f.name == "dim_dividend"
+            if nonneg:
+                f = f.arguments[0]
             name = f.name
             if name == "float":
                 out = float_ints.arith(f.arguments[0].name, x, y, f.arguments[1].name)
@@ -248,10 +253,10 @@ class Functions(Relating):
                     return Function("real", [String(repr(out))])
                 return [] if out is None else expr_to_symbol(out)
             if name == "int":  # a narrower type: only what it holds (it wraps around)
-                out = element_arith.integer(f.arguments[0].name, x, y)
+                out = element_arith.integer(f.arguments[0].name, x, y, nonneg)
                 held = out is not None and float_ints.type_holds(out, f.arguments[1].name)
                 return expr_to_symbol(out) if held else []
-            out = element_arith.integer(name, x, y)
+            out = element_arith.integer(name, x, y, nonneg)
             return [] if out is None else expr_to_symbol(out)
         except (KeyError,) + FAILURES:
             return []
@@ -263,6 +268,17 @@ class Functions(Relating):
         except FAILURES:
             return []
         return Function("real", [String(repr(float(e.value)))]) if e.is_int else []
+
+    def float_pow(self, a: clingo.Symbol, b: clingo.Symbol, d: clingo.Symbol):
+        """@float_pow(X, E, D): Pow of known elements X and E (integers or real(..)) in the
+        float type D, where it is an integer computed exactly (float_ints.power)."""
+        try:
+            x, e = (Fraction(_real(s)) if s.type == clingo.SymbolType.Function
+                    else Fraction(symbol_to_expr(s).value) for s in (a, b))
+            out = float_ints.power(x, e, d.name)
+        except FAILURES + (ValueError, OverflowError, TypeError):
+            return []
+        return [] if out is None else expr_to_symbol(out)
 
     def float_int(self, a: clingo.Symbol, d: clingo.Symbol):
         """@float_int(V, D): the integer a float element of dtype D holds, where it holds it

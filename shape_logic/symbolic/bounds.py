@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from math import inf
 
+from .expr import ExprOverflow
+
 # a dimension beyond 2^62 is absurd (no machine holds it); bounding symbols there lets
 # min(INT64_MAX, s) simplify to s, as Slice ends need
 SYMBOL_RANGE = (1, 2**62)
@@ -24,6 +26,19 @@ def _bounds(e) -> tuple[float, float]:
     lo, hi = _interval(e)
     if lo == hi:
         return lo, hi
+    # the refinements build expressions of their own (k times e's other terms), which may
+    # pass the arithmetic's limits where e does not: 2^63 - 1 - ((w + 1)//2 + 1)//2 (a
+    # Slice's end, INT64_MAX, beside a pooled width) took it to 4*(2^63 - 1) and failed,
+    # so min(2^63 - 1, that width) gave up and the Slice's length was a fresh name (DETR's
+    # position embedding). The interval is a bound all the same.
+    try:
+        return _refined(e, lo, hi)
+    except ExprOverflow:
+        return lo, hi
+
+
+def _refined(e, lo, hi) -> tuple[float, float]:
+    """e's interval [lo, hi] narrowed on an atom that occurs alone in a term."""
     # a modulo or a floored division by an integer that occurs alone in a term (c*(x%d),
     # c*(x//k)) is bounded by expressions of its own arguments: e lies between its values
     # at the two ends, which keeps the relation between the atom and its arguments that

@@ -48,6 +48,21 @@ def test_shape_from_a_shape_computation():
     assert sol.shape("y") == "[b, s, 64]" and sol.shape("r") == "[5, 5]"
 
 
+def test_a_size_the_bounds_do_not_prove_at_least_zero():
+    """A value must be >= 0 (else the node fails): s - 5 is the size wherever it runs, though
+    s may be below 5 (a length from convolutions, `((len//80 + 1)//2 + 1)//2 - 1`, was a
+    fresh name)."""
+    g = {"opset": OPSET, "inputs": {"x": {"shape": "[b, s]"}},
+         "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]},
+                          "five": {"dtype": "i64", "shape": [1], "data": [5]}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                   {"op": "Gather", "inputs": ["sh", "one"], "outputs": ["s"]},
+                   {"op": "Sub", "inputs": ["s", "five"], "outputs": ["d"]},
+                   {"op": "ConstantOfShape", "inputs": ["d"], "outputs": ["y"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[s - 5]"
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.integers(-1, 4), max_size=4),
        st.sampled_from([None, np.float32, np.int64, np.int32, np.bool_]))

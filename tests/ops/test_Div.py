@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from shape_logic.solver import solve
 from shape_logic.testing import check_against_reference, check_case, random_array
 
 from .elementwise import LEGACY_BINARY_CASES, arithmetic_cases, operand_shapes
@@ -39,3 +40,61 @@ def test_matches_reference(shapes, dtype):
     if dtype.startswith("i"):
         b = b + 1  # integer division by zero is undefined
     check_against_reference("Div", [a, b], opset=OPSET)
+
+
+def _quotient_of_a_length(op, k, conv, **attrs):
+    """x : [b, 1, n]; the length n - 2 (of a Conv over x with a kernel of 3, or Sub(n, 2),
+    no tensor's dim) `op` k, as the size of a ConstantOfShape z."""
+    from onnx import TensorProto, helper
+
+    from ..onnx_graphs import _Builder
+
+    g = _Builder()
+    if conv:
+        w = g.const(np.ones((1, 1, 3)), np.float32)
+        length = g.dim(g.op("Conv", "x", w), 2)
+    else:
+        length = g.op("Sub", g.dim("x", 2), g.const(2))
+    size = g.op(op, length, g.const(k), **attrs)
+    z = g.op("ConstantOfShape", g.op("Unsqueeze", size, g.const([0])))
+    g.nodes.append(helper.make_node("Identity", [z], ["z"], name="out"))
+    graph = helper.make_graph(
+        g.nodes, "quotient", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 1, "n"])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)], initializer=g.inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    return model
+
+
+@pytest.mark.parametrize("op, k, conv, attrs, want", [
+    # n - 2 is a dim of the Conv's output, so >= 0 wherever the graph runs: its quotient
+    # truncated toward zero is the floored one, though bounds (n >= 1) allow -1. Wav2Vec2's
+    # length `((len//80 + 1)//2 + 1)//2 - 1` halved by SEW-D was a fresh name
+    ("Div", 2, True, {}, "[n//2 - 1]"),
+    ("Mod", 3, True, {"fmod": 1}, "[(n + 1)%3]"),
+    # Sub(n, 2) is no tensor's dim: at n = 1 Div gives 0 (trunc(-1/2)), the floor -1
+    ("Div", 2, False, {}, None),
+    ("Mod", 3, False, {"fmod": 1}, None),
+])
+def test_a_dim_is_a_dividend_at_least_zero(op, k, conv, attrs, want):
+    """Checked against onnxruntime at n = 1..9 wherever it runs."""
+    from shape_logic.symbolic.expr import Expr
+
+    ort = pytest.importorskip("onnxruntime")
+    model = _quotient_of_a_length(op, k, conv, **attrs)
+    sol = solve(model)
+    assert sol.status == "ok"
+    if want is None:
+        assert sol.shape("z")[1] == "_", sol.shape("z")
+        return
+    assert sol.shape("z") == want
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    ran = 0
+    for n in range(1, 10):
+        try:
+            (z,) = sess.run(None, {"x": np.zeros((1, 1, n), np.float32)})
+        except Exception:  # (the Conv needs n >= 3)
+            continue
+        ran += 1
+        assert z.shape == (sol.dims("z")[0].subs({"n": Expr.const(n)}).value,)
+    assert ran == 7

@@ -1,6 +1,11 @@
 """Pow: rules/Pow.lp on data cases, and against onnx's reference on random shapes."""
+import re
+
+import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
+from shape_logic.solver import solve
 from shape_logic.testing import check_against_reference, random_array
 
 from .elementwise import operand_shapes
@@ -44,3 +49,37 @@ def test_matches_reference(shapes, base_dtype, exponent_dtype):
     base = random_array(shapes[0], base_dtype)
     exponent = random_array(shapes[1], exponent_dtype)
     check_against_reference("Pow", [base, exponent])
+
+
+@pytest.mark.parametrize("base, exponent, want", [
+    # HF's vision models: int(num_positions ** 0.5), the legacy exporter's Pow(16.0, 0.5)
+    (16.0, 0.5, "[4, 4]"),
+    ([16.0], [0.5], "[4, 4]"),
+    (3.0, 2.0, "[9, 9]"),
+    (5.0, 0.0, "[1, 1]"),
+    # not a perfect square, or an exponent whose power a runtime may round either way
+    (15.0, 0.5, None),
+    (27.0, 1 / 3, None),
+    (2.0, 0.25, None),
+])
+def test_known_powers_are_sizes(base, exponent, want):
+    """Pow of known one-element floats, Cast to int64, as a Reshape target's two entries."""
+    def const(v):
+        v = np.array(v, np.float32)
+        return {"dtype": "f32", "shape": list(v.shape), "data": v.tolist()}
+
+    g = {"opset": 18, "inputs": {"d": {"dtype": "f32", "shape": "D"}},
+         "initializers": {"x": const(base), "e": const(exponent),
+                          "one": {"dtype": "i64", "shape": [1], "data": [1]}},
+         "nodes": [{"op": "Pow", "inputs": ["x", "e"], "outputs": ["p"]},
+                   {"op": "Cast", "inputs": ["p"], "outputs": ["side"], "attrs": {"to": 7}},
+                   {"op": "Reshape", "inputs": ["side", "one"], "outputs": ["s0"]},
+                   {"op": "Concat", "inputs": ["s0", "s0"], "outputs": ["s"],
+                    "attrs": {"axis": 0}},
+                   {"op": "Reshape", "inputs": ["d", "s"], "outputs": ["r"]}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    if want is None:
+        assert re.fullmatch(r"\[_\d+, _\d+\]", sol.shape("r")), sol.shape("r")
+    else:
+        assert sol.shape("r") == want
