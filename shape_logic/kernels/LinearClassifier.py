@@ -28,6 +28,9 @@ class LinearClassifier(Kernel):
         if (c == 1 and n != 2) or n < c:
             raise self.fail(f"{n} labels for {c} intercepts (two for one, else at least one "
                             "per intercept)")
+        if len(self.coef) % c:
+            raise self.fail(f"{len(self.coef)} coefficients are not a multiple of the {c} "
+                            "classes")
         self.how = post_transform(self.op, a["post_transform"])
 
     def run(self, x, **_):

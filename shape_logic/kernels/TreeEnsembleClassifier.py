@@ -28,9 +28,9 @@ class TreeEnsembleClassifier(Kernel):
         self.trees = Trees(self.op, a, "class")
         self.trees.check_columns(len(self.labels), "class_ids")
         base = self.trees.base
-        if base is not None and len(base) and len(base) != len(self.labels):
-            raise self.fail(f"base_values has {len(base)} entries, not one per class "
-                            f"({len(self.labels)})")
+        e = len(self.labels)
+        if base is not None and len(base) not in (0, e) and not (e <= 2 and len(base) <= 2):
+            raise self.fail(f"base_values has {len(base)} entries, not one per class ({e})")
         self.how = post_transform(self.op, a["post_transform"])
         ids = set(self.trees.w_col.tolist())
         # onnxruntime's binary case: two labels, every weight for one class
@@ -43,6 +43,8 @@ class TreeEnsembleClassifier(Kernel):
         s, has = self.trees.sums(reached, e)
         base = self.trees.base if self.trees.base is not None else np.zeros(0)
         if e == 1:
+            if len(base) == 2:  # onnxruntime: the negated score plus base_values[1]
+                return self._one(s[:, 0] + base[1], negate=True)
             return self._one(s[:, 0] + (base[0] if len(base) == 1 else 0))
         if e > 2:
             if len(base):
@@ -52,11 +54,11 @@ class TreeEnsembleClassifier(Kernel):
             return self.labels[top], transform(s, self.how)
         return self._two(s, has, base)
 
-    def _one(self, s):
+    def _one(self, s, negate=False):
         """One class: the score (PROBIT the only transform) and the label 1 above 0, else 0
         (onnxruntime's positive and negative labels)."""
         z = probit(s) if self.how == "PROBIT" else s.astype(np.float32)
-        return np.where(s > 0, 1, 0).astype(np.int64), z[:, None]
+        return np.where(s > 0, 1, 0).astype(np.int64), (-z if negate else z)[:, None]
 
     def _two(self, s, has, base):
         """Two classes, as onnxruntime's classifier aggregator's binary branch."""

@@ -49,14 +49,17 @@ def logistic(v: np.ndarray) -> np.ndarray:
 
 
 def probit(v: np.ndarray) -> np.ndarray:
-    """sqrt(2) * erfinv(2v - 1), with Winitzki's erfinv as onnxruntime computes it."""
-    x = (2 * v.astype(np.float32) - 1).astype(np.float32)
-    sign = np.where(x < 0, np.float32(-1), np.float32(1))
+    """sqrt(2) * erfinv(2v - 1), with Winitzki's erfinv as onnxruntime computes it, step
+    by step in float32 (near v = 0.5 its cancellation shows)."""
+    f = np.float32
+    x = (f(2) * v.astype(f) - f(1)).astype(f)
+    sign = np.where(x < 0, f(-1), f(1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        ln = np.log((1 - x) * (1 + x)).astype(np.float32)
-        a = np.float32(2 / (3.14159 * 0.147)) + np.float32(0.5) * ln
-        r = sign * np.sqrt(-a + np.sqrt(a * a - ln / np.float32(0.147)))
-    return (np.float32(1.41421356) * r).astype(np.float32)
+        ln = np.log(((f(1) - x) * (f(1) + x)).astype(f)).astype(f)
+        a = (f(2) / (f(3.14159) * f(0.147)) + f(0.5) * ln).astype(f)
+        b = ((f(1) / f(0.147)) * ln).astype(f)
+        r = sign * np.sqrt((-a + np.sqrt((a * a - b).astype(f))).astype(f))
+    return (f(1.41421356) * r).astype(f)
 
 
 def softmax(s: np.ndarray, zero: bool = False) -> np.ndarray:

@@ -72,6 +72,10 @@ def check_ml(op, arrays, attrs, n_outputs=1, rtol=1e-5, atol=1e-6, compare=None,
             f"{op}: onnxruntime refuses ({str(e)[:300]}), the rules accept"
         return None
     got = run_kernel(op, arrays, attrs, n_outputs)
+    if attrs.get("post_transform") == "PROBIT":
+        # Winitzki's erfinv cancels near 0.5: a last-bit difference in a score (float32
+        # sums in another order than onnxruntime's GEMM) moves it by up to ~1e-4
+        atol = max(atol, 2e-3)
     for k, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape and _dtype(g) == _dtype(w), (op, k, g.shape, w.shape, g.dtype)
         if compare is not None and k not in compare:

@@ -36,6 +36,8 @@ CASES = {
     "fewer labels than classes": (lc(["[n, 2]"], classlabels_ints=[1, 2]), "error"),
     "binary with three labels": (lc(["[n, 2]"], **BINARY), "error"),
     "too few coefficients": (lc(["[n, 3]"]), "error"),
+    "coefficients not a multiple of the classes": (lc(["[n, 2]"], coefficients=[1.0] * 7),
+                                                   "error"),
     "rank 3 X": (lc(["[n, 2, 1]"]), "error"),
     "scalar X": (lc(["[]"]), "error"),
     "string X": (lc([("str", "[n, 2]")]), "error"),
