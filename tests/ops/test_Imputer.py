@@ -23,6 +23,7 @@ CASES = {
                  {"x0": "[4, 2]"}),
     # errors
     "no values": (imputer(["[n, 2]"]), "error"),
+    "empty values": (imputer(["[n, 2]"], imputed_value_floats=[]), "error"),
     "both lists": (imputer(["[n, 2]"], imputed_value_floats=[1.0], imputed_value_int64s=[1]),
                    "error"),
     "int64s for floats": (imputer(["[n, 2]"], imputed_value_int64s=[1]), "error"),
