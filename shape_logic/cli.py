@@ -178,7 +178,7 @@ def cmd_run(args) -> int:
     for item in args.input:
         name, sep, file = item.partition("=")
         if not sep or not name or not file:
-            raise InputError(f"--input {item!r}: expected NAME=FILE.npy")
+            raise InputError(f"--input {item!r}: expected NAME=FILE.npy (a sequence: FILE.npz)")
         if name in feeds:
             raise InputError(f"--input {item!r}: input {name!r} is given twice")
         feeds[name] = _read_npy(file)
@@ -193,7 +193,11 @@ def cmd_run(args) -> int:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 1
     for name, arr in result.items():
-        print(f"{name}: {arr.dtype} {list(arr.shape)}")
+        if isinstance(arr, list):  # a sequence
+            print(f"{name}: sequence of {len(arr)}: "
+                  + ", ".join(f"{e.dtype} {list(e.shape)}" for e in arr))
+        else:
+            print(f"{name}: {arr.dtype} {list(arr.shape)}")
     if result.data_dependent:
         vals = ", ".join(f"{k}={v}" for k, v in result.data_dependent.items())
         print(f"data-dependent symbols: {vals}")
@@ -205,7 +209,8 @@ def cmd_run(args) -> int:
 
 
 def write_outputs(result, outdir: str) -> None:
-    """OUTDIR/<output name>.npy for every output (run -o, run --stream -o)."""
+    """OUTDIR/<output name>.npy for every output (run -o, run --stream -o); a sequence as
+    OUTDIR/<output name>.npz, its elements under "0", "1", ..."""
     from pathlib import Path
 
     import numpy as np
@@ -214,7 +219,11 @@ def write_outputs(result, outdir: str) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, arr in result.items():
-            np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
+            if isinstance(arr, list):
+                np.savez(out / (_file_name(name) + ".npz"),
+                         **{str(k): e for k, e in enumerate(arr)})
+            else:
+                np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
     except (OSError, ValueError) as e:
         raise InputError(f"cannot write the outputs: {e}", str(out))
 
@@ -223,7 +232,13 @@ def _read_npy(file: str):
     import numpy as np
 
     try:
-        return np.load(file, allow_pickle=False)
+        data = np.load(file, allow_pickle=False)
+        if isinstance(data, np.lib.npyio.NpzFile):  # a sequence: its elements "0", "1", ..
+            with data:
+                if not all(k.isdigit() for k in data.files):
+                    raise ValueError("a sequence's .npz names its elements 0, 1, ...")
+                return [data[k] for k in sorted(data.files, key=int)]
+        return data
     except FileNotFoundError:
         raise InputError("no such file", file)
     except (OSError, ValueError) as e:

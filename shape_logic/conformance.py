@@ -70,9 +70,12 @@ def as_array(x) -> np.ndarray:
 
 
 def _tensor_io(case) -> bool:
+    """The case's inputs and outputs are tensors or sequences of tensors."""
     g = case.model.graph
-    return all(vi.type.WhichOneof("value") == "tensor_type"
-               for vi in list(g.input) + list(g.output))
+    return all(vi.type.WhichOneof("value") == "tensor_type" or (
+        vi.type.WhichOneof("value") == "sequence_type"
+        and vi.type.sequence_type.elem_type.WhichOneof("value") == "tensor_type")
+        for vi in list(g.input) + list(g.output))
 
 
 def shape_model(case):
@@ -84,8 +87,18 @@ def shape_model(case):
     model.CopyFrom(case.model)
     g = model.graph
     inputs, _ = case.data_sets[0]
-    keep = []
+    keep, made = [], []
     for vi, arr in zip(list(g.input), inputs):
+        if isinstance(arr, list):  # a sequence: its elements, each an input of its shape
+            parts = [helper.make_tensor_value_info(
+                f"{vi.name}/{k}", vi.type.sequence_type.elem_type.tensor_type.elem_type,
+                list(as_array(a).shape)) for k, a in enumerate(arr)]
+            keep += parts
+            made.append(helper.make_node("SequenceConstruct", [p.name for p in parts],
+                                         [vi.name]) if parts else helper.make_node(
+                "SequenceEmpty", [], [vi.name],
+                dtype=vi.type.sequence_type.elem_type.tensor_type.elem_type))
+            continue
         arr = as_array(arr)
         # shape computations need values: small integer and bool inputs (Compress's
         # condition), and scalar-like reals (Range's limits, OneHot's depth), become
@@ -100,8 +113,12 @@ def shape_model(case):
         keep.append(helper.make_tensor_value_info(vi.name, elem, list(arr.shape)))
     del g.input[:]
     g.input.extend(keep)
+    nodes = made + list(g.node)
+    del g.node[:]
+    g.node.extend(nodes)
     for vi in g.output:  # outputs are what we infer: drop their declared shapes
-        vi.type.tensor_type.ClearField("shape")
+        t = vi.type.sequence_type.elem_type if vi.type.HasField("sequence_type") else vi.type
+        t.tensor_type.ClearField("shape")
     return model
 
 
@@ -118,11 +135,17 @@ def check_case(case) -> Outcome:
     _, outputs = case.data_sets[0]
     problems = []
     for vi, arr in zip(case.model.graph.output, outputs):
-        arr = as_array(arr)
-        want = "[" + ", ".join(str(d) for d in arr.shape) + "]"
-        got = sol.shape(vi.name)
-        if got != want:
-            problems.append(f"{vi.name}: inferred {got}, expected {want}")
+        if isinstance(arr, list):  # a sequence: its length, and what every element has
+            problems += _sequence_problems(sol, vi.name, arr)
+            if not arr:
+                continue
+            arr = as_array(arr[0])
+        else:
+            arr = as_array(arr)
+            want = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+            got = sol.shape(vi.name)
+            if got != want:
+                problems.append(f"{vi.name}: inferred {got}, expected {want}")
         try:
             want_dt = dtype_of_array(arr)
         except ValueError:
@@ -130,6 +153,23 @@ def check_case(case) -> Outcome:
         if sol.dtype(vi.name) != want_dt:
             problems.append(f"{vi.name}: dtype {sol.dtype(vi.name)}, expected {want_dt}")
     return Outcome(case.name, op, not problems, "; ".join(problems))
+
+
+def _sequence_problems(sol, name: str, elements: list) -> list[str]:
+    """What the inferred sequence misses of the expected one: its length, and at each axis
+    the size every element has (`?` where they differ)."""
+    seq = sol.sequence(name)
+    if seq is None:
+        return [f"{name}: not inferred as a sequence"]
+    out = [] if seq["length"] == len(elements) else [
+        f"{name}: length {seq['length']}, expected {len(elements)}"]
+    shapes = [as_array(e).shape for e in elements]
+    if shapes and len(set(map(len, shapes))) == 1:
+        want = "[" + ", ".join(str(ds[0]) if len(set(ds)) == 1 else "?"
+                               for ds in zip(*shapes)) + "]"
+        if sol.shape(name) != want:
+            out.append(f"{name}: inferred {sol.shape(name)}, expected {want}")
+    return out
 
 
 def run(ops: set[str] | None = None) -> list[Outcome]:

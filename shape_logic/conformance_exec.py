@@ -49,7 +49,8 @@ def run_case(case, rules_known: set[str] | None = None) -> Outcome:
     checked = case_ops(case) <= rules_known
     inputs, outputs = case.data_sets[0]
     names = [vi.name for vi in case.model.graph.input]
-    feeds = {n: as_array(a) for n, a in zip(names, inputs)}
+    feeds = {n: [as_array(e) for e in a] if isinstance(a, list) else as_array(a)
+             for n, a in zip(names, inputs)}
     try:
         got = run(case.model, feeds, check=checked)
     except Exception as e:  # noqa: BLE001  (any failure, ours or the input's, is an outcome)
@@ -57,7 +58,10 @@ def run_case(case, rules_known: set[str] | None = None) -> Outcome:
     problems = []
     rtol, atol = max(RTOL, case.rtol), max(ATOL, case.atol)
     for vi, want in zip(case.model.graph.output, outputs):
-        problem = compare(vi.name, got.get(vi.name), as_array(want), rtol, atol)
+        if isinstance(want, list):  # a sequence: element by element
+            problem = compare_sequence(vi.name, got.get(vi.name), want, rtol, atol)
+        else:
+            problem = compare(vi.name, got.get(vi.name), as_array(want), rtol, atol)
         if problem:
             problems.append(problem)
     return Outcome(case.name, op, not problems, checked, "; ".join(problems))
@@ -70,6 +74,16 @@ def as_array(value) -> np.ndarray:
 
         return numpy_helper.to_array(value)
     return np.asarray(value)
+
+
+def compare_sequence(name: str, got, want: list, rtol: float, atol: float) -> str:
+    """'' if the sequence `got` has want's elements, else what differs."""
+    if not isinstance(got, list):
+        return f"{name}: not a sequence ({type(got).__name__})"
+    if len(got) != len(want):
+        return f"{name}: {len(got)} elements, expected {len(want)}"
+    return "; ".join(p for k, (g, w) in enumerate(zip(got, want))
+                     if (p := compare(f"{name}[{k}]", g, as_array(w), rtol, atol)))
 
 
 def compare(name: str, got, want: np.ndarray, rtol: float, atol: float) -> str:

@@ -74,19 +74,22 @@ def check_case(case) -> Outcome | None:
     _, outputs = case.data_sets[0]
     for vi, want in zip(case.model.graph.output, outputs):
         got = sol.dims(vi.name)
-        shape = np.shape(as_array(want))
+        # a sequence's dims are every element's (`?` where they need not agree)
+        shapes = [np.shape(as_array(e)) for e in want] if isinstance(want, list) else \
+            [np.shape(as_array(want))]
         if got is None:
             continue
-        if len(got) != len(shape):
-            problems.append(f"{vi.name}: rank {len(got)}, recorded {len(shape)}")
+        if any(len(got) != len(shape) for shape in shapes):
+            problems.append(f"{vi.name}: rank {len(got)}, recorded {shapes}")
             continue
         for i, d in enumerate(got):
             dims += 1
-            if any(s.startswith("_") for s in d.symbols()):
-                continue  # open: a fresh name
+            if any(s.startswith("_") or s == "?" for s in d.symbols()):
+                continue  # open: a fresh name, or a sequence's axis its elements need not share
             known += 1
-            if d.subs(values) != Expr.const(shape[i]):
-                problems.append(f"{vi.name}[{i}] = {d}: {d.subs(values)}, recorded {shape[i]}")
+            for shape in shapes:
+                if d.subs(values) != Expr.const(shape[i]):
+                    problems.append(f"{vi.name}[{i}] = {d}: {d.subs(values)}, recorded {shape[i]}")
     verdict = "wrong" if problems else "sound"
     return Outcome(case.name, op, verdict, known, dims, "; ".join(problems))
 

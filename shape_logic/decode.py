@@ -26,6 +26,7 @@ from .symbolic.orders import minimal
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
 from .decode_rows import decode_rows
+from .sequences import element_shapes
 from .void_classes import FreshNames, VoidClasses, void_edge, void_join
 
 
@@ -55,6 +56,7 @@ class Atoms:
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
+    seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -127,6 +129,10 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
+        elif name in ("seq", "seq_len"):
+            lengths = self.seqs.setdefault(_tensor_key(args[0]), set())
+            if name == "seq_len" and (e := _expr(args[1])) is not None:
+                lengths.add(e)
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
@@ -234,6 +240,7 @@ class Decoded:
     data_ranges: dict = field(default_factory=dict)
     # every constraint met (what narrowing compares), also those `constraints` imply
     met_constraints: list = field(default_factory=list)
+    sequences: dict = field(default_factory=dict)  # sequence -> its length (Expr) or None
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -278,6 +285,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
         if shape is None:
             shape = shared[key] = Shape((key,))
         shapes[t] = shape
+    sequences = element_shapes(atoms, shapes, resolve) if atoms.seqs else {}
     rows = decode_rows(graph, atoms, poly, resolve, void, fresh) if poly else {}
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}
@@ -296,7 +304,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
-                   met)
+                   met, sequences)
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -37,10 +37,12 @@ from .exec_branches import Group, branch_groups, run_group
 from .exec_concat import chain_concats
 from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
+from .exec_sequences import closed_sequence, feed_key, sequence_feed
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
 from .kernels import workers
+from .kernels.base import Seq
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
@@ -194,8 +196,11 @@ class Program:
             raise BadInput("; ".join(parts), g.path)
         feeds = {}
         for name, value in inputs.items():
-            arr = np.asarray(value)
             want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
+            if g.inputs[name].sequence or type(value) is Seq:  # (Seq: a body's outer value)
+                feeds[name] = sequence_feed(name, value, want, BadInput, g.path)
+                continue
+            arr = np.asarray(value)
             if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
                     arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
                 arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
@@ -218,8 +223,9 @@ class Program:
         sol = self.solution
         for name, arr in feeds.items():
             binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
-        key = tuple((n, a.shape, a.dtype.str, _small_int_bytes(a)) for n, a in
-                    sorted(feeds.items()))
+        key = tuple((n, feed_key(a)) if type(a) is Seq else
+                    (n, a.shape, a.dtype.str, _small_int_bytes(a))
+                    for n, a in sorted(feeds.items()))
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._close(feeds, binder.bindings)
@@ -245,6 +251,7 @@ class Program:
         for d in dims.values():
             for e in d or ():
                 open_symbols |= e.symbols()
+        open_symbols.discard("?")  # (a sequence's axis its elements need not share)
         return Plan(expected, open_symbols)
 
     def _resolve(self, feeds: dict, bindings: dict, dims: dict) -> dict:
@@ -325,15 +332,19 @@ class Program:
 def closing_graph(graph: Graph, feeds: dict) -> Graph:
     """A copy of the graph whose inputs have the feeds' concrete shapes; small integer
     inputs become constants (shape computations need their values)."""
-    inputs, inits = {}, dict(graph.initializers)
+    inputs, inits, made = {}, dict(graph.initializers), []
     for name, info in graph.inputs.items():
         arr = feeds[name]
-        if arr.dtype.kind in "iu" and arr.size <= SMALL_INT_INPUT:
+        if type(arr) is Seq:
+            parts, construct = closed_sequence(name, info, arr)
+            inputs.update(parts)
+            made += [construct] if construct else []
+        elif arr.dtype.kind in "iu" and arr.size <= SMALL_INT_INPUT:
             inits[name] = TensorInfo(name, info.place, dtype_of_array(arr), Shape.of(arr.shape),
                                      arr)
         else:
             inputs[name] = dataclasses.replace(info, shape=Shape.of(arr.shape))
-    return dataclasses.replace(graph, inputs=inputs, initializers=inits)
+    return dataclasses.replace(graph, inputs=inputs, initializers=inits, nodes=made + graph.nodes)
 
 
 def _small_int_bytes(a: np.ndarray):
@@ -361,6 +372,13 @@ def _kernel_failure(node, args, e: Exception) -> str:
         msg = msg[len(prefix):]
     elif not isinstance(e, KernelError):
         msg = f"{type(e).__name__}: {msg}"
-    shapes = ", ".join("absent" if a is None else f"{t} {list(a.shape)} {a.dtype}"
+    shapes = ", ".join("absent" if a is None else f"{t} {_described(a)}"
                        for t, a in zip(node.inputs, args))
     return f'{node.op} node "{node.name}": {msg} (inputs: {shapes or "none"})'
+
+
+def _described(a) -> str:
+    """An input's shape and dtype in a message (a sequence's elements')."""
+    if type(a) is Seq:
+        return "sequence of " + (", ".join(f"{list(e.shape)} {e.dtype}" for e in a) or "none")
+    return f"{list(a.shape)} {a.dtype}"

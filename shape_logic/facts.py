@@ -87,7 +87,13 @@ def _packable(info: TensorInfo) -> bool:
     """Whether a declaration is one statement when solving: a dtype and K <= MAX_PACKED_RANK
     dims, `tensorK(T, D, E0, .., EK-1).` (nodes.lp derives tensor, dtype, rank and dim)."""
     return bool(info.dtype) and info.shape is not None and info.shape.dims is not None \
-        and len(info.shape.dims) <= MAX_PACKED_RANK
+        and len(info.shape.dims) <= MAX_PACKED_RANK and not info.sequence
+
+
+def _is_fresh(d) -> bool:
+    """d is a bare fresh name (a declaration's `?`, or an ONNX dim without value or name)."""
+    a = d.single_atom()
+    return a is not None and a.kind == "sym" and d.terms[0][1] == 1 and a.args[0].startswith("_")
 
 
 def _packed_declaration(info: TensorInfo) -> str:
@@ -110,6 +116,8 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
         if sourced:
             out.append(f"source({src(part)}).")
 
+    if info.sequence:
+        out.append(f"seq({t}).")
     if info.dtype and packed is None:
         out.append(_declared("dtype", f"{t},{info.dtype}", src("dtype")))
         source_fact("dtype")
@@ -122,6 +130,8 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
             out.append(_declared("rank", f"{t},{len(dims)}", src("rank")))
             source_fact("rank")
             for i, d in enumerate(dims):
+                if info.sequence and _is_fresh(d):
+                    continue  # a sequence's `?`: its elements need not share the axis
                 out.append(_declared("dim", f"{t},{i},{expr_fact_text(d)}", src("dims")))
             if dims:
                 source_fact("dims")

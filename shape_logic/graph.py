@@ -110,6 +110,7 @@ class TensorInfo:
     dtype: str | None = None
     shape: Shape | None = None
     data: np.ndarray | None = None
+    sequence: bool = False  # an ONNX sequence: dtype and shape are every element's
 
 
 @dataclass

@@ -117,6 +117,8 @@ def _decl(info: TensorInfo) -> dict:
         d["dtype"] = info.dtype
     if info.shape is not None and info.shape.dims is not None:
         d["shape"] = _shape_text(info.shape)
+    if info.sequence:
+        d["sequence"] = True
     return d
 
 

@@ -19,7 +19,8 @@ from .symbolic.parse import ShapeSyntaxError
 TOP_KEYS = {"name", "opset", "inputs", "outputs", "initializers", "nodes", "annotations",
             "functions", "doc"}
 NODE_KEYS = {"name", "op", "inputs", "outputs", "attrs", "domain", "doc"}
-DECL_KEYS = {"dtype", "shape", "doc"}
+# "sequence": true declares an ONNX sequence, its dtype and shape every element's
+DECL_KEYS = {"dtype", "shape", "doc", "sequence"}
 INIT_KEYS = {"dtype", "shape", "data", "file", "doc"}
 MAX_DIM = 2**62
 
@@ -135,6 +136,9 @@ class _GraphReader:
             info = TensorInfo(tname, place)
             info.dtype = self.dtype(decl.get("dtype"), place)
             info.shape = self.shape(decl.get("shape"), place, cls)
+            info.sequence = decl.get("sequence", False)
+            if not isinstance(info.sequence, bool):
+                raise InputError("\"sequence\" must be true or false", place=f"{place}.sequence")
             out[tname] = info
         return out
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .graph import NUMPY_DTYPES
+from .sequences import VARIES
 from .symbolic.expr import Expr
 
 
@@ -64,6 +65,10 @@ class Binder:
     unchecked: list = field(default_factory=list)  # (tensor, axis, expr) left undecided
 
     def check(self, tensor: str, origin: str, exp: Expected, arr: np.ndarray):
+        if isinstance(arr, list):  # a sequence: each element has what all of them have
+            for k, element in enumerate(arr):
+                self.check(f"{tensor}[{k}]", origin, exp, element)
+            return
         if exp.dtype is not None and arr.dtype != exp.dtype and arr.dtype.kind not in "OUS":
             raise ShapeMismatch(f"tensor {tensor!r} ({origin}): runtime dtype {arr.dtype}, "
                                 f"inferred {exp.dtype}")
@@ -83,6 +88,8 @@ class Binder:
             if isinstance(want, int):
                 if want != got:
                     self.fail(tensor, origin, exp, actual, axis)
+            elif want == VARIES:  # (a sequence's axis its elements need not share)
+                continue
             else:
                 ok = self.unify(want, got)
                 if ok is False:

@@ -242,19 +242,49 @@ def _shared_names(graph, declared) -> set[str]:
 
 
 def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
-    """The dims of output `name` (as `axis = dim`) that a solve gives in the inputs'
-    symbols where the graph alone leaves them open, through a name the declaration
-    shares with another declared dim: an equality that only the exporter's naming says
-    (the graph gives the other dim; this one it does not determine)."""
+    """The dims of output `name` that the graph alone leaves open (its rank too) and that
+    the declaration names with a name it shares with another declared dim: an equality
+    that only the exporter's naming says. As `axis = dim` where a solve then gives it in
+    the inputs' symbols (the graph gives the other dim), as `axis equal to ..` where the
+    other one is open too and the graph does not give the two one value."""
     dims, open_dims = graph.outputs[name].shape.dims, alone.shapes.get(name)
     got = decoded.shapes.get(name)
-    if not shared or dims is None or open_dims is None or got is None:
+    if not shared or dims is None or got is None:
         return []
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    opened = open_dims.dims if open_dims is not None and open_dims.dims is not None and \
+        len(open_dims.dims) == len(dims) else [None] * len(dims)  # (no rank: all open)
     out = []
-    for i, (d, a, g) in enumerate(zip(dims, open_dims.dims or (), got.dims or ())):
-        if d.symbols() & shared and not a.symbols() <= inputs and g.symbols() <= inputs:
+    for i, (d, a, g) in enumerate(zip(dims, opened, got.dims or ())):
+        if not d.symbols() & shared or (a is not None and a.symbols() <= inputs):
+            continue
+        if g.symbols() <= inputs:
             out.append(f"axis {i} = {g}")
+        else:  # both open: the name says they are equal, which the graph need not give
+            out += [f"axis {i} equal to {other}'s axis {j}" for other, j in
+                    _namesakes(graph, name, i, d.symbols() & shared, alone)]
+    return out
+
+
+def _namesakes(graph, name, i, names, alone) -> list:
+    """The other declared dims (output, axis) that share one of `names` with axis i of
+    output `name` and that the graph alone does not give the same value (an LSTM's two
+    outputs [Concat_dim_0, Concat_dim_1] and [Concat_dim_0]: 10 and 2 at run time)."""
+    def given(t, k):  # what the graph alone gives axis k of t (None: nothing, no rank)
+        shape = alone.shapes.get(t)
+        ok = shape is not None and shape.dims is not None and \
+            len(shape.dims) == len(graph.outputs[t].shape.dims)
+        return shape.dims[k] if ok else None
+
+    mine = given(name, i)
+    out = []
+    for other, info in graph.outputs.items():
+        if info.shape is None or info.shape.dims is None:
+            continue
+        for j, d in enumerate(info.shape.dims):
+            if (other, j) != (name, i) and d.symbols() & names and (
+                    mine is None or given(other, j) != mine):
+                out.append((other, j))
     return out
 
 

@@ -81,7 +81,11 @@ def body_dict(g) -> dict:
         arr = numpy_helper.to_array(init)
         inits[init.name] = {"dtype": dtype_of_array(arr), "shape": list(arr.shape),
                             "data": arr.tolist()}
-    return {"inputs": [vi.name for vi in g.input if vi.name not in inits],
+    inputs = [vi.name for vi in g.input if vi.name not in inits]
+    sequences = {vi.name for vi in g.input if vi.type.HasField("sequence_type")}
+    if sequences & set(inputs):  # (declared as such: the executor feeds them lists)
+        inputs = {n: {"sequence": True} if n in sequences else None for n in inputs}
+    return {"inputs": inputs,
             "outputs": [vi.name for vi in g.output],
             "nodes": [node_dict(n, i, f"graph {g.name!r}") for i, n in enumerate(g.node)],
             "initializers": inits}

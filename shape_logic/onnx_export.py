@@ -9,6 +9,7 @@ is unknown get only their elem_type (or nothing).
 """
 from __future__ import annotations
 
+from .sequences import VARIES
 from .errors import InputError
 from .onnx_bodies import node_name
 from .onnx_import import DTYPE_TO_ONNX
@@ -100,7 +101,7 @@ def write_annotated_onnx(sol, path: str):
 def _write_type(vi, sol, t: str, original: dict):
     """Our dtype and dims replace what the entry said (kept where we know nothing)."""
     dtype, dims = sol.dtype(t), sol.dims(t)
-    tt = vi.type.tensor_type
+    tt = _tensor_type(vi, sol, t)
     if dtype in DTYPE_TO_ONNX:
         tt.elem_type = DTYPE_TO_ONNX[dtype]
     if dims is None:
@@ -113,7 +114,7 @@ def _write_type(vi, sol, t: str, original: dict):
 def _fill_output(vi, sol, t: str, original: dict):
     """A declared graph output: fill in its elem_type, rank and dims where it gives none."""
     dtype, dims = sol.dtype(t), sol.dims(t)
-    tt = vi.type.tensor_type
+    tt = _tensor_type(vi, sol, t)
     if not tt.elem_type and dtype in DTYPE_TO_ONNX:
         tt.elem_type = DTYPE_TO_ONNX[dtype]
     if dims is None:
@@ -129,7 +130,16 @@ def _fill_output(vi, sol, t: str, original: dict):
             _set_dim(proto, d, original, fresh_ok=False)
 
 
+def _tensor_type(vi, sol, t: str):
+    """The TypeProto.Tensor to write t's type in: a sequence's is its elements'."""
+    if sol.sequence(t) is not None:
+        return vi.type.sequence_type.elem_type.tensor_type
+    return vi.type.tensor_type
+
+
 def _set_dim(proto, d: Expr, original: dict, fresh_ok: bool):
+    if d == VARIES:  # a sequence's axis its elements need not share: no value, no name
+        return
     if d.is_int:
         proto.dim_value = d.value
         return

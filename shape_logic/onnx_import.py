@@ -118,6 +118,9 @@ class _ModelReader:
     def value_info(self, vi, place: str, cls: int) -> TensorInfo:
         info = TensorInfo(vi.name, place)
         t = vi.type
+        if t.WhichOneof("value") == "sequence_type":  # its elements' type, every one's
+            t = t.sequence_type.elem_type
+            info.sequence = True
         if t.WhichOneof("value") != "tensor_type":
             return info
         tt = t.tensor_type
@@ -129,7 +132,9 @@ class _ModelReader:
                 which = d.WhichOneof("value")
                 if which == "dim_value" and d.dim_value >= 0:
                     dims.append(Expr.const(d.dim_value))
-                elif which == "dim_param" and d.dim_param:
+                # (in a sequence's element type a dim_param is no common size: onnx's
+                # node tests declare seq(tensor([N])) of elements of 6, 9 and 1)
+                elif which == "dim_param" and d.dim_param and not info.sequence:
                     dims.append(self.dim_param(d.dim_param))
                 else:
                     dims.append(self.symbols.fresh())

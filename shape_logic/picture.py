@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .asp.program import available_ops, shown_path
 from .layout import Layout, layered_layout
+from .sequences import columns
 
 MANY_USES = 4  # a graph input feeding more nodes is repeated beside each
 CHAR_W = 7.2  # px per character of the 12px monospace font the renderers use
@@ -79,14 +80,15 @@ def picture(sol, rules=()) -> Picture:
     where: dict[str, str] = {}  # tensor -> id of the box that produces it
 
     def tensor_info(t):
-        return {"tensor": t, "dtype": sol.dtype(t) or "?", "shape": sol.shape(t)}
+        dtype, shape = columns(sol, t)
+        return {"tensor": t, "dtype": dtype, "shape": shape}
 
     for kind, decls in (("input", g.inputs), ("initializer", g.initializers)):
         for t in decls:
             if t in where:
                 continue
             where[t] = f"{kind}:{t}"
-            boxes.append(Box(where[t], kind, t, sol.shape(t), core=t in core_tensors,
+            boxes.append(Box(where[t], kind, t, columns(sol, t)[1], core=t in core_tensors,
                              details={"kind": kind, **tensor_info(t)}))
     for node in g.nodes:
         nid = f"node:{node.index}"
@@ -105,10 +107,10 @@ def picture(sol, rules=()) -> Picture:
         for t in node.inputs:
             if t and t not in where:
                 where[t] = f"input:{t}"
-                boxes.append(Box(where[t], "input", t, sol.shape(t),
+                boxes.append(Box(where[t], "input", t, columns(sol, t)[1],
                                  details={"kind": "input", **tensor_info(t)}))
     for t in g.outputs:
-        boxes.append(Box(f"output:{t}", "output", t, sol.shape(t), core=t in core_tensors,
+        boxes.append(Box(f"output:{t}", "output", t, columns(sol, t)[1], core=t in core_tensors,
                          details={"kind": "output", **tensor_info(t)}))
     ends = [(f"node:{node.index}", [t for t in node.inputs if t]) for node in g.nodes]
     ends += [(f"output:{t}", [t]) for t in g.outputs if t in where]
@@ -130,14 +132,14 @@ def picture(sol, rules=()) -> Picture:
             if t in shared or (t in repeated and t in seen):
                 kind = "initializer" if t in shared else "input"
                 src = f"{kind}:{t}#{len(by_id)}"
-                by_id[src] = Box(src, kind, t, sol.shape(t), core=t in core_tensors,
+                by_id[src] = Box(src, kind, t, columns(sol, t)[1], core=t in core_tensors,
                                  repeat=t in repeated, details={"kind": kind, **tensor_info(t)})
                 boxes.append(by_id[src])
             seen.add(t)
             # an edge is in the core when a core source declares its tensor, or it joins two
             # core boxes (the conflict travelled along it)
             core = t in core_tensors or (by_id[src].core and by_id[dst].core)
-            edges.append(Edge(src, dst, t, sol.shape(t), sol.dtype(t) or "?", core, k,
+            edges.append(Edge(src, dst, t, columns(sol, t)[1], columns(sol, t)[0], core, k,
                               len(tensors)))
     diags = [(d.to_json(), _anchor(d, where, core_nodes, g, by_id)) for d in sol.diagnostics]
     symbols = sorted({s for t in g.tensors() for d in (sol.dims(t) or ()) for s in d.symbols()})

@@ -1,6 +1,8 @@
 """The readable text form of a solution (`shape-logic solve` without --format json)."""
 from __future__ import annotations
 
+from .sequences import columns
+
 
 def render_solution(sol, color: bool = False) -> str:
     g = sol.graph
@@ -11,7 +13,7 @@ def render_solution(sol, color: bool = False) -> str:
     for d in sol.diagnostics:
         lines.append("")
         lines.append(d.to_text(color))
-    rows = [(t, sol.dtype(t) or "?", sol.shape(t), sol.origin(t)) for t in tensors]
+    rows = [(t, *columns(sol, t), sol.origin(t)) for t in tensors]
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in
               enumerate(("tensor", "dtype", "shape", "from"))]
     lines.append("")
@@ -37,3 +39,4 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.alternatives_capped:
         lines.append("alternatives: capped (more cases than listed, or a graph too large)")
     return "\n".join(lines)
+

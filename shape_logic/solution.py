@@ -87,6 +87,14 @@ class Solution:
     def dtype(self, tensor: str) -> str | None:
         return self.decoded.dtypes.get(tensor)
 
+    def sequence(self, tensor: str) -> dict | None:
+        """Of a sequence (ONNX seq(tensor(T))): {"length": int, expression text or None};
+        its dtype and shape are what every element has. None for a tensor."""
+        if tensor not in self.decoded.sequences:
+            return None
+        length = self.decoded.sequences[tensor]
+        return {"length": None if length is None else _json_dim(length.subs(self._rename))}
+
     def dims(self, tensor: str) -> tuple[Expr, ...] | None:
         """The dims as expressions (fresh names renumbered), or None when the rank is unknown."""
         sh: Shape | None = self.decoded.shapes.get(tensor)
@@ -117,6 +125,9 @@ class Solution:
     def to_json(self) -> dict:
         dtypes = self.decoded.dtypes
         tensors = {t: {"dtype": dtypes.get(t), "shape": shape} for t, shape in self._shapes.items()}
+        for t in self.decoded.sequences:  # (what every element has, and how many)
+            if t in tensors:
+                tensors[t]["sequence"] = self.sequence(t)
         out = {
             "status": self.status,
             "tensors": tensors,

@@ -226,6 +226,25 @@ def test_a_shared_name_does_not_give_a_dim_the_graph_leaves_open():
                         "3*w//2 that the graph leaves open")
 
 
+def test_a_shared_name_does_not_make_two_open_dims_equal():
+    # two data-dependent counts declared with one name (the legacy exporter's merging: a
+    # scripted loop's stacked and joined outputs, 2 and 10 at run time): the graph leaves
+    # both open, and kept the name would print them as one size
+    names = ["C_0", 4]
+    m = model([helper.make_node("Compress", ["x", "mask1"], ["a"], axis=0),
+               helper.make_node("Compress", ["x", "mask2"], ["b"], axis=0)],
+              [helper.make_tensor_value_info("x", F, [3, 4]),
+               helper.make_tensor_value_info("mask1", TensorProto.BOOL, [3]),
+               helper.make_tensor_value_info("mask2", TensorProto.BOOL, [3])],
+              [helper.make_tensor_value_info("a", F, names),
+               helper.make_tensor_value_info("b", F, names)])
+    sol = solve(m)
+    assert sol.status == "ok"
+    assert sol.shape("a") == "[_1, 4]" and sol.shape("b") == "[_2, 4]"
+    assert len(sol.warnings) == 2
+    assert all("would give axis 0 equal to" in w for w in sol.warnings)
+
+
 def test_a_shape_error_of_the_graph_itself_stays_an_error():
     m = model([helper.make_node("Add", ["x", "z"], ["y"])],
               [helper.make_tensor_value_info("x", F, ["n", 3]),

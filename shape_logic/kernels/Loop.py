@@ -3,7 +3,7 @@ holds (if given), carrying values; scan outputs stack the body's elements (rules
 The body runs on this package's executor (kernels/bodies.py)."""
 import numpy as np
 
-from .base import REQUIRED, Kernel
+from .base import REQUIRED, Kernel, Seq
 from .bodies import Body
 
 
@@ -42,5 +42,5 @@ class Loop(Kernel):
             raise self.fail("a loop that ran no iteration has no element to give its scan "
                             "outputs a shape")
         scans = [np.stack([e[j] for e in elems]) for j in range(k)]
-        outs = tuple(np.asarray(v) for v in values + scans)
+        outs = tuple(v if type(v) is Seq else np.asarray(v) for v in values + scans)
         return outs[:self.n_outputs]

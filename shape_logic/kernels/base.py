@@ -21,6 +21,16 @@ REQUIRED = object()  # an attribute default meaning "the node must give it"
 SMALL_FLOATS = frozenset(np.dtype(NUMPY_DTYPES[d]) for d in SMALL_FLOAT_DTYPES)
 
 
+class Seq(list):
+    """An ONNX sequence value: a list of arrays (the executor checks each element)."""
+
+    shape = None  # (no tensor's shape: the in-line check falls through to Binder.check)
+
+    @property
+    def dtype(self):
+        return self[0].dtype if self else None
+
+
 class KernelError(ValueError):
     """A kernel rejects its inputs or attributes (the message names the op and the values)."""
 
@@ -100,7 +110,7 @@ class Kernel:
             if len(outs) < self.n_outputs:
                 raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
                                   f"{self.n_outputs}")
-            outs = tuple(np.asarray(o) for o in outs[: self.n_outputs])
+            outs = tuple(o if type(o) is Seq else np.asarray(o) for o in outs[: self.n_outputs])
         if small is not None:
             back = self.small_float_outputs
             outs = tuple(o.astype(small) if o.dtype == np.float32

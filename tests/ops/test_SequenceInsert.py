@@ -1,0 +1,52 @@
+"""SequenceInsert: rules/SequenceInsert.lp, its kernel, against onnx's reference."""
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from shape_logic.solver import solve
+from tests.ops.sequence_check import check
+
+
+def insert(position, *shapes, t="[k, 3]", start_empty=False):
+    inputs = {f"e{k}": {"dtype": "f32", "shape": s} for k, s in enumerate(shapes)}
+    inputs["t"] = {"dtype": "f32", "shape": t}
+    first = {"op": "SequenceEmpty", "outputs": ["s"]} if start_empty else \
+        {"op": "SequenceConstruct", "inputs": [n for n in inputs if n != "t"], "outputs": ["s"]}
+    node = {"op": "SequenceInsert", "inputs": ["s", "t"], "outputs": ["y"]}
+    g = {"inputs": inputs, "initializers": {}, "nodes": [
+        first, node, {"op": "SequenceAt", "inputs": ["y", "p0"], "outputs": ["y0"]}]}
+    g["initializers"]["p0"] = {"dtype": "i64", "data": 0}
+    if position is not None:
+        node["inputs"].append("p")
+        g["initializers"]["p"] = {"dtype": "i64", "data": position}
+    return g
+
+
+def test_at_the_end_or_at_a_position():
+    sol = solve(insert(None, "[n, 3]", "[n, 3]", t="[n, 3]"))
+    assert sol.shape("y") == "[n, 3]" and sol.sequence("y") == {"length": 3}
+    sol = solve(insert(0, "[n, 3]", "[n, 3]"))
+    assert sol.shape("y") == "[?, 3]" and sol.shape("y0") == "[k, 3]"
+    sol = solve(insert(-1, "[n, 3]", "[m, 3]"))  # before the last
+    assert sol.shape("y0") == "[n, 3]"
+
+
+def test_into_an_empty_sequence():
+    sol = solve(insert(None, t="[k, 3]", start_empty=True))
+    assert sol.shape("y") == "[k, 3]" and sol.sequence("y") == {"length": 1}
+
+
+def test_a_position_past_the_end_is_an_error():
+    assert solve(insert(3, "[n, 3]", "[n, 3]")).status == "error"
+    assert solve(insert(-3, "[n, 3]", "[n, 3]")).status == "error"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.integers(1, 4), min_size=2, max_size=2), min_size=1, max_size=4),
+       st.lists(st.integers(1, 4), min_size=2, max_size=2), st.data(), st.booleans())
+def test_matches_reference(shapes, t, data, symbolic):
+    # (a position equal to the length appends: tests/kernels/test_sequences.py, against
+    # onnxruntime; onnx's reference inserts it at the front)
+    p = data.draw(st.none() | st.integers(-len(shapes), len(shapes) - 1))
+    extra = np.random.default_rng(0).standard_normal(t).astype(np.float32)
+    check("SequenceInsert", shapes, [extra] + ([] if p is None else [np.array(p)]),
+          symbolic=symbolic)

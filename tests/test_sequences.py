@@ -1,0 +1,118 @@
+"""ONNX sequences end to end: read from a model, solved, written back into value_info,
+run (the command line's .npz in and out), and compared with onnxruntime and onnx's own
+inference (encodings/sequences.lp, shape_logic/sequences.py)."""
+import json
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto as TP
+from onnx import helper as h
+
+from shape_logic import solve
+from shape_logic.executor import Program
+from shape_logic.onnx_export import annotated_model
+
+from .core.test_cli import cli
+
+
+def split_and_join():
+    """x [b, t, 4] cut into t pieces, the last one inserted again, stacked and joined."""
+    nodes = [h.make_node("SplitToSequence", ["x"], ["s"], axis=1),
+             h.make_node("SequenceLength", ["s"], ["n"]),
+             h.make_node("ConcatFromSequence", ["s"], ["y"], axis=0, new_axis=1),
+             h.make_node("SequenceAt", ["s", "k"], ["z"]),
+             h.make_node("SequenceInsert", ["s", "z"], ["s2"]),
+             h.make_node("ConcatFromSequence", ["s2"], ["w"], axis=1)]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", TP.FLOAT, ["b", "t", 4])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, None),
+                      h.make_tensor_value_info("n", TP.INT64, None),
+                      h.make_tensor_value_info("w", TP.FLOAT, None)],
+                     initializer=[onnx.numpy_helper.from_array(np.array(-1, np.int64), "k")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    model.ir_version = 9
+    return model
+
+
+def test_lengths_and_sums_through_a_sequence():
+    sol = solve(split_and_join())
+    assert sol.shape("s") == "[b, 1, 4]" and sol.sequence("s") == {"length": "t"}
+    assert sol.sequence("s2") == {"length": "t + 1"}
+    assert sol.shape("y") == "[t, b, 1, 4]" and sol.shape("w") == "[b, t + 1, 4]"
+    # onnx's own inference gives the two lengths no name
+    inferred = onnx.shape_inference.infer_shapes(split_and_join(), data_prop=True)
+    outs = {vi.name: vi.type.tensor_type.shape.dim for vi in inferred.graph.output}
+    assert outs["y"][0].dim_param.startswith("unk") and outs["w"][1].dim_param.startswith("unk")
+
+
+def test_runs_as_onnxruntime_does():
+    ort = pytest.importorskip("onnxruntime")
+    model = split_and_join()
+    for shape in ((2, 5, 4), (1, 3, 4)):
+        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        want = ort.InferenceSession(model.SerializeToString()).run(None, {"x": x})
+        got = Program(model).run({"x": x})
+        for name, w in zip(["y", "n", "w"], want):
+            assert np.array_equal(got[name], w)
+
+
+def test_written_back_as_sequence_types():
+    model = annotated_model(solve(split_and_join()))
+    vi = {v.name: v for v in model.graph.value_info}["s"]
+    dims = vi.type.sequence_type.elem_type.tensor_type.shape.dim
+    assert [d.dim_param or d.dim_value for d in dims] == ["b", 1, 4]
+    onnx.checker.check_model(model, full_check=True)
+
+
+def sequence_input_model():
+    st = h.make_sequence_type_proto(h.make_tensor_type_proto(TP.FLOAT, ["b", "N"]))
+    nodes = [h.make_node("SequenceAt", ["s", "k"], ["z"]),
+             h.make_node("SequenceLength", ["s"], ["n"]),
+             h.make_node("SequenceInsert", ["s", "z"], ["s2"])]
+    g = h.make_graph(nodes, "g", [h.make_value_info("s", st)],
+                     [h.make_tensor_value_info("z", TP.FLOAT, None),
+                      h.make_tensor_value_info("n", TP.INT64, None),
+                      h.make_value_info("s2", st)],
+                     initializer=[onnx.numpy_helper.from_array(np.array(0, np.int64), "k")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    model.ir_version = 9
+    return model
+
+
+def test_a_sequence_input_s_dim_params_are_no_common_sizes():
+    # onnx's node tests declare seq(tensor([N])) for elements of different sizes: the
+    # element type's names say nothing common
+    sol = solve(sequence_input_model())
+    assert sol.shape("s") == "[?, ?]" and sol.sequence("s") == {"length": None}
+    assert sol.shape("z") == "[_1, _2]"
+
+
+def test_the_command_line_takes_and_gives_npz(tmp_path):
+    onnx.save(sequence_input_model(), tmp_path / "m.onnx")
+    np.savez(tmp_path / "s.npz", **{"0": np.ones((2, 3), np.float32),
+                                    "1": np.zeros((2, 5), np.float32)})
+    r = cli("run", tmp_path / "m.onnx", "--input", f"s={tmp_path / 's.npz'}",
+            "-o", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    assert "s2: sequence of 3: float32 [2, 3], float32 [2, 5], float32 [2, 3]" in r.stdout
+    with np.load(tmp_path / "out" / "s2.npz") as out:
+        assert sorted(out.files) == ["0", "1", "2"] and out["1"].shape == (2, 5)
+    np.save(tmp_path / "one.npy", np.ones((2, 3), np.float32))
+    r = cli("run", tmp_path / "m.onnx", "--input", f"s={tmp_path / 'one.npy'}")
+    assert r.returncode == 2 and "is a sequence" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_import_keeps_the_sequence_and_elements_are_checked(tmp_path):
+    onnx.save(sequence_input_model(), tmp_path / "m.onnx")
+    assert cli("import", tmp_path / "m.onnx", "-o", tmp_path / "g.json").returncode == 0
+    g = json.loads((tmp_path / "g.json").read_text())
+    assert g["inputs"]["s"] == {"dtype": "f32", "shape": "[?, ?]", "sequence": True}
+    # a common size declared in our format is checked in every element
+    g["inputs"]["s"]["shape"] = "[b, ?]"
+    prog = Program(g)
+    with pytest.raises(Exception, match=r"'s\[1\]'.*axis 0 is 3, expected b = 2"):
+        prog.run({"s": [np.ones((2, 4), np.float32), np.ones((3, 4), np.float32)]})
+    g["inputs"]["s"]["sequence"] = "yes"
+    (tmp_path / "bad.json").write_text(json.dumps(g))
+    r = cli("solve", tmp_path / "bad.json")
+    assert r.returncode == 2 and "inputs.s.sequence" in r.stderr
