@@ -7,7 +7,7 @@ applied; more columns take the labels' first C and post_transform on each row.""
 import numpy as np
 
 from .base import Kernel
-from .ml_scores import FEATURE_TYPES, labels, logistic, post_transform, transform
+from .ml_scores import labels, linear, logistic, post_transform, transform
 
 
 class LinearClassifier(Kernel):
@@ -34,16 +34,8 @@ class LinearClassifier(Kernel):
         self.how = post_transform(self.op, a["post_transform"])
 
     def run(self, x, **_):
-        if x.dtype not in FEATURE_TYPES or x.ndim not in (1, 2):
-            raise self.fail(f"X must be [N, F] or [F] of float, double, int64 or int32, not "
-                            f"{x.dtype} {list(x.shape)}")
-        x = x.reshape(1, -1) if x.ndim == 1 else x
-        c, f = len(self.intercepts), x.shape[1]
-        if len(self.coef) < c * f:
-            raise self.fail(f"coefficients has {len(self.coef)} entries, fewer than "
-                            f"{c} classes * {f} features")
-        w = self.coef[: c * f].reshape(c, f)
-        s = (x.astype(np.float32) @ w.T + self.intercepts).astype(np.float32)
+        c = len(self.intercepts)
+        s = linear(self, x, self.coef, self.intercepts, c, "classes")
         if c == 1:
             y = self.labels[np.where(s[:, 0] > 0, 1, 0)]
             p = logistic(s[:, 0]) if self.how == "LOGISTIC" else s[:, 0]

@@ -5,7 +5,7 @@ there is one per target, and a single target takes of the transforms only PROBIT
 import numpy as np
 
 from .base import Kernel
-from .ml_scores import FEATURE_TYPES, post_transform as transform_name, probit, transform
+from .ml_scores import linear, post_transform as transform_name, probit, transform
 
 
 class LinearRegressor(Kernel):
@@ -22,16 +22,7 @@ class LinearRegressor(Kernel):
         self.how = transform_name(self.op, post_transform)
 
     def run(self, x, targets, **_):
-        if x.dtype not in FEATURE_TYPES or x.ndim not in (1, 2):
-            raise self.fail(f"X must be [N, F] or [F] of float, double, int64 or int32, not "
-                            f"{x.dtype} {list(x.shape)}")
-        x = x.reshape(1, -1) if x.ndim == 1 else x
-        f = x.shape[1]
-        if len(self.coef) < targets * f:
-            raise self.fail(f"coefficients has {len(self.coef)} entries, fewer than "
-                            f"{targets} targets * {f} features")
-        w = self.coef[: targets * f].reshape(targets, f)
-        y = (x.astype(np.float32) @ w.T + self.intercepts).astype(np.float32)
+        y = linear(self, x, self.coef, self.intercepts, targets, "targets")
         if targets == 1:
             return probit(y) if self.how == "PROBIT" else y
         return transform(y, self.how)

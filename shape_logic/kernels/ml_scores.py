@@ -98,3 +98,19 @@ def two_columns(score: np.ndarray, how: str, mixed: bool) -> np.ndarray:
     if how == "LOGISTIC":
         return np.stack([logistic(-s), logistic(s)], axis=1)
     return np.stack([-s, s], axis=1)
+
+
+def linear(kernel, x: np.ndarray, coef: np.ndarray, intercepts, rows: int, what: str):
+    """x @ W.T + intercepts in float32, W the first rows*F coefficients as [rows, F] (a 1-D
+    x is one row); X's type and rank, and the coefficients' count, checked as onnxruntime
+    does (`what`: "classes" or "targets", for the message)."""
+    if x.dtype not in FEATURE_TYPES or x.ndim not in (1, 2):
+        raise kernel.fail(f"X must be [N, F] or [F] of float, double, int64 or int32, not "
+                          f"{x.dtype} {list(x.shape)}")
+    x = x.reshape(1, -1) if x.ndim == 1 else x
+    f = x.shape[1]
+    if len(coef) < rows * f:
+        raise kernel.fail(f"coefficients has {len(coef)} entries, fewer than "
+                          f"{rows} {what} * {f} features")
+    w = coef[: rows * f].reshape(rows, f)
+    return (x.astype(np.float32) @ w.T + intercepts).astype(np.float32)
