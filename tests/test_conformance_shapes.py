@@ -30,14 +30,6 @@ KNOWN_FAILURES = {
     **{f"test_strnormalizer_export_monday_{c}": "data-dependent (the strings)" for c in (
         "casesensintive_nochangecase", "casesensintive_lower", "casesensintive_upper",
         "empty_output", "insensintive_upper_twodim")},
-    # a sequence carried through a Loop (SequenceMap's expansion: SequenceInsert in the body)
-    # stays a sequence, but its length is not followed (a fresh one), nor the elements'
-    # shape past an initial SequenceEmpty (the join of no element and the body's)
-    **{f"test_sequence_map_{c}_expanded": "a sequence grown by a Loop: length and elements "
-                                          "not followed" for c in (
-        "identity_1_sequence", "identity_2_sequences", "identity_1_sequence_1_tensor",
-        "add_2_sequences", "add_1_sequence_1_tensor", "extract_shapes")},
-    "test_loop13_seq": "a sequence grown by a Loop: length and elements not followed",
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
     # y' = y + x[i:i+1] (x: [5]) keeps y's shape [1] only by induction from the initial
     # shape, and only because the slice has length 1, i.e. 0 <= i <= 4 (trip count 5). The

@@ -116,3 +116,39 @@ def test_import_keeps_the_sequence_and_elements_are_checked(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(g))
     r = cli("solve", tmp_path / "bad.json")
     assert r.returncode == 2 and "inputs.s.sequence" in r.stderr
+
+
+def test_a_list_appended_in_a_scripted_loop():
+    # torch.jit.script of `for i in range(x.shape[1]): outs.append(x[:, i] * 2)`, then
+    # torch.stack(outs, 1) and torch.cat(outs, 0), as the legacy exporter writes it: a
+    # Loop over a SequenceEmpty whose body inserts one [b, 3] per iteration
+    body = h.make_graph(
+        [h.make_node("Gather", ["x", "i"], ["col"], axis=1),
+         h.make_node("SequenceInsert", ["acc", "col"], ["acc2"]),
+         h.make_node("Identity", ["cond"], ["cond2"])], "body",
+        [h.make_tensor_value_info("i", TP.INT64, []),
+         h.make_tensor_value_info("cond", TP.BOOL, []),
+         h.make_value_info("acc", h.make_sequence_type_proto(
+             h.make_tensor_type_proto(TP.FLOAT, None)))],
+        [h.make_tensor_value_info("cond2", TP.BOOL, []),
+         h.make_value_info("acc2", h.make_sequence_type_proto(
+             h.make_tensor_type_proto(TP.FLOAT, None)))])
+    nodes = [h.make_node("Shape", ["x"], ["shape"]),
+             h.make_node("Gather", ["shape", "one"], ["t"], axis=0),
+             h.make_node("SequenceEmpty", [], ["empty"], dtype=TP.FLOAT),
+             h.make_node("Loop", ["t", "true", "empty"], ["outs"], body=body),
+             h.make_node("ConcatFromSequence", ["outs"], ["y"], axis=1, new_axis=1),
+             h.make_node("ConcatFromSequence", ["outs"], ["c"], axis=0)]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", TP.FLOAT, ["b", "t", 3])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, None),
+                      h.make_tensor_value_info("c", TP.FLOAT, None)],
+                     initializer=[onnx.numpy_helper.from_array(np.array(1, np.int64), "one"),
+                                  onnx.numpy_helper.from_array(np.array(True), "true")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    model.ir_version = 9
+    sol = solve(model)
+    assert sol.shape("outs") == "[b, 3]" and sol.sequence("outs") == {"length": "t"}
+    assert sol.shape("y") == "[b, t, 3]" and sol.shape("c") == "[b*t, 3]"
+    x = np.random.default_rng(0).standard_normal((2, 5, 3)).astype(np.float32)
+    got = Program(model).run({"x": x})
+    assert np.array_equal(got["y"], x) and got["c"].shape == (10, 3)
