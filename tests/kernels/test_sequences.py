@@ -108,3 +108,35 @@ def test_split(split, attrs):
     ours, want = run(g, {"x": x})["s"], split_reference(x, attrs, split)
     assert len(ours) == len(want) and all(np.array_equal(a, b) for a, b in zip(ours, want))
     reference.COMPARED["SplitToSequence"] += 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_map(n):  # (the reference fails on an empty sequence: ours gives empty ones)
+    # each element plus a tensor, and each element's shape (two outputs), over n elements
+    reference.TESTED.add("SequenceMap")
+    reference.ATTEMPTED["SequenceMap"] += 1
+    body = helper.make_graph(
+        [helper.make_node("Add", ["e", "t"], ["r"]), helper.make_node("Shape", ["e"], ["q"])],
+        "body", [helper.make_tensor_value_info("e", TensorProto.FLOAT, None),
+                 helper.make_tensor_value_info("t", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("r", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("q", TensorProto.INT64, None)])
+    seq = helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, None))
+    g = helper.make_graph(
+        [helper.make_node("SequenceMap", ["s", "t"], ["ys", "qs"], body=body)], "g",
+        [helper.make_value_info("s", seq),
+         helper.make_tensor_value_info("t", TensorProto.FLOAT, [3])],
+        [helper.make_value_info("ys", seq),
+         helper.make_value_info("qs", helper.make_sequence_type_proto(
+             helper.make_tensor_type_proto(TensorProto.INT64, None)))])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 9
+    rng = np.random.default_rng(0)
+    feeds = {"s": [rng.standard_normal((k + 1, 3)).astype(np.float32) for k in range(n)],
+             "t": np.ones(3, np.float32)}
+    ours = run(model, feeds)
+    want = ReferenceEvaluator(model).run(None, feeds) if n else [[], []]
+    for name, w in zip(["ys", "qs"], want):
+        assert len(ours[name]) == len(w) == n
+        assert all(np.array_equal(a, b) for a, b in zip(ours[name], w))
+    reference.COMPARED["SequenceMap"] += 1
