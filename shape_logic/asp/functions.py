@@ -74,6 +74,7 @@ class Functions(Relating):
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
+        self.picked: dict = {}  # If node -> its condition's first value (@branch)
 
 
     @property
