@@ -61,6 +61,23 @@ class Relating:
                 todo.extend(sym.arguments)
         return Number(0)
 
+    def branch(self, n: clingo.Symbol, v: clingo.Symbol):
+        """@branch(N, V): the branch of If N that its condition's value V (1 or 0) picks
+        (If.lp's if_taken), unless the condition had the other value first (fast mode): a
+        tensor of a graph that runs has one value, so a second is a collision, which only a
+        body that cannot run survives (an If in it whose condition compares a size its
+        Squeeze requires to be 1 with the size it has). Taking both branches there made
+        each surely run and the If's output both, a branch Concat(x, w) equal to x: x's
+        axis grew by w's size without end (fuzz --kind control --seed 130, graph 212).
+        Taking the first is sound (what follows from it holds whenever the If runs, and
+        it cannot) and derives less. Explaining and alternatives take both: they switch
+        sources off, and the value that came first may be one that goes."""
+        if self.known is not None:
+            first = self.picked.setdefault(n, v)
+            if first != v:
+                return []
+        return String("then_branch" if v.number == 1 else "else_branch")
+
     def relate_in_scope(self, a: clingo.Symbol, b: clingo.Symbol):
         """Two values at one place of a body (encodings/equations.lp): a conflict there may
         only mean that the body does not run (an If branch not taken), so it stops nothing."""
