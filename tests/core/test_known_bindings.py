@@ -57,13 +57,17 @@ def test_broadcasts_take_the_known_bindings():
     arithmetic does, made a max of every combination of spellings along the chain - up to
     128 values at one axis and 10,591 computations on this fuzz graph (5.8 s; the whole
     graph hit the fuzzer's time limit). Now 8 values at most, 256 computations."""
+    assert_few_spellings("slow_scan_loop_broadcast")
+
+
+def assert_few_spellings(regression: str) -> None:
+    """A fuzz regression's graph solves in few computations and few values per axis."""
     import json
     from pathlib import Path
 
     from shape_logic.solver import Problem
 
-    path = (Path(__file__).parents[1] / "reliability" / "fuzz_regressions"
-            / "slow_scan_loop_broadcast.json")
+    path = Path(__file__).parents[1] / "reliability" / "fuzz_regressions" / f"{regression}.json"
     atoms, funcs = Problem.load(json.loads(path.read_text())).atoms()
     assert funcs.calls < 1000
     assert max(len(values) for values in atoms.dims.values()) <= 16
@@ -77,21 +81,12 @@ def test_rewrites_take_the_known_bindings():
     gave a spelling per binding, and three nested Scans summed and broadcast every
     combination - 344 values at one axis, 60k equations, the fuzzer's time limit (fuzz
     --kind all --seed 128, graph 352: 13 s). Now 9 values at most, ~250 computations."""
-    import json
-    from pathlib import Path
-
     from clingo import String
 
     from shape_logic.asp.functions import Functions
-    from shape_logic.solver import Problem
     from shape_logic.symbolic.equation import default_order
 
     f = Functions(default_order, normalize=True)
     assert f.relate(String("n"), String("m")).name == "bind"  # n = m, known
     assert f.subst(String("k + n"), String("k"), String("n + 1")) == String("2*m + 1")
-    path = (Path(__file__).parents[1] / "reliability" / "fuzz_regressions"
-            / "slow_scan_concat_rewrites.json")
-    atoms, funcs = Problem.load(json.loads(path.read_text())).atoms()
-    assert funcs.calls < 1000
-    assert max(len(values) for values in atoms.dims.values()) <= 16
-    assert not atoms.conflicts
+    assert_few_spellings("slow_scan_concat_rewrites")
