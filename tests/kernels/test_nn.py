@@ -411,6 +411,34 @@ def test_random_kernels(op):
         assert abs(float(y.std()) - 0.5) < 0.02
 
 
+@pytest.mark.parametrize("attrs", [{}, {"sample_size": 7, "dtype": 7, "seed": 5.0}])
+def test_multinomial(attrs):
+    """Multinomial's draws are NumPy's: their shape and type agree with onnxruntime's (onnx's
+    reference has no Multinomial), a seed repeats them, and each class comes as often as
+    its probability says."""
+    from onnx import TensorProto, helper
+
+    ort = pytest.importorskip("onnxruntime")
+    TESTED.add("Multinomial")
+    x = np.log(np.array([[0.2, 0.8, 1e-9], [0.5, 0.25, 0.25]], np.float32))
+    kernel = load_kernel("Multinomial")(attrs)
+    (y,) = kernel(x)
+    out = TensorProto.INT64 if attrs.get("dtype") == 7 else TensorProto.INT32
+    model = helper.make_model(helper.make_graph(
+        [helper.make_node("Multinomial", ["x"], ["y"], **attrs)], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", out, None)]),
+        opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 9
+    want = ort.InferenceSession(model.SerializeToString()).run(None, {"x": x})[0]
+    assert y.shape == want.shape and y.dtype == want.dtype
+    if "seed" in attrs:
+        assert np.array_equal(kernel(x)[0], y)
+    many = load_kernel("Multinomial")({"sample_size": 20000, "seed": 1.0})(x)[0]
+    assert abs((many[0] == 1).mean() - 0.8) < 0.02 and (many[0] == 2).sum() == 0
+    assert abs((many[1] == 0).mean() - 0.5) < 0.02
+
+
 @FAST
 @given(seed=seeds, shape=st.lists(small, min_size=1, max_size=4), data=st.data())
 def test_rms_normalization(seed, shape, data):
