@@ -285,7 +285,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
         if shape is None:
             shape = shared[key] = Shape((key,))
         shapes[t] = shape
-    sequences = element_shapes(atoms, shapes, resolve) if atoms.seqs else {}
+    sequences = element_shapes(atoms, shapes, resolve, simplicity) if atoms.seqs else {}
     rows = decode_rows(graph, atoms, poly, resolve, void, fresh) if poly else {}
     bindings = {s: resolve(Expr.sym(s)) for s in atoms.binds
                 if graph.symbol_class.get(s, 2) < 2}

@@ -37,7 +37,7 @@ from .exec_branches import Group, branch_groups, run_group
 from .exec_concat import chain_concats
 from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
-from .exec_sequences import closed_sequence, feed_key, sequence_feed
+from .exec_sequences import closed_sequence, feed_key
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
@@ -46,6 +46,7 @@ from .kernels.base import Seq
 from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
+from .sequences import VARIES
 from .shapes import Shape
 from .validate import validate
 
@@ -198,18 +199,13 @@ class Program:
         for name, value in inputs.items():
             want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
             if g.inputs[name].sequence or type(value) is Seq:  # (Seq: a body's outer value)
-                feeds[name] = sequence_feed(name, value, want, BadInput, g.path)
+                if not isinstance(value, (list, tuple)):
+                    raise BadInput(f"input {name!r} is a sequence: give a list of arrays (on "
+                                   "the command line, a .npz of its elements 0, 1, ...)", g.path)
+                feeds[name] = Seq(_typed(f"{name!r}[{k}]", v, want, g.path)
+                                  for k, v in enumerate(value))
                 continue
-            arr = np.asarray(value)
-            if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
-                    arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
-                arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
-            try:
-                got = dtype_of_array(arr)
-            except ValueError:
-                raise BadInput(f"input {name!r}: unsupported dtype {arr.dtype}", g.path) from None
-            if want is not None and got != want:
-                raise BadInput(f"input {name!r}: dtype {got}, the graph wants {want}", g.path)
+            arr = _typed(repr(name), value, want, g.path)
             dims = self.solution.dims(name) if self.solution else None
             if dims is not None and len(dims) != arr.ndim:
                 raise BadInput(f"input {name!r}: shape {list(arr.shape)} has rank {arr.ndim}, "
@@ -251,7 +247,7 @@ class Program:
         for d in dims.values():
             for e in d or ():
                 open_symbols |= e.symbols()
-        open_symbols.discard("?")  # (a sequence's axis its elements need not share)
+        open_symbols -= VARIES.symbols()  # (a sequence's axis its elements need not share)
         return Plan(expected, open_symbols)
 
     def _resolve(self, feeds: dict, bindings: dict, dims: dict) -> dict:
@@ -345,6 +341,22 @@ def closing_graph(graph: Graph, feeds: dict) -> Graph:
         else:
             inputs[name] = dataclasses.replace(info, shape=Shape.of(arr.shape))
     return dataclasses.replace(graph, inputs=inputs, initializers=inits, nodes=made + graph.nodes)
+
+
+def _typed(label: str, value, want: str | None, path) -> np.ndarray:
+    """An input (or a sequence input's element) as an array of a dtype we run, `want`'s
+    when the graph gives one."""
+    arr = np.asarray(value)
+    if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
+            arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
+        arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
+    try:
+        got = dtype_of_array(arr)
+    except ValueError:
+        raise BadInput(f"input {label}: unsupported dtype {arr.dtype}", path) from None
+    if want is not None and got != want:
+        raise BadInput(f"input {label}: dtype {got}, the graph wants {want}", path)
+    return arr
 
 
 def _small_int_bytes(a: np.ndarray):

@@ -247,15 +247,13 @@ def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
     that only the exporter's naming says. As `axis = dim` where a solve then gives it in
     the inputs' symbols (the graph gives the other dim), as `axis equal to ..` where the
     other one is open too and the graph does not give the two one value."""
-    dims, open_dims = graph.outputs[name].shape.dims, alone.shapes.get(name)
-    got = decoded.shapes.get(name)
+    dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
     if not shared or dims is None or got is None:
         return []
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    opened = open_dims.dims if open_dims is not None and open_dims.dims is not None and \
-        len(open_dims.dims) == len(dims) else [None] * len(dims)  # (no rank: all open)
     out = []
-    for i, (d, a, g) in enumerate(zip(dims, opened, got.dims or ())):
+    for i, (d, g) in enumerate(zip(dims, got.dims or ())):
+        a = _given(graph, alone, name, i)
         if not d.symbols() & shared or (a is not None and a.symbols() <= inputs):
             continue
         if g.symbols() <= inputs:
@@ -268,24 +266,27 @@ def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
 
 def _namesakes(graph, name, i, names, alone) -> list:
     """The other declared dims (output, axis) that share one of `names` with axis i of
-    output `name` and that the graph alone does not give the same value (an LSTM's two
-    outputs [Concat_dim_0, Concat_dim_1] and [Concat_dim_0]: 10 and 2 at run time)."""
-    def given(t, k):  # what the graph alone gives axis k of t (None: nothing, no rank)
-        shape = alone.shapes.get(t)
-        ok = shape is not None and shape.dims is not None and \
-            len(shape.dims) == len(graph.outputs[t].shape.dims)
-        return shape.dims[k] if ok else None
-
-    mine = given(name, i)
+    output `name` and that the graph alone does not give the same value (a scripted loop's
+    stacked and joined outputs [C_0, C_1, C_2] and [C_0, C_1]: 2 and 10 at run time)."""
+    mine = _given(graph, alone, name, i)
     out = []
     for other, info in graph.outputs.items():
         if info.shape is None or info.shape.dims is None:
             continue
         for j, d in enumerate(info.shape.dims):
             if (other, j) != (name, i) and d.symbols() & names and (
-                    mine is None or given(other, j) != mine):
+                    mine is None or _given(graph, alone, other, j) != mine):
                 out.append((other, j))
     return out
+
+
+def _given(graph, alone, t: str, k: int):
+    """What the graph alone gives axis k of declared output t (None: nothing, or a rank
+    other than the declaration's)."""
+    shape = alone.shapes.get(t)
+    ok = shape is not None and shape.dims is not None and \
+        len(shape.dims) == len(graph.outputs[t].shape.dims)
+    return shape.dims[k] if ok else None
 
 
 def _from_onnx(source) -> bool:

@@ -9,10 +9,10 @@ is unknown get only their elem_type (or nothing).
 """
 from __future__ import annotations
 
-from .sequences import VARIES
 from .errors import InputError
 from .onnx_bodies import node_name
 from .onnx_import import DTYPE_TO_ONNX
+from .sequences import VARIES
 from .subgraphs import body_prefix
 from .symbolic.expr import Expr
 

@@ -139,8 +139,8 @@ def picture(sol, rules=()) -> Picture:
             # an edge is in the core when a core source declares its tensor, or it joins two
             # core boxes (the conflict travelled along it)
             core = t in core_tensors or (by_id[src].core and by_id[dst].core)
-            edges.append(Edge(src, dst, t, columns(sol, t)[1], columns(sol, t)[0], core, k,
-                              len(tensors)))
+            dtype, shape = columns(sol, t)
+            edges.append(Edge(src, dst, t, shape, dtype, core, k, len(tensors)))
     diags = [(d.to_json(), _anchor(d, where, core_nodes, g, by_id)) for d in sol.diagnostics]
     symbols = sorted({s for t in g.tensors() for d in (sol.dims(t) or ()) for s in d.symbols()})
     return Picture(g.name, sol.status, boxes, edges, sol.bindings, symbols,

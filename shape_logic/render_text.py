@@ -39,4 +39,3 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.alternatives_capped:
         lines.append("alternatives: capped (more cases than listed, or a graph too large)")
     return "\n".join(lines)
-

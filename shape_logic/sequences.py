@@ -13,24 +13,20 @@ from .symbolic.expr import Expr
 VARIES = Expr.sym("?")  # an axis the elements need not share
 
 
-def element_shapes(atoms, shapes: dict, resolve) -> dict:
-    """{sequence: its length (Expr) or None}; each sequence's axes without a value in
-    `shapes` become `?`."""
+def element_shapes(atoms, shapes: dict, resolve, simplicity) -> dict:
+    """{sequence: its simplest length (Expr) or None}; each sequence's axes without a
+    value in `shapes` become `?`."""
     out = {}
     for t, lengths in atoms.seqs.items():
         if t not in shapes:  # (a virtual tensor, or one of a body's scopes)
             continue
-        out[t] = min((resolve(e) for e in lengths), key=_simplicity) if lengths else None
+        out[t] = min((resolve(e) for e in lengths), key=simplicity) if lengths else None
         shape = shapes.get(t)
         if shape is None:
             continue
         dims = [d if atoms.dims.get((t, i)) else VARIES for i, d in enumerate(shape.dims)]
         shapes[t] = Shape((tuple(dims),))
     return out
-
-
-def _simplicity(e: Expr):
-    return (not e.is_int, len(str(e)), str(e))
 
 
 def columns(sol, t: str) -> tuple[str, str]:
