@@ -48,3 +48,21 @@ def test_a_position_out_of_range_is_an_error():
 def test_matches_reference(shapes, data, symbolic):
     p = data.draw(st.integers(-len(shapes), len(shapes) - 1))
     check("SequenceAt", shapes, [np.array(p)], symbolic=symbolic)
+
+
+def test_a_position_computed_from_a_shape_is_no_error():
+    # the position k (x's length) may be 1, which names b: no element is picked, and the
+    # position is not out of range (a symbolic value compared with the length as a term
+    # had made the node invalid); nor for an insertion or an erasure
+    for op, extra in (("SequenceAt", []), ("SequenceErase", []), ("SequenceInsert", ["a"])):
+        g = {"inputs": {"a": {"dtype": "f32", "shape": "[n, 3]"},
+                        "b": {"dtype": "f32", "shape": "[m, 3]"},
+                        "x": {"dtype": "f32", "shape": "[k]"}},
+             "initializers": {"zero": {"dtype": "i64", "data": [0]}},
+             "nodes": [{"op": "SequenceConstruct", "inputs": ["a", "b"], "outputs": ["s"]},
+                       {"op": "Shape", "inputs": ["x"], "outputs": ["sh"]},
+                       {"op": "Squeeze", "inputs": ["sh", "zero"], "outputs": ["p"]},
+                       {"op": op, "inputs": ["s"] + extra + ["p"], "outputs": ["y"]}]}
+        sol = solve(g)
+        assert sol.status == "ok", (op, [d.message for d in sol.diagnostics])
+        assert sol.shape("y") == ("[_1, 3]" if op == "SequenceAt" else "[?, 3]")
