@@ -26,7 +26,7 @@ import numpy as np
 
 from . import onnx_import as A
 from .errors import InputError
-from .graph import Graph
+from .graph import Graph, TensorInfo
 
 INT64 = (-(2**63), 2**63 - 1)
 
@@ -141,6 +141,8 @@ def _type_problem(attr_type: int, value: Any) -> str | None:
     if attr_type == A.GRAPH:
         ok = isinstance(value, (dict, str))
         return None if ok else f"must be a graph (an object or a function name), not {_show(value)}"
+    if attr_type == A.TYPE_PROTO and not isinstance(value, TensorInfo):
+        return "must be a type {\"dtype\", \"shape\"?, \"sequence\"?}, not " + _show(value)
     return None
 
 

@@ -193,7 +193,9 @@ def cmd_run(args) -> int:
         print(f"shape-logic: {e}", file=sys.stderr)
         return 1
     for name, arr in result.items():
-        if isinstance(arr, list):  # a sequence
+        if arr is None:  # an empty optional
+            print(f"{name}: empty optional")
+        elif isinstance(arr, list):  # a sequence
             print(f"{name}: sequence of {len(arr)}: "
                   + ", ".join(f"{e.dtype} {list(e.shape)}" for e in arr))
         else:
@@ -210,7 +212,8 @@ def cmd_run(args) -> int:
 
 def write_outputs(result, outdir: str) -> None:
     """OUTDIR/<output name>.npy for every output (run -o, run --stream -o); a sequence as
-    OUTDIR/<output name>.npz, its elements under "0", "1", ..."""
+    OUTDIR/<output name>.npz, its elements under "0", "1", ...; an empty optional as no
+    file (an optional input left out of a run is empty)."""
     from pathlib import Path
 
     import numpy as np
@@ -219,6 +222,8 @@ def write_outputs(result, outdir: str) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, arr in result.items():
+            if arr is None:
+                continue
             if isinstance(arr, list):
                 np.savez(out / (_file_name(name) + ".npz"),
                          **{str(k): e for k, e in enumerate(arr)})

@@ -70,12 +70,18 @@ def as_array(x) -> np.ndarray:
 
 
 def _tensor_io(case) -> bool:
-    """The case's inputs and outputs are tensors or sequences of tensors."""
+    """The case's inputs and outputs are tensors or sequences of tensors, or optionals of
+    those."""
     g = case.model.graph
-    return all(vi.type.WhichOneof("value") == "tensor_type" or (
-        vi.type.WhichOneof("value") == "sequence_type"
-        and vi.type.sequence_type.elem_type.WhichOneof("value") == "tensor_type")
-        for vi in list(g.input) + list(g.output))
+    return all(_element_type(vi.type).WhichOneof("value") == "tensor_type"
+               for vi in list(g.input) + list(g.output))
+
+
+def _element_type(t):
+    """The tensor type inside an optional and/or sequence type."""
+    if t.WhichOneof("value") == "optional_type":
+        t = t.optional_type.elem_type
+    return t.sequence_type.elem_type if t.WhichOneof("value") == "sequence_type" else t
 
 
 def shape_model(case):
@@ -89,15 +95,26 @@ def shape_model(case):
     inputs, _ = case.data_sets[0]
     keep, made = [], []
     for vi, arr in zip(list(g.input), inputs):
+        optional = vi.type.HasField("optional_type")
+        elem = _element_type(vi.type).tensor_type.elem_type
+        if arr is None:  # an empty optional: Optional of the declared element type
+            made.append(helper.make_node("Optional", [], [vi.name],
+                                         type=vi.type.optional_type.elem_type))
+            continue
+        if optional and not isinstance(arr, list):  # its element's shape, still optional
+            keep.append(helper.make_value_info(vi.name, helper.make_optional_type_proto(
+                helper.make_tensor_type_proto(elem, list(as_array(arr).shape)))))
+            continue
         if isinstance(arr, list):  # a sequence: its elements, each an input of its shape
-            parts = [helper.make_tensor_value_info(
-                f"{vi.name}/{k}", vi.type.sequence_type.elem_type.tensor_type.elem_type,
-                list(as_array(a).shape)) for k, a in enumerate(arr)]
+            parts = [helper.make_tensor_value_info(f"{vi.name}/{k}", elem, list(
+                as_array(a).shape)) for k, a in enumerate(arr)]
             keep += parts
+            seq = f"{vi.name}/seq" if optional else vi.name
             made.append(helper.make_node("SequenceConstruct", [p.name for p in parts],
-                                         [vi.name]) if parts else helper.make_node(
-                "SequenceEmpty", [], [vi.name],
-                dtype=vi.type.sequence_type.elem_type.tensor_type.elem_type))
+                                         [seq]) if parts else helper.make_node(
+                "SequenceEmpty", [], [seq], dtype=elem))
+            if optional:
+                made.append(helper.make_node("Optional", [seq], [vi.name]))
             continue
         arr = as_array(arr)
         # shape computations need values: small integer and bool inputs (Compress's
@@ -109,7 +126,6 @@ def shape_model(case):
         if small_int or small_real:
             g.initializer.append(numpy_helper.from_array(arr, vi.name))
             continue
-        elem = vi.type.tensor_type.elem_type
         keep.append(helper.make_tensor_value_info(vi.name, elem, list(arr.shape)))
     del g.input[:]
     g.input.extend(keep)
@@ -117,8 +133,7 @@ def shape_model(case):
     del g.node[:]
     g.node.extend(nodes)
     for vi in g.output:  # outputs are what we infer: drop their declared shapes
-        t = vi.type.sequence_type.elem_type if vi.type.HasField("sequence_type") else vi.type
-        t.tensor_type.ClearField("shape")
+        _element_type(vi.type).tensor_type.ClearField("shape")
     return model
 
 
@@ -135,6 +150,10 @@ def check_case(case) -> Outcome:
     _, outputs = case.data_sets[0]
     problems = []
     for vi, arr in zip(case.model.graph.output, outputs):
+        if vi.type.HasField("optional_type") and (p := _optional_problem(sol, vi.name, arr)):
+            problems.append(p)
+        if arr is None:  # an empty optional: no element to compare
+            continue
         if isinstance(arr, list):  # a sequence: its length, and what every element has
             problems += _sequence_problems(sol, vi.name, arr)
             if not arr:
@@ -153,6 +172,16 @@ def check_case(case) -> Outcome:
         if sol.dtype(vi.name) != want_dt:
             problems.append(f"{vi.name}: dtype {sol.dtype(vi.name)}, expected {want_dt}")
     return Outcome(case.name, op, not problems, "; ".join(problems))
+
+
+def _optional_problem(sol, name: str, element) -> str:
+    """What the inferred optional says wrongly of holding an element."""
+    opt = sol.optional(name)
+    if opt is None:
+        return f"{name}: not inferred as an optional"
+    if opt["has_element"] is not None and opt["has_element"] != (element is not None):
+        return f"{name}: inferred has_element {opt['has_element']}, expected {element is not None}"
+    return ""
 
 
 def _sequence_problems(sol, name: str, elements: list) -> list[str]:

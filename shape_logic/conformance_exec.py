@@ -49,8 +49,8 @@ def run_case(case, rules_known: set[str] | None = None) -> Outcome:
     checked = case_ops(case) <= rules_known
     inputs, outputs = case.data_sets[0]
     names = [vi.name for vi in case.model.graph.input]
-    feeds = {n: [as_array(e) for e in a] if isinstance(a, list) else as_array(a)
-             for n, a in zip(names, inputs)}
+    feeds = {n: [as_array(e) for e in a] if isinstance(a, list) else
+             None if a is None else as_array(a) for n, a in zip(names, inputs)}
     try:
         got = run(case.model, feeds, check=checked)
     except Exception as e:  # noqa: BLE001  (any failure, ours or the input's, is an outcome)
@@ -58,7 +58,10 @@ def run_case(case, rules_known: set[str] | None = None) -> Outcome:
     problems = []
     rtol, atol = max(RTOL, case.rtol), max(ATOL, case.atol)
     for vi, want in zip(case.model.graph.output, outputs):
-        if isinstance(want, list):  # a sequence: element by element
+        if want is None or got.get(vi.name) is None:  # an empty optional, or expected one
+            problem = "" if want is None and got.get(vi.name) is None else \
+                f"{vi.name}: {'empty' if want is None else 'an element'} expected"
+        elif isinstance(want, list):  # a sequence: element by element
             problem = compare_sequence(vi.name, got.get(vi.name), want, rtol, atol)
         else:
             problem = compare(vi.name, got.get(vi.name), as_array(want), rtol, atol)

@@ -26,7 +26,7 @@ from .symbolic.orders import minimal
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
 from .decode_rows import decode_rows
-from .sequences import element_shapes
+from .sequences import element_shapes, holdings
 from .void_classes import FreshNames, VoidClasses, void_edge, void_join
 
 
@@ -57,6 +57,7 @@ class Atoms:
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
+    opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -133,6 +134,8 @@ class Atoms:
             lengths = self.seqs.setdefault(_tensor_key(args[0]), set())
             if name == "seq_len" and (e := _expr(args[1])) is not None:
                 lengths.add(e)
+        elif name in ("opt", "opt_some", "opt_none"):
+            self.opts.setdefault(_tensor_key(args[0]), set()).add(name)
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
@@ -236,11 +239,10 @@ class Decoded:
     conflicted: set = field(default_factory=set)  # (tensor, axis) where values clash
     rows: dict = field(default_factory=dict)  # tensor of unknown rank -> Row (decode_rows)
     labels: dict = field(default_factory=dict)  # (tensor, axis) -> its one label
-    # fresh name of a data-dependent dim -> (0, Expr)
-    data_ranges: dict = field(default_factory=dict)
-    # every constraint met (what narrowing compares), also those `constraints` imply
-    met_constraints: list = field(default_factory=list)
+    data_ranges: dict = field(default_factory=dict)  # a data-dependent dim's name -> (0, Expr)
+    met_constraints: list = field(default_factory=list)  # all met, the implied too (narrowing)
     sequences: dict = field(default_factory=dict)  # sequence -> its length (Expr) or None
+    optionals: dict = field(default_factory=dict)  # optional -> holds an element (or None)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -304,7 +306,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
-                   met, sequences)
+                   met, sequences, holdings(atoms.opts, shapes))
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -102,7 +102,7 @@ class StepRunner:
                 break
             arr = outs[k]
             env[t] = arr
-            if exp is None or (exp.concrete and arr.shape == exp.dims and
+            if exp is None or arr is None or (exp.concrete and arr.shape == exp.dims and
                                (exp.dtype is None or arr.dtype == exp.dtype)):
                 continue  # (in line: the common case)
             check(t, origin, exp, arr)

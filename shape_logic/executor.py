@@ -37,9 +37,10 @@ from .exec_branches import Group, branch_groups, run_group
 from .exec_concat import chain_concats
 from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
-from .exec_sequences import closed_sequence, feed_key
+from .exec_feeds import (SMALL_INT_INPUT, BadInput, closed_sequence, feed_key, small_int_bytes,
+                         typed_input)
 from .exec_step import StepRunner
-from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
+from .graph import Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
 from .kernels import workers
 from .kernels.base import Seq
@@ -51,13 +52,6 @@ from .shapes import Shape
 from .validate import validate
 
 __all__ = ["BadInput", "ExecutionError", "Program", "RunResult", "ShapeMismatch", "run"]
-
-SMALL_INT_INPUT = 64  # integer inputs up to this many elements are constants when closing
-
-
-class BadInput(InputError):
-    """The inputs given do not fit the graph: missing, extra, wrong dtype or rank (exit 2)."""
-
 
 class RunResult(dict):
     """{output name: array}, with what the run learned:
@@ -185,7 +179,8 @@ class Program:
     # ----- inputs
     def _feeds(self, inputs: dict) -> dict[str, np.ndarray]:
         g = self.graph
-        missing = [n for n in g.inputs if n not in inputs]
+        # an optional input not given is empty (None)
+        missing = [n for n in g.inputs if n not in inputs and not g.inputs[n].optional]
         extra = [n for n in inputs if n not in g.inputs]
         if missing or extra:
             parts = []
@@ -195,17 +190,22 @@ class Program:
                 parts.append(f"unknown input(s) {', '.join(map(repr, extra))} (the graph's "
                              f"inputs: {', '.join(map(repr, g.inputs)) or 'none'})")
             raise BadInput("; ".join(parts), g.path)
-        feeds = {}
+        feeds = {n: None for n in g.inputs if inputs.get(n) is None}  # (empty optionals)
         for name, value in inputs.items():
+            if value is None:
+                if g.inputs[name].optional:
+                    continue
+                raise BadInput(f"input {name!r} is None: only an optional input may be empty",
+                               g.path)
             want = g.inputs[name].dtype or (self.solution.dtype(name) if self.solution else None)
             if g.inputs[name].sequence or type(value) is Seq:  # (Seq: a body's outer value)
                 if not isinstance(value, (list, tuple)):
                     raise BadInput(f"input {name!r} is a sequence: give a list of arrays (on "
                                    "the command line, a .npz of its elements 0, 1, ...)", g.path)
-                feeds[name] = Seq(_typed(f"{name!r}[{k}]", v, want, g.path)
+                feeds[name] = Seq(typed_input(f"{name!r}[{k}]", v, want, g.path)
                                   for k, v in enumerate(value))
                 continue
-            arr = _typed(repr(name), value, want, g.path)
+            arr = typed_input(repr(name), value, want, g.path)
             dims = self.solution.dims(name) if self.solution else None
             if dims is not None and len(dims) != arr.ndim:
                 raise BadInput(f"input {name!r}: shape {list(arr.shape)} has rank {arr.ndim}, "
@@ -218,9 +218,10 @@ class Program:
     def _plan(self, feeds: dict, binder: Binder) -> Plan:
         sol = self.solution
         for name, arr in feeds.items():
-            binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
-        key = tuple((n, feed_key(a)) if type(a) is Seq else
-                    (n, a.shape, a.dtype.str, _small_int_bytes(a))
+            if arr is not None:
+                binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
+        key = tuple((n, feed_key(a)) if type(a) is Seq or a is None else
+                    (n, a.shape, a.dtype.str, small_int_bytes(a))
                     for n, a in sorted(feeds.items()))
         plan = self._plans.get(key)
         if plan is None:
@@ -331,36 +332,16 @@ def closing_graph(graph: Graph, feeds: dict) -> Graph:
     inputs, inits, made = {}, dict(graph.initializers), []
     for name, info in graph.inputs.items():
         arr = feeds[name]
-        if type(arr) is Seq:
+        if arr is None or type(arr) is Seq:  # (closed_sequence: an empty optional too)
             parts, construct = closed_sequence(name, info, arr)
             inputs.update(parts)
-            made += [construct] if construct else []
+            made += construct
         elif arr.dtype.kind in "iu" and arr.size <= SMALL_INT_INPUT:
             inits[name] = TensorInfo(name, info.place, dtype_of_array(arr), Shape.of(arr.shape),
                                      arr)
         else:
             inputs[name] = dataclasses.replace(info, shape=Shape.of(arr.shape))
     return dataclasses.replace(graph, inputs=inputs, initializers=inits, nodes=made + graph.nodes)
-
-
-def _typed(label: str, value, want: str | None, path) -> np.ndarray:
-    """An input (or a sequence input's element) as an array of a dtype we run, `want`'s
-    when the graph gives one."""
-    arr = np.asarray(value)
-    if arr.dtype.type is np.void and want in NUMPY_DTYPES and \
-            arr.dtype.itemsize == np.dtype(NUMPY_DTYPES[want]).itemsize:
-        arr = arr.view(NUMPY_DTYPES[want])  # .npy files keep bfloat16... as raw bytes
-    try:
-        got = dtype_of_array(arr)
-    except ValueError:
-        raise BadInput(f"input {label}: unsupported dtype {arr.dtype}", path) from None
-    if want is not None and got != want:
-        raise BadInput(f"input {label}: dtype {got}, the graph wants {want}", path)
-    return arr
-
-
-def _small_int_bytes(a: np.ndarray):
-    return a.tobytes() if a.dtype.kind in "iu" and a.size <= SMALL_INT_INPUT else None
 
 
 def _output_names(graph: Graph) -> list[str]:
@@ -391,6 +372,8 @@ def _kernel_failure(node, args, e: Exception) -> str:
 
 def _described(a) -> str:
     """An input's shape and dtype in a message (a sequence's elements')."""
+    if a is None:
+        return "empty optional"
     if type(a) is Seq:
         return "sequence of " + (", ".join(f"{list(e.shape)} {e.dtype}" for e in a) or "none")
     return f"{list(a.shape)} {a.dtype}"

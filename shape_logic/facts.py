@@ -118,6 +118,8 @@ def tensor_facts(info: TensorInfo, kind: str, sourced: bool = True) -> list[str]
 
     if info.sequence:
         out.append(f"seq({t}).")
+    if info.optional:
+        out.append(f"opt({t}).")
     if info.dtype and packed is None:
         out.append(_declared("dtype", f"{t},{info.dtype}", src("dtype")))
         source_fact("dtype")
@@ -311,6 +313,8 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
         return tensor_attr_facts(n, k, value)
     if isinstance(value, dict):  # a subgraph
         return [f"attr_set({n},{k},graph)."]
+    if isinstance(value, TensorInfo):  # a type (Optional's): what a declaration says
+        return type_attr_facts(n, k, value)
     if isinstance(value, list):
         if 0 < len(value) <= MAX_PACKED_ELEMENTS:
             return [f"attr_list{len(value)}({n},{k},"
@@ -324,6 +328,19 @@ def attr_facts(node: Node, key: str, value: Any) -> list[str]:
         # rules cannot take strings apart: give them the characters (Einsum's equation)
         out.append(f"attr_len({n},{k},{len(value)}).")
         out.extend(f"attr_char({n},{k},{i},{quote(c)})." for i, c in enumerate(value))
+    return out
+
+
+def type_attr_facts(n: str, k: str, info: TensorInfo) -> list[str]:
+    """A type attribute: attr_type(N, Key, D) (D a dtype or `none`), attr_type_seq(N, Key)
+    for a sequence type, attr_type_rank/dim for its shape (no dim for a `?`)."""
+    out = [f"attr_set({n},{k},type).", f"attr_type({n},{k},{info.dtype or 'none'})."]
+    if info.sequence:
+        out.append(f"attr_type_seq({n},{k}).")
+    if info.shape is not None and info.shape.dims is not None:
+        out.append(f"attr_type_rank({n},{k},{len(info.shape.dims)}).")
+        out.extend(f"attr_type_dim({n},{k},{i},{int_text(d.value)})."
+                   for i, d in enumerate(info.shape.dims) if d.is_int)
     return out
 
 

@@ -111,6 +111,22 @@ class TensorInfo:
     shape: Shape | None = None
     data: np.ndarray | None = None
     sequence: bool = False  # an ONNX sequence: dtype and shape are every element's
+    optional: bool = False  # an ONNX optional: dtype and shape are its element's, if any
+
+
+def declaration(info: TensorInfo) -> dict:
+    """A declaration as the JSON graph format writes it (a type attribute too); dims with a
+    solver-made name (an unnamed ONNX dim) are written '?'."""
+    d: dict = {}
+    if info.dtype:
+        d["dtype"] = info.dtype
+    if info.shape is not None and info.shape.dims is not None:
+        d["shape"] = "[" + ", ".join("?" if any(s.startswith("_") for s in e.symbols())
+                                     else str(e) for e in info.shape.dims) + "]"
+    for mark in ("sequence", "optional"):
+        if getattr(info, mark):
+            d[mark] = True
+    return d
 
 
 @dataclass

@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .graph import Graph, TensorInfo
-from .shapes import Shape
+from .graph import Graph, TensorInfo, declaration
 
 MAX_INLINE_ELEMENTS = 1024
 
@@ -61,12 +60,12 @@ class _Writer:
 
     def graph(self, graph: Graph) -> dict:
         out: dict = {"name": graph.name, "opset": graph.opset}
-        out["inputs"] = {n: _decl(i) for n, i in graph.inputs.items()}
-        out["outputs"] = {n: _decl(i) for n, i in graph.outputs.items()}
+        out["inputs"] = {n: declaration(i) for n, i in graph.inputs.items()}
+        out["outputs"] = {n: declaration(i) for n, i in graph.outputs.items()}
         out["initializers"] = {n: self.initializer(i) for n, i in graph.initializers.items()}
         out["nodes"] = [self.node(n) for n in graph.nodes]
         if graph.annotations:
-            out["annotations"] = {n: _decl(i) for n, i in graph.annotations.items()}
+            out["annotations"] = {n: declaration(i) for n, i in graph.annotations.items()}
         return out
 
     def node(self, node) -> dict:
@@ -79,12 +78,20 @@ class _Writer:
         return d
 
     def attr(self, value, node):
+        if isinstance(value, TensorInfo):  # a type (Optional's): as a declaration
+            return declaration(value)
         if isinstance(value, np.ndarray):
             return {"dtype": _dtype(value), "shape": list(value.shape), "data": _json_data(value)}
         if isinstance(value, dict) and "onnx_graph" in value:
             return self.subgraph(value["onnx_graph"])
+        if isinstance(value, dict) and isinstance(value.get("nodes"), list):
+            # a body read as a graph object (onnx_bodies.body_dict): its nodes' attributes
+            # written as the graph's (a Constant's tensor in a branch)
+            return {**value, "nodes": [dict(nd, attrs={k: self.attr(v, node) for k, v in
+                                                       nd.get("attrs", {}).items()})
+                                       for nd in value["nodes"]]}
         if isinstance(value, list) and value and isinstance(value[0], dict):
-            return [self.subgraph(v["onnx_graph"]) for v in value]
+            return [self.attr(v, node) for v in value]
         return value
 
     def subgraph(self, proto) -> dict:
@@ -93,7 +100,7 @@ class _Writer:
         return self.graph(subgraph_from_proto(proto))
 
     def initializer(self, info: TensorInfo) -> dict:
-        d = _decl(info)
+        d = declaration(info)
         arr = info.data
         if arr is None:
             return d
@@ -109,23 +116,6 @@ class _Writer:
             raise InputError(f"cannot write initializer data: {e}", str(path))
         d["file"] = str(path.relative_to(self.base))
         return d
-
-
-def _decl(info: TensorInfo) -> dict:
-    d: dict = {}
-    if info.dtype:
-        d["dtype"] = info.dtype
-    if info.shape is not None and info.shape.dims is not None:
-        d["shape"] = _shape_text(info.shape)
-    if info.sequence:
-        d["sequence"] = True
-    return d
-
-
-def _shape_text(shape: Shape) -> str:
-    """Dims with a solver-made name (an unnamed ONNX dim) are written '?'."""
-    dims = ["?" if any(s.startswith("_") for s in d.symbols()) else str(d) for d in shape.dims]
-    return "[" + ", ".join(dims) + "]"
 
 
 def _dtype(arr: np.ndarray) -> str:

@@ -11,6 +11,7 @@ from .calls import expand_calls
 from .subgraphs import expand_bodies, resolve_bodies
 from .errors import InputError
 from .graph import DTYPES, NUMPY_DTYPES, Graph, Node, TensorInfo, canonical_dtype, dtype_of_array
+from .sequences import VARIES
 from .shapes import Shape, shape_from_json
 from .symbolic.bounds import bounds
 from .symbolic.expr import Expr, ExprOverflow
@@ -19,8 +20,10 @@ from .symbolic.parse import ShapeSyntaxError
 TOP_KEYS = {"name", "opset", "inputs", "outputs", "initializers", "nodes", "annotations",
             "functions", "doc"}
 NODE_KEYS = {"name", "op", "inputs", "outputs", "attrs", "domain", "doc"}
-# "sequence": true declares an ONNX sequence, its dtype and shape every element's
-DECL_KEYS = {"dtype", "shape", "doc", "sequence"}
+# "sequence": true declares an ONNX sequence, its dtype and shape every element's;
+# "optional": true an ONNX optional, its dtype and shape its element's when it has one
+DECL_KEYS = {"dtype", "shape", "doc", "sequence", "optional"}
+TYPE_KEYS = {"dtype", "shape", "sequence"}  # a type attribute (Optional's "type")
 INIT_KEYS = {"dtype", "shape", "data", "file", "doc"}
 MAX_DIM = 2**62
 
@@ -136,9 +139,7 @@ class _GraphReader:
             info = TensorInfo(tname, place)
             info.dtype = self.dtype(decl.get("dtype"), place)
             info.shape = self.shape(decl.get("shape"), place, cls)
-            info.sequence = decl.get("sequence", False)
-            if not isinstance(info.sequence, bool):
-                raise InputError("\"sequence\" must be true or false", place=f"{place}.sequence")
+            _marks(info, decl, place)
             out[tname] = info
         return out
 
@@ -272,8 +273,37 @@ class _GraphReader:
         return out
 
 
+def _marks(info: TensorInfo, decl: dict, place: str) -> None:
+    """A declaration's "sequence" and "optional" (true or false)."""
+    for key in ("sequence", "optional"):
+        value = decl.get(key, False)
+        if not isinstance(value, bool):
+            raise InputError(f"\"{key}\" must be true or false", place=f"{place}.{key}")
+        setattr(info, key, value)
+
+
+def _type_value(value: dict, place: str) -> TensorInfo:
+    """A type attribute {"dtype", "shape"?, "sequence"?} (Optional's element type) as a
+    declaration; a `?` in its shape is a dim without a value (a type names no graph symbol)."""
+    _check_keys(value, TYPE_KEYS, place)
+    info = TensorInfo("type", place, dtype=canonical_dtype(str(value["dtype"])))
+    if info.dtype is None:
+        raise InputError(f"unknown dtype {value['dtype']!r}", place=f"{place}.dtype")
+    _marks(info, value, place)
+    if value.get("shape") is not None:
+        try:
+            info.shape = shape_from_json(value["shape"], lambda: VARIES)
+        except (ShapeSyntaxError, ExprOverflow, RecursionError) as e:
+            raise InputError(f"bad shape: {e}", place=f"{place}.shape")
+        check_dims(info.shape, f"{place}.shape")
+    return info
+
+
 def _attr_value(value: Any, place: str) -> Any:
-    """Attribute values are JSON; a tensor attribute is {"dtype", "shape"?, "data"}."""
+    """Attribute values are JSON; a tensor attribute is {"dtype", "shape"?, "data"}, a type
+    attribute {"dtype", "shape"?, "sequence"?}."""
+    if isinstance(value, dict) and "dtype" in value and not {"data", "nodes"} & set(value):
+        return _type_value(value, place)
     if isinstance(value, dict) and "data" in value and "nodes" not in value:
         dt = canonical_dtype(str(value.get("dtype", "f32")))
         if dt is None:

@@ -65,6 +65,8 @@ class Binder:
     unchecked: list = field(default_factory=list)  # (tensor, axis, expr) left undecided
 
     def check(self, tensor: str, origin: str, exp: Expected, arr: np.ndarray):
+        if arr is None:  # an empty optional: no element to check
+            return
         if isinstance(arr, list):  # a sequence: each element has what all of them have
             for k, element in enumerate(arr):
                 self.check(f"{tensor}[{k}]", origin, exp, element)

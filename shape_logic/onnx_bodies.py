@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .calls import expand_calls
 from .errors import InputError
-from .graph import dtype_of_array
+from .graph import TensorInfo, declaration, dtype_of_array
 from .subgraphs import expand_bodies
 
 
@@ -66,11 +66,23 @@ def node_dict(n, i: int, where: str) -> dict:
 
 
 def _converted(v):
+    if isinstance(v, TensorInfo):  # a type attribute, as the JSON format writes it
+        return declaration(v)
     if isinstance(v, dict) and "onnx_graph" in v:
         return body_dict(v["onnx_graph"])
     if isinstance(v, list) and v and isinstance(v[0], dict) and "onnx_graph" in v[0]:
         return [body_dict(x["onnx_graph"]) for x in v]
     return v
+
+
+def _marks(t) -> dict:
+    """{"optional": True} and/or {"sequence": True} as a value type says."""
+    out = {}
+    if t.HasField("optional_type"):
+        out["optional"], t = True, t.optional_type.elem_type
+    if t.HasField("sequence_type"):
+        out["sequence"] = True
+    return out
 
 
 def body_dict(g) -> dict:
@@ -82,9 +94,10 @@ def body_dict(g) -> dict:
         inits[init.name] = {"dtype": dtype_of_array(arr), "shape": list(arr.shape),
                             "data": arr.tolist()}
     inputs = [vi.name for vi in g.input if vi.name not in inits]
-    sequences = {vi.name for vi in g.input if vi.type.HasField("sequence_type")}
-    if sequences & set(inputs):  # (declared as such: the executor feeds them lists)
-        inputs = {n: {"sequence": True} if n in sequences else None for n in inputs}
+    # sequences and optionals declared as such (the executor feeds them lists, and None)
+    marks = {vi.name: _marks(vi.type) for vi in g.input}
+    if any(marks.get(n) for n in inputs):
+        inputs = {n: marks.get(n) or None for n in inputs}
     return {"inputs": inputs,
             "outputs": [vi.name for vi in g.output],
             "nodes": [node_dict(n, i, f"graph {g.name!r}") for i, n in enumerate(g.node)],

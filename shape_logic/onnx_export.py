@@ -131,10 +131,14 @@ def _fill_output(vi, sol, t: str, original: dict):
 
 
 def _tensor_type(vi, sol, t: str):
-    """The TypeProto.Tensor to write t's type in: a sequence's is its elements'."""
-    if sol.sequence(t) is not None:
-        return vi.type.sequence_type.elem_type.tensor_type
-    return vi.type.tensor_type
+    """The TypeProto.Tensor to write t's type in: a sequence's is its elements', an
+    optional's its element's (unless the entry declares another type: onnx's loop16_seq_none
+    carries an optional sequence into a sequence)."""
+    tp = vi.type
+    if sol.optional(t) is not None and tp.WhichOneof("value") in (None, "optional_type"):
+        tp = tp.optional_type.elem_type
+    return tp.sequence_type.elem_type.tensor_type if sol.sequence(t) is not None \
+        else tp.tensor_type
 
 
 def _set_dim(proto, d: Expr, original: dict, fresh_ok: bool):

@@ -16,6 +16,7 @@ from .errors import InputError
 from .graph import Graph, Node, TensorInfo, dtype_of_array
 from .onnx_bodies import expand_model, needs_expansion, node_name
 from .load_json import SymbolTable, check_dims
+from .sequences import VARIES
 from .shapes import Shape
 from .symbolic.expr import Expr
 from .symbolic.parse import parse_dim
@@ -34,8 +35,8 @@ _FIELD_DTYPES = {1: ("float_data", np.float32), 6: ("int32_data", np.int32),
                  7: ("int64_data", np.int64), 11: ("double_data", np.float64)}
 # onnx's AttributeProto types (fixed by onnx.proto), as ints: a model has thousands of
 # attributes, and looking the enum up in onnx for each cost ~2 us
-FLOAT, INT, STRING, TENSOR, GRAPH, FLOATS, INTS, STRINGS, GRAPHS, SPARSE_TENSOR = (
-    1, 2, 3, 4, 5, 6, 7, 8, 10, 11)
+FLOAT, INT, STRING, TENSOR, GRAPH, FLOATS, INTS, STRINGS, GRAPHS, SPARSE_TENSOR, TYPE_PROTO = (
+    1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13)
 
 
 def read_onnx_file(path: str) -> Graph:
@@ -117,13 +118,9 @@ class _ModelReader:
 
     def value_info(self, vi, place: str, cls: int) -> TensorInfo:
         info = TensorInfo(vi.name, place)
-        t = vi.type
-        if t.WhichOneof("value") == "sequence_type":  # its elements' type, every one's
-            t = t.sequence_type.elem_type
-            info.sequence = True
-        if t.WhichOneof("value") != "tensor_type":
+        tt = _unwrapped(vi.type, info)
+        if tt is None:
             return info
-        tt = t.tensor_type
         if tt.elem_type:
             info.dtype = ONNX_DTYPES.get(tt.elem_type)
         if tt.HasField("shape"):
@@ -210,6 +207,33 @@ def tensor_array(proto) -> np.ndarray:
     return numpy_helper.to_array(proto)
 
 
+def _unwrapped(t, info: TensorInfo):
+    """The TypeProto.Tensor inside an optional and/or sequence type (marking `info` so), or
+    None for any other type (a map...)."""
+    if t.WhichOneof("value") == "optional_type":  # its element's type, when it has one
+        t = t.optional_type.elem_type
+        info.optional = True
+    if t.WhichOneof("value") == "sequence_type":  # its elements' type, every one's
+        t = t.sequence_type.elem_type
+        info.sequence = True
+    return t.tensor_type if t.WhichOneof("value") == "tensor_type" else None
+
+
+def type_declaration(tp, place: str) -> TensorInfo:
+    """A TypeProto attribute as a declaration (its dtype, sequence and optional marks, and its
+    shape with a `?` for every dim without a value: a type names no symbols of the graph)."""
+    info = TensorInfo("type", place)
+    tt = _unwrapped(tp, info)
+    if tt is None:
+        raise InputError("unsupported type (only tensors, sequences and optionals of them)",
+                         place=place)
+    info.dtype = ONNX_DTYPES.get(tt.elem_type) if tt.elem_type else None
+    if tt.HasField("shape"):
+        info.shape = Shape((tuple(Expr.const(d.dim_value) if d.WhichOneof("value") == "dim_value"
+                                  and d.dim_value >= 0 else VARIES for d in tt.shape.dim),))
+    return info
+
+
 def subgraph_from_proto(proto, opset: int = 18) -> Graph:
     """A subgraph attribute (If/Loop/Scan body, stored as {"onnx_graph": GraphProto}) as a
     Graph of its own; the tensors it reads from the enclosing graph stay names."""
@@ -241,6 +265,8 @@ def attribute_value(a, place: str):
         return {"onnx_graph": a.g}
     if t == GRAPHS:
         return [{"onnx_graph": g} for g in a.graphs]
+    if t == TYPE_PROTO:  # (Optional's element type) as a declaration
+        return type_declaration(a.tp, str(place))
     if t == SPARSE_TENSOR:
         from onnx import numpy_helper as nh
 

@@ -95,6 +95,13 @@ class Solution:
         length = self.decoded.sequences[tensor]
         return {"length": None if length is None else _json_dim(length.subs(self._rename))}
 
+    def optional(self, tensor: str) -> dict | None:
+        """Of an optional (ONNX optional(T)): {"has_element": True, False or None (either)};
+        its dtype and shape are its element's. None for a tensor or sequence."""
+        if tensor not in self.decoded.optionals:
+            return None
+        return {"has_element": self.decoded.optionals[tensor]}
+
     def dims(self, tensor: str) -> tuple[Expr, ...] | None:
         """The dims as expressions (fresh names renumbered), or None when the rank is unknown."""
         sh: Shape | None = self.decoded.shapes.get(tensor)
@@ -128,6 +135,9 @@ class Solution:
         for t in self.decoded.sequences:  # (what every element has, and how many)
             if t in tensors:
                 tensors[t]["sequence"] = self.sequence(t)
+        for t in self.decoded.optionals:  # (its element's, and whether it holds one)
+            if t in tensors:
+                tensors[t]["optional"] = self.optional(t)
         out = {
             "status": self.status,
             "tensors": tensors,

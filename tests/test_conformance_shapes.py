@@ -45,6 +45,11 @@ KNOWN_FAILURES = {
     # (it starts at 0, so it is no symbol, which are >= 1): x[i:i+1] is [_1]
     "test_loop11": "the carried value is invariant only for its initial shape [1], and only "
                    "given the iteration number's range 0..4; neither is represented",
+    # the carried sequence starts as an empty optional; each iteration takes its element
+    # (or [0] when empty, through an If) and inserts one slice: Loop.lp follows a sequence
+    # grown from empty only where the insertion reads the carried value itself
+    "test_loop16_seq_none": "the length of a sequence grown through an If and an optional "
+                            "(1 + 5) is not followed",
 }
 
 

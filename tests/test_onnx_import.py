@@ -350,3 +350,26 @@ def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(monkeypatch):
                  for outputs, cancel in calls}
     assert cancelled == {(): False, ("y1",): False, ("y2",): True, ("y1", "y2"): False}
     assert len(calls) == 4
+
+
+def test_import_writes_a_branch_s_constant(tmp_path):
+    # a body read as a graph object keeps its nodes' tensor attributes as arrays: the JSON
+    # writer writes them as the graph's (it raised a TypeError, a traceback, before)
+    from onnx import TensorProto as TP
+
+    def branch(name):
+        return helper.make_graph([helper.make_node("Constant", [], [name], value=helper.make_tensor(
+            "", TP.FLOAT, [2], [1, 2]))], name, [], [helper.make_tensor_value_info(name, TP.FLOAT,
+                                                                                 [2])])
+    g = helper.make_graph([helper.make_node("If", ["c"], ["y"], then_branch=branch("t"),
+                                            else_branch=branch("e"))], "g",
+                          [helper.make_tensor_value_info("c", TP.BOOL, [])],
+                          [helper.make_tensor_value_info("y", TP.FLOAT, None)])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]),
+              tmp_path / "m.onnx")
+    r = cli("import", tmp_path / "m.onnx", "-o", tmp_path / "g.json")
+    assert r.returncode == 0, r.stderr
+    g = json.loads((tmp_path / "g.json").read_text())
+    value = g["nodes"][0]["attrs"]["then_branch"]["nodes"][0]["attrs"]["value"]
+    assert value == {"dtype": "f32", "shape": [2], "data": [1.0, 2.0]}
+    assert solve(str(tmp_path / "g.json")).shape("y") == "[2]"

@@ -42,5 +42,6 @@ class Loop(Kernel):
             raise self.fail("a loop that ran no iteration has no element to give its scan "
                             "outputs a shape")
         scans = [np.stack([e[j] for e in elems]) for j in range(k)]
-        outs = tuple(v if type(v) is Seq else np.asarray(v) for v in values + scans)
+        outs = tuple(v if type(v) is Seq or v is None else np.asarray(v)
+                     for v in values + scans)
         return outs[:self.n_outputs]

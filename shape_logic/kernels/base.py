@@ -41,7 +41,7 @@ class Kernel:
     n_inputs: tuple[int, int | None] = (1, 1)  # min and max number of inputs (None: any)
     # inputs below the minimum that a node may leave absent (""): a contrib op's optional
     # input before required ones (EmbedLayerNormalization's segment ids, before its
-    # embeddings); `run` gets None for them
+    # embeddings), or that may be an empty optional; `run` gets None for them
     optional_inputs: frozenset = frozenset()
     widens_small_floats = True  # False: the kernel takes SMALL_FLOATS as they are
     # which input's small float type the float32 results take back (None: any input's;
@@ -84,7 +84,9 @@ class Kernel:
 
     def __call__(self, *inputs) -> tuple[np.ndarray, ...]:
         args = list(inputs)
-        while args and args[-1] is None:  # trailing absent optional inputs
+        # trailing absent optional inputs (an empty optional value, None, stays where the
+        # kernel takes one: Identity's, OptionalHasElement's)
+        while args and args[-1] is None and len(args) - 1 not in self.optional_inputs:
             args.pop()
         lo, hi = self.n_inputs
         if len(args) < lo or (hi is not None and len(args) > hi):
@@ -110,10 +112,11 @@ class Kernel:
             if len(outs) < self.n_outputs:
                 raise KernelError(f"{self.op}: gives {len(outs)} outputs, the node asks for "
                                   f"{self.n_outputs}")
-            outs = tuple(o if type(o) is Seq else np.asarray(o) for o in outs[: self.n_outputs])
+            outs = tuple(o if type(o) is Seq or o is None else np.asarray(o)
+                         for o in outs[: self.n_outputs])
         if small is not None:
             back = self.small_float_outputs
-            outs = tuple(o.astype(small) if o.dtype == np.float32
+            outs = tuple(o.astype(small) if getattr(o, "dtype", None) == np.float32
                          and (back is None or k in back) else o for k, o in enumerate(outs))
         return outs
 

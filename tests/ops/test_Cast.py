@@ -69,6 +69,9 @@ VALUE_CASES = {
     "negative floats truncate toward zero": ([np.array([-2.7])], 7, ("Neg",), "[2]"),
     "float to uint8 out of range: unknown": ([np.array([300.5])], 2, (), None),
     "int64 to float16 beyond its integers: unknown": ([i64(4097)], 10, (), None),
+    # (a bool's 1 and 0: OptionalHasElement -> Not -> Cast, as torch.jit.script writes it)
+    "bool to int64": ([np.array([True, True, True])], 7, (), "[1, 1, 1]"),
+    "bool to uint8": ([np.array([True, True])], 2, (), "[1, 1]"),
     # (integers cast to floats and back: tests/test_float_values.py)
 }
 
