@@ -17,7 +17,7 @@ from .graph import Graph, Node, TensorInfo, dtype_of_array
 from .onnx_bodies import expand_model, needs_expansion, node_name
 from .load_json import SymbolTable, check_dims
 from .sequences import VARIES
-from .shapes import Shape
+from .shapes import Shape, is_name
 from .symbolic.expr import Expr
 from .symbolic.parse import parse_dim
 
@@ -220,8 +220,9 @@ def _unwrapped(t, info: TensorInfo):
 
 
 def type_declaration(tp, place: str) -> TensorInfo:
-    """A TypeProto attribute as a declaration (its dtype, sequence and optional marks, and its
-    shape with a `?` for every dim without a value: a type names no symbols of the graph)."""
+    """A TypeProto attribute as a declaration: its dtype, sequence and optional marks, and its
+    shape (a dim_param kept as its name where it is one, else `?`). A type's names are no
+    symbols of the graph: facts.type_attr_facts gives only its integer dims."""
     info = TensorInfo("type", place)
     tt = _unwrapped(tp, info)
     if tt is None:
@@ -229,9 +230,14 @@ def type_declaration(tp, place: str) -> TensorInfo:
                          place=place)
     info.dtype = ONNX_DTYPES.get(tt.elem_type) if tt.elem_type else None
     if tt.HasField("shape"):
-        info.shape = Shape((tuple(Expr.const(d.dim_value) if d.WhichOneof("value") == "dim_value"
-                                  and d.dim_value >= 0 else VARIES for d in tt.shape.dim),))
+        info.shape = Shape((tuple(_type_dim(d) for d in tt.shape.dim),))
     return info
+
+
+def _type_dim(d) -> Expr:
+    if d.WhichOneof("value") == "dim_value" and d.dim_value >= 0:
+        return Expr.const(d.dim_value)
+    return Expr.sym(d.dim_param) if is_name(d.dim_param) else VARIES
 
 
 def subgraph_from_proto(proto, opset: int = 18) -> Graph:
