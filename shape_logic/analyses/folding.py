@@ -54,15 +54,21 @@ class Folding:
                 f"{len(self.decisions) - len(folded)} kept")
 
 
-def decide(graph: Graph, comp: Component, sizes: dict, small: int) -> Decision:
+def decide(graph: Graph, comp: Component, sizes: dict, small: int,
+           not_tensors: dict | None = None) -> Decision:
     """Fold or keep one component, by the element counts above. `sizes` gives the
-    element count of every tensor whose shape the solve knows as integers."""
+    element count of every tensor whose shape the solve knows as integers; `not_tensors`
+    names the sinks that are sequences or optionals (no initializer holds one: kept)."""
     ins = sum(graph.initializers[t].data.size for t in comp.inputs
               if t in graph.initializers and graph.initializers[t].data is not None)
     ins += sum(v.size for n in comp.nodes for v in n.attrs.values()
                if isinstance(v, np.ndarray))
     if not comp.sinks:
         return Decision(comp, ins, 0, True, "nothing reads it: removed")
+    held = [t for t in comp.sinks if t in (not_tensors or {})]
+    if held:
+        return Decision(comp, ins, -1, False,
+                        f"{held[0]!r} is {not_tensors[held[0]]} (no initializer holds one): kept")
     unknown = [t for t in comp.sinks if t not in sizes]
     if unknown:
         return Decision(comp, ins, -1, False, f"size of {unknown[0]!r} unknown: kept")
@@ -95,7 +101,10 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
     known = {t for t in sizes}
     with phase("constant subgraph"):
         cg = constant_graph(graph, order, known_shape=known.__contains__)
-    decisions = [decide(graph, c, sizes, small) for c in cg.components]
+    others = {t: "a sequence" if sol.sequence(t) is not None else "an optional"
+              for t in graph.tensors()
+              if sol.sequence(t) is not None or sol.optional(t) is not None}
+    decisions = [decide(graph, c, sizes, small, others) for c in cg.components]
     out = Folding(graph, decisions)
     for d in steps(decisions, "folding components"):
         if not d.fold:
@@ -111,7 +120,7 @@ def fold(source, small: int = SMALL_ELEMENTS, rules=()) -> Folding:
         fold_constants(steps, constants, {}, lambda node, args, e: ExecutionError(
             _kernel_failure(node, args, e)))
         for t in d.component.sinks:
-            out.values[t] = np.ascontiguousarray(constants[t])
+            out.values[t] = np.asarray(constants[t], order="C")  # (a scalar stays one)
         out.removed.extend(d.component.nodes)
     return out
 

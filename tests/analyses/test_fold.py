@@ -163,3 +163,28 @@ def test_cli_prints_decisions(small, tmp_path, capsys):
     text = capsys.readouterr().out
     assert 'keep  "zeros": 1280 elements > 3 input elements' in text
     assert ("keep  \"ones\"" in text) == (small == 0)
+
+
+def test_a_folded_scalar_stays_a_scalar():
+    # a scalar sink was written as [1] (np.ascontiguousarray makes 0-d arrays 1-d)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 3]"}},
+         "initializers": {"one": {"dtype": "i64", "shape": [], "data": 1}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["s"]},
+                   {"op": "Gather", "inputs": ["s", "one"], "outputs": ["n"]}],
+         "outputs": {"n": {}}}
+    folding = fold(g)
+    assert folding.values["n"].shape == () and folding.values["n"] == 3
+
+
+def test_sequences_and_optionals_are_not_folded():
+    # no initializer holds one: the component is kept (a sequence of equal elements was
+    # stacked into a tensor, an empty optional written as an array of None)
+    g = {"initializers": {"a": {"dtype": "i64", "data": [1, 2]},
+                          "b": {"dtype": "i64", "data": [3, 4]}},
+         "nodes": [{"op": "SequenceConstruct", "inputs": ["a", "b"], "outputs": ["s"]},
+                   {"op": "Optional", "outputs": ["o"], "attrs": {"type": {"dtype": "f32"}}}],
+         "outputs": {"s": {}, "o": {}}}
+    folding = fold(g)
+    assert not folding.values and not any(d.fold for d in folding.decisions)
+    assert {d.reason.split(" (")[0] for d in folding.decisions} == \
+        {"'s' is a sequence", "'o' is an optional"}
