@@ -57,6 +57,7 @@ class Atoms:
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
+    floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -133,6 +134,9 @@ class Atoms:
             lengths = self.seqs.setdefault(_tensor_key(args[0]), set())
             if name == "seq_len" and (e := _expr(args[1])) is not None:
                 lengths.add(e)
+        elif name == "floor":
+            s_, v = args[0].string, args[1].number
+            self.floors[s_] = max(v, self.floors.get(s_, v))
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
