@@ -290,7 +290,8 @@ def detr():
 
 MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
           "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt, "hf_wav2vec2": wav2vec2,
-          "hf_sew_d": sew_d, "hf_clip_vision": clip_vision, "hf_detr": detr}
+          "hf_wav2vec2_dynamo": lambda: wav2vec2(dynamo=True), "hf_sew_d": sew_d,
+          "hf_clip_vision": clip_vision, "hf_detr": detr}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):

@@ -20,7 +20,7 @@ from .asp.release import release
 from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
 from .shapes import Shape
-from .symbolic.equation import reduced
+from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
 from .asp.terms import symbol_to_expr
@@ -58,6 +58,7 @@ class Atoms:
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
+    floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -136,6 +137,9 @@ class Atoms:
                 lengths.add(e)
         elif name in ("opt", "opt_some", "opt_none"):
             self.opts.setdefault(_tensor_key(args[0]), set()).add(name)
+        elif name == "floor":
+            s_, v = args[0].string, args[1].number
+            self.floors[s_] = max(v, self.floors.get(s_, v))
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
@@ -342,25 +346,13 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         a, b = resolve(e1), resolve(e2)
         if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
             continue
-        a, b = _divided_out(a, b)
+        a, b = divided_out(a, b)
         key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
-
-
-def _divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:
-    """a = b without the factors common to all its terms (symbols, each >= 1, and the
-    integers' gcd), as a reader writes it: `16*b*w*(h//2) = 8*b*h*w` (a pixel shuffle's
-    element counts) is `2*(h//2) = h`. Unchanged when nothing divides out."""
-    d = a - b
-    q = reduced(d)
-    if q == d or d.is_int:  # (two integers stay as they met: `38 = 30`, not `1 = 0`)
-        return a, b
-    return (Expr({m: c for m, c in q.terms if c > 0}),
-            Expr({m: -c for m, c in q.terms if c < 0}))
 
 
 def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:

@@ -132,8 +132,9 @@ def _solved_with(problem, outputs, cancel=None):
     graph = problem.graph
     undeclared = {name: replace(info, shape=None) for name, info in graph.outputs.items()
                   if name not in outputs}
+    # (floors found with every declaration may rest on one: each solve finds its own)
     narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
-                       facts=None, timings=problem.timings, _sourced=None)
+                       facts=None, timings=problem.timings, _sourced=None, floors={})
     atoms, funcs = narrowed.atoms(cancel=cancel)
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 

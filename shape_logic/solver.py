@@ -17,6 +17,7 @@ import clingo
 
 from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_ambiguous,
                            open_matmuls)
+from .asp.floors import Floors
 from .asp.functions import Functions
 from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_program_files,
                           core_encodings, is_shipped)
@@ -25,6 +26,7 @@ from .errors import InputError
 from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
+from .floor_rounds import under_floors
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
@@ -66,6 +68,9 @@ class Problem:
     context: str = ""  # sourced facts beyond the graph's (neighbourhood.py)
     unknown: list = field(default_factory=list)  # nodes whose operator has no rule file
     foreign: frozenset = frozenset()  # those of them with a rule file for another domain
+    # symbol -> the least value the graph lets it take, where above 1 (encodings/floors.lp):
+    # found by a fast solve, used by the next (Problem.atoms)
+    floors: dict = field(default_factory=dict)
     _sourced: str | None = None
 
     @cached_property
@@ -143,7 +148,8 @@ class Problem:
         funcs = Functions(elimination_order(self.graph), deadline if deadline.end else None,
                           normalize="#external" not in extra and not choices,
                           allowance=allowance, give_up_at=give_up_at, cancel=cancel,
-                          body_nodes=frozenset(n.name for n in self.graph.body_nodes))
+                          body_nodes=frozenset(n.name for n in self.graph.body_nodes),
+                          floors=Floors(self.floors) if self.floors else None)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -195,6 +201,12 @@ class Problem:
                                       + "".join(f"off({s})." for s in off))
         else:
             ctl, funcs = self.control("", sourced=False, cancel=cancel)
+            atoms, funcs = self._answer(ctl, funcs, active)
+            return under_floors(self, atoms, funcs, cancel)
+        return self._answer(ctl, funcs, active)
+
+    def _answer(self, ctl, funcs, active) -> tuple[Atoms, Functions]:
+        """The shown atoms of the grounded `ctl`'s answer set."""
         t0 = time.perf_counter()
         with phase("solve"):
             symbols = _solve_once(ctl, current())

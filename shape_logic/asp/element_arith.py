@@ -15,28 +15,30 @@ from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 
 
-def integer(name: str, x: Expr, y: Expr, nonneg: bool = False) -> Expr | None:
+def integer(name: str, x: Expr, y: Expr, nonneg: bool = False,
+            bounds_of=bounds) -> Expr | None:
     """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq | lt | le | gt | ge);
     KeyError for another name. `nonneg`: x is known to be >= 0 wherever the graph runs (a
-    dim of it), whatever its bounds say."""
+    dim of it), whatever its bounds say. `bounds_of`: the bounds the tests and the signs
+    take (with the solve's floors: asp/floors.py)."""
     if name in ("div", "mod", "fmod"):
-        return division(name, x, y, nonneg)
+        return division(name, x, y, nonneg, bounds_of)
     if name == "eq":
-        return equal_test(x, y)
+        return equal_test(x, y, bounds_of)
     if name in ORDER_TESTS:
-        return order_test(name, x, y)
+        return order_test(name, x, y, bounds_of)
     table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
              "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
     return table[name]()
 
 
-def equal_test(x: Expr, y: Expr) -> Expr | None:
+def equal_test(x: Expr, y: Expr, bounds_of=bounds) -> Expr | None:
     """x == y as 1 / 0 where the canonical forms decide it: equal forms are equal, and
     forms whose difference is provably nonzero differ."""
     diff = x - y
     if diff.is_int:
         return Expr.const(1 if diff.value == 0 else 0)
-    lo, hi = bounds(diff)  # symbols are >= 1: s == -1 is false
+    lo, hi = bounds_of(diff)  # symbols are >= 1: s == -1 is false
     if lo > 0 or hi < 0:
         return Expr.const(0)
     return None
@@ -56,11 +58,11 @@ def is_test(f) -> bool:
     return f.name in TESTS or (f.name == "int" and f.arguments[0].name in TESTS)
 
 
-def order_test(name: str, x: Expr, y: Expr) -> Expr | None:
+def order_test(name: str, x: Expr, y: Expr, bounds_of=bounds) -> Expr | None:
     """x < y (lt), x <= y (le), x > y (gt), x >= y (ge) as 1 / 0 where the bounds of the
     difference decide it (symbols are >= 1: s < 1 is false, s >= 1 true)."""
     swap, least = ORDER_TESTS[name]
-    lo, hi = bounds(x - y if swap else y - x)
+    lo, hi = bounds_of(x - y if swap else y - x)
     if lo >= least:
         return Expr.const(1)
     if hi <= least - 1:
@@ -68,7 +70,8 @@ def order_test(name: str, x: Expr, y: Expr) -> Expr | None:
     return None
 
 
-def division(name: str, x: Expr, y: Expr, nonneg: bool = False) -> Expr | None:
+def division(name: str, x: Expr, y: Expr, nonneg: bool = False,
+             bounds_of=bounds) -> Expr | None:
     if x.is_int and y.is_int:
         p, q = x.value, y.value
         if q == 0:
@@ -77,10 +80,10 @@ def division(name: str, x: Expr, y: Expr, nonneg: bool = False) -> Expr | None:
         return Expr.const({"div": trunc, "fmod": p - trunc * q, "mod": p % q}[name])
     # symbolic: the floored remainder is the shape language's % whenever y >= 1 (torch's
     # roll takes (-2) mod h); all three agree with floored arithmetic when x >= 0 too
-    if bounds(y)[0] < 1:
+    if bounds_of(y)[0] < 1:
         return None
     if name == "mod":
         return ops.mod(x, y)
-    if bounds(x)[0] < 0 and not nonneg:
+    if bounds_of(x)[0] < 0 and not nonneg:
         return None
     return ops.floordiv(x, y) if name == "div" else ops.mod(x, y)

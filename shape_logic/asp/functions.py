@@ -17,13 +17,13 @@ import clingo
 from ..scopes import name_scope, rescope_expr, scope_expr
 from ..limits import Abandoned
 from ..symbolic import ops
-from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
 from . import element_arith, float_ints
 from .lifting import FAILURES, arithmetic, remembered
 from .lifting import dims as _dims
 from .relating import Relating, real_of as _real
+from .comparisons import Comparisons, not_one as _not_one
 from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
@@ -35,13 +35,16 @@ def _formula(text: str):
     return compile_formula(text)
 
 
-class Functions(Relating):
+class Functions(Relating, Comparisons):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
                  allowance: int | None = None, give_up_at: float | None = None,
-                 cancel=None, body_nodes: frozenset = frozenset()):
+                 cancel=None, body_nodes: frozenset = frozenset(), floors=None):
         self.order = order
+        # the symbols' lower bounds the graph requires (floors.py; fast mode, from the solve
+        # before): bounds and results take them, as they take the bindings known so far
+        self.floors = floors if floors and normalize else None
         self.body_nodes = body_nodes  # the names of the nodes of bodies (@in_body)
         # an optional grounding (alternatives) gives up past this many computations, or
         # past this time (time.monotonic())
@@ -218,14 +221,14 @@ class Functions(Relating):
                 return expr_to_symbol(x)
             if x == ops.maximum(_ZERO, y):
                 return expr_to_symbol(y)
-            x_fixed, y_fixed = _not_one(x), _not_one(y)
+            x_fixed, y_fixed = _not_one(x, self._bounds), _not_one(y, self._bounds)
             if x_fixed and y_fixed:
                 return []  # two different dims, neither 1: the rules report the clash
             if x_fixed:
                 return expr_to_symbol(x)
             if y_fixed:
                 return expr_to_symbol(y)
-            if bounds(x)[0] < 1 or bounds(y)[0] < 1:
+            if self._bounds(x)[0] < 1 or self._bounds(y)[0] < 1:
                 return []
             return expr_to_symbol(self._known_result(ops.maximum(x, y)))
         except FAILURES:
@@ -254,11 +257,11 @@ class Functions(Relating):
                     return Function("real", [String(repr(out))])
                 return [] if out is None else expr_to_symbol(out)
             if name == "int":  # a narrower type: only what it holds (it wraps around)
-                out = element_arith.integer(f.arguments[0].name, x, y, nonneg)
+                out = element_arith.integer(f.arguments[0].name, x, y, nonneg, self._bounds)
                 held = out is not None and float_ints.type_holds(out, f.arguments[1].name)
-                return expr_to_symbol(out) if held else []
-            out = element_arith.integer(name, x, y, nonneg)
-            return [] if out is None else expr_to_symbol(out)
+                return expr_to_symbol(self._floored(out)) if held else []
+            out = element_arith.integer(name, x, y, nonneg, self._bounds)
+            return [] if out is None else expr_to_symbol(self._floored(out))
         except (KeyError,) + FAILURES:
             return []
 
@@ -301,38 +304,6 @@ class Functions(Relating):
             return Number(int(float_ints.int_held(symbol_to_expr(a), d.name)))
         except FAILURES:
             return Number(0)
-
-    # ----- tests (1 true, 0 false)
-    @remembered
-    def not_one(self, a: clingo.Symbol):
-        try:
-            return Number(int(_not_one(symbol_to_expr(a))))
-        except FAILURES:
-            return Number(0)
-
-    @remembered
-    def negative(self, a: clingo.Symbol):
-        try:
-            return Number(int(bounds(symbol_to_expr(a))[1] < 0))
-        except FAILURES:
-            return Number(0)
-
-    @remembered
-    def positive(self, a: clingo.Symbol):
-        """1 when the dim is provably >= 1."""
-        try:
-            return Number(int(bounds(symbol_to_expr(a))[0] >= 1))
-        except FAILURES:
-            return Number(0)
-
-    @remembered
-    def le(self, a: clingo.Symbol, b: clingo.Symbol):
-        """1 when provably a <= b, 0 when provably a > b, 2 when unknown."""
-        try:
-            lo, hi = bounds(symbol_to_expr(b) - symbol_to_expr(a))
-        except FAILURES:
-            return Number(2)
-        return Number(1 if lo >= 0 else 0 if hi < 0 else 2)
 
     def subst(self, e: clingo.Symbol, s: clingo.Symbol, v: clingo.Symbol):
         """e with symbol s replaced by v (equations.lp's rewrites), and with the bindings
@@ -395,8 +366,3 @@ _ZERO = Expr.const(0)
 MAX_RANK = 32
 
 
-def _not_one(e: Expr) -> bool:
-    if e.is_int:
-        return e.value != 1
-    lo, hi = bounds(e)
-    return lo >= 2 or hi <= 0

@@ -10,6 +10,7 @@ from math import floor
 
 import clingo
 
+from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr
 from .lifting import FAILURES
@@ -107,6 +108,8 @@ class Relating:
                 # would get a second binding, s1 = max(4, s0) beside s1 = 4, to be
                 # substituted everywhere again, without end)
                 x, y = self._known(x), self._known(y)
+            # (under the floors the graph requires: max(0, f - 1) = f - 1 is no equation)
+            x, y = self._floored(x), self._floored(y)
             r = relate(x, y, self.order)
         except FAILURES:
             return Function("unsolved")
@@ -138,12 +141,20 @@ class Relating:
         self._known_cache[e] = out
         return out
 
+    def _bounds(self, e: Expr) -> tuple:
+        """e's interval, with the symbols' floors the solve knows (asp/floors.py)."""
+        return self.floors.bounds(e) if self.floors else bounds(e)
+
+    def _floored(self, e: Expr) -> Expr:
+        """e without the max and min arguments the floors prove dominated."""
+        return self.floors.simplified(e) if self.floors else e
+
     def _known_result(self, e: Expr) -> Expr:
         """A result with the bindings known so far substituted (fast mode only): a body's
         copy of `s` renamed to its scope's `_i1_s` is `s` again once the two are bound
         (a body that surely runs), so that arithmetic does not combine both spellings of
         one symbol into ever new values (nested bodies: their mixtures grew without end)."""
-        return self._known(e) if self.known else e
+        return self._floored(self._known(e) if self.known else e)
 
     def _known_all(self, dims: list) -> list:
         if not self.known:

@@ -121,6 +121,19 @@ def reduced(d: Expr) -> Expr:
     return Expr({m: c // g for m, c in q.terms}) if g > 1 else q
 
 
+def divided_out(a: Expr, b: Expr) -> tuple[Expr, Expr]:
+    """a = b without the factors common to all its terms (symbols, each >= 1, and the
+    integers' gcd), as a reader writes it: `16*b*w*(h//2) = 8*b*h*w` (a pixel shuffle's
+    element counts) is `2*(h//2) = h`. Unchanged when nothing divides out."""
+    d = a - b
+    q = reduced(d)
+    if q == d or d.is_int:  # (two integers stay as they met: `38 = 30`, not `1 = 0`)
+        return a, b
+    return (Expr({m: c for m, c in q.terms if c > 0}),
+            Expr({m: -c for m, c in q.terms if c < 0}))
+
+
+
 def _linear_without_atoms(d: Expr) -> bool:
     return all(len(m) <= 1 and all(a.kind == "sym" and p == 1 for a, p in m) for m, _ in d.terms)
 

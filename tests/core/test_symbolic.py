@@ -254,10 +254,10 @@ def test_max_and_min_over_three_symbols_make_the_18_forms_of_the_free_lattice():
 def test_a_constraint_is_printed_without_the_factors_common_to_its_terms():
     """Symbols (each >= 1) and the integers' gcd divide out: a pixel shuffle's element
     counts `16*b*w*(h//2) = 8*b*h*w` say h is even, `2*(h//2) = h`."""
-    from shape_logic.decode import _divided_out
+    from shape_logic.symbolic.equation import divided_out
 
     def divided(a, b):
-        return tuple(str(e) for e in _divided_out(parse_dim(a), parse_dim(b)))
+        return tuple(str(e) for e in divided_out(parse_dim(a), parse_dim(b)))
 
     assert divided("16*b*w*(h//2)", "8*b*h*w") == ("2*(h//2)", "h")
     assert divided("96*b*(h//4)", "24*b*h") == ("4*(h//4)", "h")

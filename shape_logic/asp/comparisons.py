@@ -1,0 +1,68 @@
+"""The tests rule files call on dim terms (1 true, 0 false; @le: 2 unknown), and @least: a
+mixin of `Functions` (functions.py). With the solve's floors, bounds take each floored
+symbol to be at least its floor (asp/floors.py, Relating._bounds)."""
+from __future__ import annotations
+
+import clingo
+
+from ..symbolic.bounds import bounds
+from ..symbolic.expr import Expr
+from . import floors
+from .lifting import FAILURES, remembered
+from .terms import symbol_to_expr
+
+Number, String, Function = clingo.Number, clingo.String, clingo.Function
+
+
+class Comparisons:
+    """@not_one, @negative, @positive, @least, @le."""
+
+    @remembered
+    def not_one(self, a: clingo.Symbol):
+        try:
+            return Number(int(not_one(symbol_to_expr(a), self._bounds)))
+        except FAILURES:
+            return Number(0)
+
+    @remembered
+    def negative(self, a: clingo.Symbol):
+        try:
+            return Number(int(self._bounds(symbol_to_expr(a))[1] < 0))
+        except FAILURES:
+            return Number(0)
+
+    @remembered
+    def positive(self, a: clingo.Symbol):
+        """1 when the dim is provably >= 1."""
+        try:
+            return Number(int(self._bounds(symbol_to_expr(a))[0] >= 1))
+        except FAILURES:
+            return Number(0)
+
+    @remembered
+    def least(self, e: clingo.Symbol):
+        """@least(E): (S, L) for a value E >= 1 of one symbol S, where S >= L > 1 follows
+        (floors.least); no term otherwise."""
+        try:
+            hit = floors.least(symbol_to_expr(e))
+        except FAILURES + (ValueError,):
+            return []
+        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def le(self, a: clingo.Symbol, b: clingo.Symbol):
+        """1 when provably a <= b, 0 when provably a > b, 2 when unknown."""
+        try:
+            lo, hi = self._bounds(symbol_to_expr(b) - symbol_to_expr(a))
+        except FAILURES:
+            return Number(2)
+        return Number(1 if lo >= 0 else 0 if hi < 0 else 2)
+
+
+def not_one(e: Expr, bounds_of=bounds) -> bool:
+    """e is not 1 whatever its symbols are: an integer other than 1, or provably >= 2 or
+    <= 0 (under `bounds_of`)."""
+    if e.is_int:
+        return e.value != 1
+    lo, hi = bounds_of(e)
+    return lo >= 2 or hi <= 0

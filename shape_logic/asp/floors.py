@@ -1,0 +1,154 @@
+"""Lower bounds of input symbols that the graph requires (`floor(S, L)`, encodings/floors.lp):
+pure arithmetic on dimension expressions under `S >= L`.
+
+A convolution over `s` with a kernel of 10 and no padding runs only where s >= 10 (its
+output axis would be empty or negative: onnxruntime fails, the rules call it an error), so
+every shape of a run of the graph is one with s >= 10. Symbols are otherwise only known to
+be >= 1 (symbolic/bounds.py), and a Slice of what such convolutions leave, `max(0, f - 1)`,
+or an integer Div of `s//80 - 3`, whose truncation is a floor only where it is >= 0, stay
+undecided at s = 1 although no run has s = 1 (Wav2Vec2's and SEW-D's frames).
+
+`least(e)`: the least value of e's one symbol at which e >= 1, found by trying each value
+from 1 up: every smaller one was tried and gives e < 1, so the bound is exact whatever the
+form of e (no monotonicity needed).
+
+`Floors`: the floors a solve found (solver.Problem.atoms solves again with them): bounds
+with each floored symbol s written s' + (L - 1), s' >= 1 (a change of variable, so exact),
+and expressions with the max and min arguments those bounds prove dominated dropped.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..symbolic import ops
+from ..symbolic.bounds import bounds
+from ..symbolic.expr import Expr, ExprOverflow
+
+# the values of its symbol tried for a floor; when e < 1 for all of them, the floor is one
+# above (sound: every value tried fails)
+LEAST_CAP = 4096
+
+
+@lru_cache(maxsize=4096)  # (pure; a model's convolutions ask it once per solve)
+def least(e: Expr) -> tuple[str, int] | None:
+    """(s, L): e's one symbol s, and the least L >= 1 with e(L) >= 1, when L > 1; else None
+    (e has several symbols, or e >= 1 already at s = 1)."""
+    syms = e.symbol_set()
+    if len(syms) != 1 or bounds(e)[0] >= 1:
+        return None
+    (s,) = syms
+    for v in range(1, LEAST_CAP + 1):
+        if evaluate(e, s, v) >= 1:
+            return (s, v) if v > 1 else None
+    return s, LEAST_CAP + 1
+
+
+def evaluate(e: Expr, s: str, v: int) -> int:
+    """e's integer value at s = v (e has no other symbol)."""
+    total = 0
+    for mono, c in e.terms:
+        term = c
+        for atom, p in mono:
+            term *= _atom_value(atom, s, v) ** p
+        total += term
+    return total
+
+
+def _atom_value(atom, s: str, v: int) -> int:
+    kind = atom.kind
+    if kind == "sym":
+        return v
+    args = [evaluate(a, s, v) for a in atom.args]
+    if kind == "floordiv":
+        return args[0] // args[1]
+    if kind == "mod":
+        return args[0] % args[1]
+    if kind == "max":
+        return max(args)
+    if kind == "min":
+        return min(args)
+    raise ValueError(kind)  # (a ragged dim has no value)
+
+
+class Floors:
+    """Symbol -> its floor L > 1, for one solve; its bounds and simplifications."""
+
+    def __init__(self, floors: dict[str, int]):
+        self.floors = dict(floors)
+        self._shift = {s: Expr.sym(s) + (v - 1) for s, v in self.floors.items()}
+        self._bounds: dict = {}
+        self._simple: dict = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.floors)
+
+    def mentioned(self, e: Expr) -> bool:
+        return not self._shift.keys().isdisjoint(e.symbol_set())
+
+    def bounds(self, e: Expr) -> tuple[float, float]:
+        """e's interval with each floored symbol s >= its floor (else as bounds(e))."""
+        if not self.mentioned(e):
+            return bounds(e)
+        hit = self._bounds.get(e)
+        if hit is None:
+            try:
+                hit = bounds(e.subs(self._shift))
+            except ExprOverflow:
+                hit = bounds(e)
+            self._bounds[e] = hit
+        return hit
+
+    def simplified(self, e: Expr) -> Expr:
+        """e without the max and min arguments that others dominate under the floors
+        (`max(0, f - 1)` is `f - 1` where f >= 2); the other atoms as they are."""
+        if not self.mentioned(e) or not _has_extremum(e):
+            return e
+        hit = self._simple.get(e)
+        if hit is None:
+            out = Expr.const(0)
+            for mono, c in e.terms:
+                term = Expr.const(c)
+                for atom, p in mono:
+                    a = self._atom(atom)
+                    for _ in range(p):
+                        term = term * a
+                out = out + term
+            hit = self._simple[e] = out
+        return hit
+
+    def _atom(self, atom) -> Expr:
+        if atom.kind == "sym" or atom.kind == "ragged":
+            return Expr.atom(atom)
+        args = [self.simplified(a) for a in atom.args]
+        if atom.kind in ("max", "min"):
+            args = self._undominated(atom.kind, args)
+        return ops.apply(atom.kind, args)
+
+    def _undominated(self, kind: str, args: list[Expr]) -> list[Expr]:
+        """The arguments no other one provably dominates (of equal ones, the first)."""
+        sign = 1 if kind == "max" else -1
+        kept = []
+        for i, a in enumerate(args):
+            beaten = False
+            for j, b in enumerate(args):
+                if j == i:
+                    continue
+                lo, hi = self.bounds(b - a) if sign > 0 else self.bounds(a - b)
+                if lo > 0 or (lo >= 0 and (hi > 0 or j < i)):
+                    beaten = True
+                    break
+            if not beaten:
+                kept.append(a)
+        return kept
+
+
+def _has_extremum(e: Expr) -> bool:
+    return any(_atom_has_extremum(a) for mono, _ in e.terms for a, _ in mono)
+
+
+def _atom_has_extremum(atom) -> bool:
+    if atom.kind in ("max", "min"):
+        return True
+    if atom.kind == "sym":
+        return False
+    return any(_has_extremum(a) for a in atom.args)

@@ -1,0 +1,48 @@
+"""The fast solve again under the floors of symbols it found (encodings/floors.lp: a
+convolution over s with a kernel of 10 runs only where s >= 10; asp/floors.py: the
+arithmetic under them).
+
+The floors are found by the solve itself (a convolution's output axis must be >= 1), so
+they are known only once it is done: the arithmetic that ran before could not use them,
+and clingo does not compute an @-function again. So a solve that finds floors, and leaves
+something they may settle, is followed by one under them, from the start; as long as that
+finds new ones (a floor may make another axis's value one of a single symbol), at most
+MAX_ROUNDS times.
+"""
+from __future__ import annotations
+
+# solves under floors after the first
+MAX_ROUNDS = 2
+
+
+def under_floors(problem, atoms, funcs, cancel=None):
+    """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
+    it found (problem.floors then holds them). A solve under floors that shows a conflict
+    the one before did not (the graph has no run at all) gives way to that one."""
+    for _ in range(MAX_ROUNDS):
+        new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)}
+        if not new or atoms.conflicts or not may_settle(atoms):
+            break
+        before, problem.floors = problem.floors, {**problem.floors, **new}
+        ctl, floored_funcs = problem.control("", sourced=False, cancel=cancel)
+        floored = problem._answer(ctl, floored_funcs, None)
+        if floored[0].conflicts:
+            problem.floors = before
+            floored[0].release_control()
+            break
+        atoms.release_control()
+        atoms, funcs = floored
+    return atoms, funcs
+
+
+def may_settle(atoms) -> bool:
+    """Whether the floors may settle something the solve leaves open: an axis of known rank
+    without a value. (A model whose every axis is known, a UNet's pooled sizes, is not
+    solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2, where
+    it is right as it is: Wav2Vec2's TorchScript export.)"""
+    for t, ranks in atoms.rank.items():
+        if len(ranks) == 1:
+            (r,) = ranks
+            if any((t, i) not in atoms.dims for i in range(r)):
+                return True
+    return False
