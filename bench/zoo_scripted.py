@@ -11,9 +11,12 @@ axes, two sizes (n, m), exporters). For `compare_peers.py --zoo3` and
 tests/test_torch_zoo3.py.
 
 torch.jit.script needs its modules' source in a file, which is why they are defined at
-module level here. Left out, as the exporter cannot write them: an Optional[Tensor]
-argument passed as None (the export's inputs are tensors only; a None is folded), a
-Dict[str, Tensor] (no ONNX type) and a list of lists."""
+module level here. Left out: an Optional[Tensor] argument passed as None, which the
+exporter refuses (ValueError: "When exporting a ScriptModule or ScriptFunction, no args
+may be None"; optional_mask passes the mask, which becomes an optional(tensor) input that
+OptionalHasElement tests); a List[List[Tensor]] (`pairs.append([x[i], 2 * x[i]])`),
+which it exports as a SequenceInsert of a SequenceConstruct, a sequence of sequences that
+onnxruntime refuses to load (we name the node: rules/SequenceInsert.lp). A Dict[str, Tensor] local exports."""
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
