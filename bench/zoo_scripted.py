@@ -16,7 +16,8 @@ exporter refuses (ValueError: "When exporting a ScriptModule or ScriptFunction, 
 may be None"; optional_mask passes the mask, which becomes an optional(tensor) input that
 OptionalHasElement tests); a List[List[Tensor]] (`pairs.append([x[i], 2 * x[i]])`),
 which it exports as a SequenceInsert of a SequenceConstruct, a sequence of sequences that
-onnxruntime refuses to load (we name the node: rules/SequenceInsert.lp). A Dict[str, Tensor] local exports."""
+onnxruntime refuses to load (we name the node: rules/SequenceInsert.lp). A Dict[str,
+Tensor] local exports."""
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
