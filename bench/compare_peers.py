@@ -9,7 +9,8 @@ tensor (node output) onnxruntime gives the true shape at two input sizes (one fo
 light models, whose inputs are fixed). Per model and tool:
 
   known    tensors whose shape the tool fully determines (every dim an integer or an
-           expression of the inputs' dims) and that is right at every size;
+           expression of the inputs' dims) and that is right at every size (a
+           sequence's: every element's; an optional's: its element's, if it has one);
   wrong    dims the tool states that differ from the runtime at some size;
   time     wall time of one inference (each tool's first call pays its imports and
            one-time set-up, as a command-line run would).
@@ -19,7 +20,7 @@ warm time (best of --warm further calls per model, after the first), as a proces
 infers many models sees it.
 
     python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
-                                  [--zoo | --zoo2 | --hf]
+                                  [--zoo | --zoo2 | --zoo3 | --hf]
 
 --dynamo exports the models with torch.export's exporter (torch.onnx.export's default;
 needs onnxscript, in the `bench` extra) instead of the TorchScript one. Where we set a
@@ -31,10 +32,12 @@ rolling, windows, sorting...) instead of the models; --zoo2 on those of
 bench/zoo_sequence.py (decoder steps with caches and cross-attention, mixture of experts,
 selective scan, rotary, ALiBi, padding masks) and bench/zoo_vision.py (diffusion UNet
 block, ConvNeXt, MobileNetV3, MBConv, DETR, wav2vec2 features, fold, spectrogram, index
-updates, 'same' convolutions). --hf on Hugging Face transformers models (bench/hf_models.py:
-BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA, MPT; tiny configs, random weights;
-needs the transformers package, in the `bench` extra), each also after onnxruntime's
-transformer optimizer where it applies (`<name>_fused`: Attention,
+updates, 'same' convolutions); --zoo3 on bench/zoo_scripted.py's torch.jit.script modules
+(If, Loop, sequences and optionals from Optional[Tensor], appended lists, while loops,
+greedy decoding; TorchScript exporter only). --hf on Hugging Face transformers models
+(bench/hf_models.py: BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA, MPT;
+tiny configs, random weights; needs the transformers package, in the `bench` extra), each
+also after onnxruntime's transformer optimizer where it applies (`<name>_fused`: Attention,
 EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from com.microsoft).
 """
 from __future__ import annotations
@@ -57,7 +60,7 @@ sys.path.insert(0, HERE)
 # ----- the truth: onnxruntime with every node output made a graph output
 
 # (tests/onnx_graphs.py runs the model in onnxruntime with every value made an output)
-from tests.onnx_graphs import runtime_shapes  # noqa: E402
+from tests.onnx_graphs import each_shape, runtime_shapes  # noqa: E402
 
 
 def input_bindings(model, feeds: dict) -> dict:
@@ -112,7 +115,10 @@ def ort_symbolic(model):
 def _value_info_shapes(model) -> dict:
     out = {}
     for vi in list(model.graph.value_info) + list(model.graph.output):
-        tt = vi.type.tensor_type
+        tp = vi.type
+        while tp.HasField("sequence_type") or tp.HasField("optional_type"):  # the element's
+            tp = (tp.sequence_type if tp.HasField("sequence_type") else tp.optional_type).elem_type
+        tt = tp.tensor_type
         if not tt.HasField("shape"):
             out[vi.name] = None
             continue
@@ -152,7 +158,9 @@ TOOLS = {"shape-logic": ours, "onnx data_prop": onnx_data_prop, "ort symbolic": 
 
 
 def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> tuple:
-    """(tensors fully known and right at every size, wrong dims)."""
+    """(tensors fully known and right at every size, wrong dims). A sequence's shape is
+    what each of its elements has; an optional's its element's (none to check when it is
+    empty)."""
     if shapes is None:
         return 0, 0
     known = wrong = 0
@@ -162,25 +170,24 @@ def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> t
             continue
         ok = True
         for truth, b in zip(truths, bindings):
-            want = truth[t]
-            if len(dims) != len(want):
-                wrong += 1
-                ok = False
-                continue
-            for d, w in zip(dims, want):
-                v = evaluate(d, b)
-                if v is None:
-                    ok = False
-                elif v != w:
+            values = [evaluate(d, b) for d in dims]
+            ok = ok and None not in values
+            for want in each_shape(truth[t]):
+                if len(dims) != len(want):
                     wrong += 1
                     ok = False
+                    continue
+                for v, w in zip(values, want):
+                    if v is not None and v != w:
+                        wrong += 1
+                        ok = False
         known += ok
     return known, wrong
 
 
 def zoo_models(only, exporter: str, zoos=("torch_zoo",)):
     """The building blocks of the zoo modules `zoos` (bench/torch_zoo.py, zoo_sequence.py,
-    zoo_vision.py) that `exporter` can export."""
+    zoo_vision.py, zoo_scripted.py) that `exporter` can export."""
     import importlib
 
     import torch_zoo
@@ -244,6 +251,8 @@ def main(argv=None):
                     help="the building blocks of bench/torch_zoo.py instead of the models")
     ap.add_argument("--zoo2", action="store_true",
                     help="those of bench/zoo_sequence.py and zoo_vision.py instead")
+    ap.add_argument("--zoo3", action="store_true",
+                    help="bench/zoo_scripted.py's torch.jit.script modules instead")
     ap.add_argument("--hf", action="store_true",
                     help="Hugging Face transformers models (bench/hf_models.py) instead, "
                          "also fused by onnxruntime's transformer optimizer")
@@ -255,9 +264,10 @@ def main(argv=None):
     exporter = "dynamo" if args.dynamo else "torchscript"
     if args.hf:
         chosen = hf_models(set(args.only))
-    elif args.zoo or args.zoo2:
-        chosen = zoo_models(set(args.only), exporter, ("zoo_sequence", "zoo_vision")
-                            if args.zoo2 else ("torch_zoo",))
+    elif args.zoo or args.zoo2 or args.zoo3:
+        zoos = (("zoo_scripted",) if args.zoo3 else ("zoo_sequence", "zoo_vision")
+                if args.zoo2 else ("torch_zoo",))
+        chosen = zoo_models(set(args.only), exporter, zoos)
     else:
         chosen = models(set(args.only), not args.no_light)
     groups = {"exported": {t: [0, 0, 0, 0.0] for t in TOOLS},  # known, tensors, wrong, time

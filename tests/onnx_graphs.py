@@ -110,8 +110,28 @@ def feeds(batch: int, seq: int, past: int) -> dict:
             "past_v": rng.standard_normal((batch, H, past, D // H)).astype(np.float32)}
 
 
+class Elements(tuple):
+    """A sequence's value at run time: the shapes of its elements, in order."""
+
+
+def _runtime_shape(value):
+    """A tensor's shape; a sequence's Elements; None for an empty optional."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return Elements(tuple(np.shape(e)) for e in value)
+    return tuple(np.shape(value))
+
+
+def each_shape(want) -> list:
+    """The shapes a runtime_shapes value asks every stated dim to match: a tensor's own,
+    each element's of a sequence, none of an empty optional."""
+    return [] if want is None else list(want) if isinstance(want, Elements) else [want]
+
+
 def runtime_shapes(model, feeds: dict) -> dict:
-    """Every tensor's shape when onnxruntime runs the model (all values made outputs)."""
+    """Every tensor's shape when onnxruntime runs the model (all values made outputs); of
+    a sequence, its Elements; of an empty optional, None."""
     import onnx
     import onnxruntime as ort
 
@@ -129,8 +149,8 @@ def runtime_shapes(model, feeds: dict) -> dict:
     sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
     names = [o.name for o in sess.get_outputs()]
     values = sess.run(names, feeds)
-    out = {n: tuple(np.shape(v)) for n, v in zip(names, values)}
-    out.update({k: v.shape for k, v in feeds.items()})
+    out = {n: _runtime_shape(v) for n, v in zip(names, values)}
+    out.update({k: _runtime_shape(v) for k, v in feeds.items()})
     return out
 
 
@@ -160,14 +180,29 @@ def open_tensors_checking_the_rest(model, sol, feeds: list) -> set:
     for f in feeds:
         subs = input_sizes(model, f)
         for t, want in runtime_shapes(model, f).items():
+            _check_container(sol, t, want, subs)
             dims = sol.dims(t)
-            assert dims is not None and len(dims) == len(want), f"{t}: {sol.shape(t)} vs {want}"
-            for d, w in zip(dims, want):
-                if not d.symbols() <= subs.keys():
-                    unknown.add(t)
-                    continue
-                assert d.subs(subs).value == w, f"{t}: {sol.shape(t)} vs {want}"
+            for w in each_shape(want):
+                assert dims is not None and len(dims) == len(w), f"{t}: {sol.shape(t)} vs {w}"
+                for d, n in zip(dims, w):
+                    if not d.symbols() <= subs.keys():
+                        unknown.add(t)
+                        continue
+                    assert d.subs(subs).value == n, f"{t}: {sol.shape(t)} vs {w}"
     return unknown
+
+
+def _check_container(sol, t: str, want, subs: dict) -> None:
+    """A sequence's length and an optional's having an element, where stated, are the
+    runtime's."""
+    opt = sol.optional(t)
+    if opt is not None and opt["has_element"] is not None:
+        assert opt["has_element"] == (want is not None), f"{t}: {opt} vs {want}"
+    length = sol.decoded.sequences.get(t)
+    if isinstance(want, Elements) and length is not None:
+        length = length.subs(sol._rename)
+        if length.symbols() <= subs.keys():
+            assert length.subs(subs).value == len(want), f"{t}: {length} vs {len(want)}"
 
 
 def assert_every_dim_determined(sol) -> None:

@@ -315,3 +315,42 @@ def test_what_the_body_requires_of_a_kept_axis_binds_the_initial_value_when_it_r
     assert run(g, {"v0": np.ones((2, 5), np.float32), "row": row})["v"].shape == (5, 5)
     with pytest.raises(ExecutionError, match="v0"):  # n = 5: refused before the run
         run(g, {"v0": np.ones((2, 4), np.float32), "row": row})
+
+
+def rnn_loop(v0: str, x: str) -> dict:
+    """A scripted RNN cell: h = tanh(x + h W) carried from v0, x read from the graph around
+    the body (torch's `h = tanh(W x[:, t] + U h)` from zeros(b, D))."""
+    body_ = body([{"op": "Gemm", "inputs": ["v", "w"], "outputs": ["u"]},
+                  {"op": "Add", "inputs": ["x", "u"], "outputs": ["a"]},
+                  {"op": "Tanh", "inputs": ["a"], "outputs": ["v2"]}], ["v2", "v2"])
+    return {"opset": 13, "inputs": {"v0": {"dtype": "f32", "shape": v0},
+                                    "x": {"dtype": "f32", "shape": x},
+                                    "m": {"dtype": "i64", "shape": "[]"}},
+            "initializers": {"w": {"dtype": "f32", "shape": [4, 4], "data": [[0.5] * 4] * 4}},
+            "nodes": [{"name": "loop", "op": "Loop", "inputs": ["m", "", "v0"],
+                       "outputs": ["v", "hs"], "attrs": {"body": body_}}]}
+
+
+@pytest.mark.parametrize("v0, x, want", [
+    # the body broadcasts its input with b, which the initial value has: b in every
+    # iteration (b with b is b)
+    ("[b, 4]", "[b, 4]", "[b, 4]"),
+    # otherwise the broadcast may change the size: 1 becomes b, c must be b if it runs
+    ("[1, 4]", "[b, 4]", "[_1, 4]"),
+    ("[c, 4]", "[b, 4]", "[_1, 4]")])
+def test_a_broadcast_with_the_initial_value_s_size_keeps_it(v0, x, want):
+    from shape_logic import run
+
+    g = rnn_loop(v0, x)
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("v") == want
+    if want == "[b, 4]":
+        assert sol.shape("hs") == "[_1, b, 4]"  # (the scan output stacks v2: [m, b, 4])
+    sizes = {"b": 3, "c": 3, "1": 1, "4": 4}
+    shape = tuple(sizes[d] for d in v0.strip("[]").split(", "))
+    # (the executor checks every tensor against the inference; it refuses scan outputs
+    # of no iteration)
+    for trip in (1, 3):
+        out = run(g, {"v0": np.ones(shape, np.float32), "x": np.ones((3, 4), np.float32),
+                      "m": np.array(trip, np.int64)})
+        assert out["v"].shape == (3, 4)

@@ -50,3 +50,20 @@ def test_matches_reference(shapes, t, data, symbolic):
     extra = np.random.default_rng(0).standard_normal(t).astype(np.float32)
     check("SequenceInsert", shapes, [extra] + ([] if p is None else [np.array(p)]),
           symbolic=symbolic)
+
+
+def test_inserting_a_sequence_is_an_error():
+    # torch.jit.script's export of a List[List[Tensor]] (bench/zoo_scripted.py's Pairs,
+    # before it was dropped) inserts a SequenceConstruct into a sequence: the element is
+    # not a tensor, which onnxruntime refuses at load; named as that, not as the dtype
+    # clashes it leads to
+    g = insert(None, t="[k, 3]", start_empty=True)
+    g["nodes"].insert(0, {"name": "pair", "op": "SequenceConstruct", "inputs": ["t", "t"],
+                          "outputs": ["pair"]})
+    g["nodes"][2]["inputs"][1] = "pair"
+    sol = solve(g)
+    assert sol.status == "error"
+    assert any("inserts a sequence" in d.to_text() for d in sol.diagnostics), \
+        [d.to_text() for d in sol.diagnostics]
+    g["nodes"][1] = {"op": "SequenceConstruct", "inputs": ["pair"], "outputs": ["s"]}
+    assert any("element is a sequence" in d.to_text() for d in solve(g).diagnostics)

@@ -1,0 +1,63 @@
+"""Loop: carried values that keep their sizes only together (rules/Loop.lp's loop_hyp),
+as torch.jit.script's greedy decoding carries the state h and the token tok."""
+import numpy as np
+import pytest
+
+from shape_logic import run, solve
+
+
+def greedy(h0: str, tok0: str, grow: bool = False) -> dict:
+    """h' = tanh(h + emb[tok]), tok' = argmax(h' W) (bench/zoo_scripted.py's Greedy): h' has
+    b only if tok has it, and tok' only if h' has it. With `grow`, a third carried value
+    grows by a row per iteration."""
+    nodes = [{"op": "Identity", "inputs": ["c"], "outputs": ["c2"]},
+             {"op": "Gather", "inputs": ["emb", "tok"], "outputs": ["e"]},
+             {"op": "Add", "inputs": ["h", "e"], "outputs": ["a"]},
+             {"op": "Tanh", "inputs": ["a"], "outputs": ["h2"]},
+             {"op": "Gemm", "inputs": ["h2", "w"], "outputs": ["g"]},
+             {"op": "ArgMax", "inputs": ["g"], "outputs": ["tok2"],
+              "attrs": {"axis": 1, "keepdims": 0}}]
+    inputs, outputs, loop_in, loop_out = ["i", "c", "h", "tok"], ["c2", "h2", "tok2"], \
+        ["m", "", "h0", "tok0"], ["h", "tok"]
+    if grow:
+        nodes.append({"op": "Concat", "inputs": ["acc", "row"], "outputs": ["acc2"],
+                      "attrs": {"axis": 0}})
+        inputs, outputs, loop_in, loop_out = (inputs + ["acc"], outputs + ["acc2"],
+                                              loop_in + ["acc0"], loop_out + ["acc"])
+    body = {"inputs": inputs, "outputs": outputs + ["tok2"], "nodes": nodes}
+    g = {"opset": 13,
+         "inputs": {"h0": {"dtype": "f32", "shape": h0}, "tok0": {"dtype": "i64", "shape": tok0},
+                    "m": {"dtype": "i64", "shape": "[]"}},
+         "initializers": {"emb": {"dtype": "f32", "shape": [12, 4], "data": [[0.1] * 4] * 12},
+                          "w": {"dtype": "f32", "shape": [4, 12],
+                                "data": [[0.01 * k for k in range(12)]] * 4},
+                          "row": {"dtype": "f32", "shape": [1, 2], "data": [[1.0, 2.0]]}},
+         "nodes": [{"name": "loop", "op": "Loop", "inputs": loop_in,
+                    "outputs": loop_out + ["toks"], "attrs": {"body": body}}]}
+    if grow:
+        g["inputs"]["acc0"] = {"dtype": "f32", "shape": "[s, 2]"}
+    return g
+
+
+@pytest.mark.parametrize("h0, tok0, grow, want", [
+    # both start with b: each keeps it given the other, so both do
+    ("[b, 4]", "[b]", False, ("[b, 4]", "[b]", "[_1, b]")),
+    # they start apart (c with b broadcasts to either, or fails): open
+    ("[b, 4]", "[c]", False, ("[_1, 4]", "[_2]", "[_3, _4]")),
+    # a carried value beside them changes its size: no supposition is taken (all or none)
+    ("[b, 4]", "[b]", True, ("[_1, 4]", "[_2]", "[_4, _5]"))])
+def test_carried_values_that_keep_a_size_together(h0, tok0, grow, want):
+    g = greedy(h0, tok0, grow)
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert (sol.shape("h"), sol.shape("tok"), sol.shape("toks")) == want
+    if want[1] == "[b]":  # every iteration's input has b too
+        assert (sol.shape("loop/h"), sol.shape("loop/tok")) == ("[b, 4]", "[b]")
+    b, c = 3, (3 if tok0 == "[b]" else 1)
+    for trip in (1, 3):  # the executor checks every tensor against the inference
+        feeds = {"h0": np.ones((b, 4), np.float32), "tok0": np.zeros(c, np.int64),
+                 "m": np.array(trip, np.int64)}
+        if grow:
+            feeds["acc0"] = np.ones((2, 2), np.float32)
+        out = run(g, feeds)
+        assert out["h"].shape == (3, 4) and out["toks"].shape == (trip, 3)

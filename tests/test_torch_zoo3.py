@@ -1,0 +1,62 @@
+"""The torch.jit.script modules of bench/zoo_scripted.py (If, Loop, sequences and optionals
+from Optional[Tensor], appended lists, while loops, greedy decoding), exported by torch's
+legacy exporter: every dim we state in the inputs' symbols is right at two sizes
+(onnxruntime; a sequence's at each element, an optional's when it holds one), every
+tensor is fully known except where noted, and our executor gives onnxruntime's outputs.
+Skipped without torch."""
+import os
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from shape_logic import run, solve
+from .onnx_graphs import open_tensors_checking_the_rest
+
+pytest.importorskip("torch")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
+import torch_zoo  # noqa: E402
+import zoo_scripted  # noqa: E402
+
+ENTRIES = zoo_scripted.zoo()
+# how many tensors keep a name of their own (fresh, or a declared output's), and why
+OPEN = {
+    "greedy": 1,
+    "grow_cat": 1,
+    "shape_branch": 1,
+}
+# greedy: the loop may stop early (every row at EOS): the stacked tokens are [b, _k], _k
+#   the token list's length (1..5). (h and tok keep b only together, h' = tanh(h +
+#   emb(tok)), tok' = argmax(out(h')): Loop.lp's loop_hyp)
+# grow_cat: h = cat([h, tanh(h[:, -1:])], 1) grows by min(n, 1) per iteration, 1 as n >= 1
+#   by induction: the final length 1 + t is not followed
+# shape_branch: `x[:, :4] if x.size(1) > 4 else pad(x, 4 - t)`: 4 both ways, but the then
+#   branch's slice is min(t, 4) where nothing knows the branch's condition (t > 4)
+
+
+def _same_outputs(model, feeds):
+    """Our executor runs the export at each size and computes what onnxruntime does."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    for f in feeds:
+        got = run(model, f)
+        for name, want in zip(names, session.run(None, f)):
+            np.testing.assert_allclose(np.asarray(got[name], np.float64),
+                                       np.asarray(want, np.float64), rtol=1e-3, atol=1e-4,
+                                       err_msg=name)
+
+
+@pytest.mark.parametrize("name", list(ENTRIES))
+def test_scripted_export_every_stated_dim_is_right(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model, feeds = torch_zoo.build(name, "torchscript", ENTRIES)
+    sol = solve(model)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    unknown = open_tensors_checking_the_rest(model, sol, feeds)  # at two sizes
+    assert len(unknown) == OPEN.get(name, 0), sorted(unknown)
+    _same_outputs(model, feeds)
