@@ -300,3 +300,29 @@ def test_neither_branch_in_a_large_graph():
     assert "neither of its branches can run" in diag.notes[0]
     assert {c["name"] for c in diag.core if c["kind"] == "node" and "branch" in c["name"]} == {
         "If_220/then_branch/Reshape_0", "If_220/else_branch/Reshape_0"}
+
+
+@pytest.mark.parametrize("taken", [True, False])
+@pytest.mark.parametrize("type_shape", ["[2, 5]", "[]", "[b, 4]"])
+def test_an_empty_optional_taken_whose_type_differs_from_the_other_element(taken, type_shape):
+    # fuzz --kind seq --seed 1, graphs 149 and 371: an If whose condition is known takes
+    # an empty Optional whose `type` ([2, 5], or of rank 0) differs from the other side's
+    # element (x, [b, 4]). The output was that branch's (same_shape, type [2, 5]) and the
+    # other's element (if_other): a false error, though it holds none and runs
+    from shape_logic import run, solve
+
+    def opt(inputs, attrs=None):
+        return {"inputs": [], "outputs": ["o"], "nodes": [
+            {"op": "Optional", "inputs": inputs, "outputs": ["o"], **attrs}]}
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "initializers": {"c": {"dtype": "bool", "shape": [], "data": taken}},
+         "nodes": [{"op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+             "then_branch": opt([], {"attrs": {"type": {"dtype": "f32", "shape": type_shape}}}),
+             "else_branch": opt(["x"], {})}},
+             {"op": "OptionalHasElement", "inputs": ["y"], "outputs": ["h"]}]}
+    sol = solve(g)
+    assert sol.status == "ok", sol.diagnostics[0].message
+    assert sol.optional("y") == {"has_element": not taken} and sol.shape("y") == "[b, 4]"
+    out = run(g, {"x": np.zeros((3, 4), np.float32)})
+    assert bool(out["h"]) is (not taken)
