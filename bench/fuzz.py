@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_control import build_control  # noqa: E402
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
-from fuzz_seq import build_seq  # noqa: E402
+from fuzz_seq_control import build_seq  # noqa: E402
 from fuzz_values import value  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402

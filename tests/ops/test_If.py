@@ -326,3 +326,37 @@ def test_an_empty_optional_taken_whose_type_differs_from_the_other_element(taken
     assert sol.optional("y") == {"has_element": not taken} and sol.shape("y") == "[b, 4]"
     out = run(g, {"x": np.zeros((3, 4), np.float32)})
     assert bool(out["h"]) is (not taken)
+
+
+def test_branches_naming_a_sequence_or_an_optional_around_them_give_one():
+    # fuzz --kind seq --seed 3, graph 1394: both branches give the sequence s around them
+    # (no node: the If's output is s's copy). The copy was a tensor to the rules
+    # (scope_read copied shape and dtype, not seq/opt), so y was stated a tensor [b, 4]
+    from shape_logic import run, solve
+
+    def branch():
+        return {"inputs": [], "outputs": ["s", "o", "e"], "nodes": []}
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
+         "nodes": [{"op": "SequenceConstruct", "inputs": ["x", "x"], "outputs": ["s"]},
+                   {"op": "Optional", "inputs": ["x"], "outputs": ["o"]},
+                   {"op": "Optional", "inputs": [], "outputs": ["e"],
+                    "attrs": {"type": {"dtype": "f32", "shape": "[2]"}}},
+                   {"op": "If", "inputs": ["c"], "outputs": ["y", "z", "w"],
+                    "attrs": {"then_branch": branch(), "else_branch": branch()}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.sequence("y") == {"length": 2} and sol.shape("y") == "[b, 4]"
+    assert sol.optional("z") == {"has_element": True} and sol.sequence("z") is None
+    assert sol.optional("w") == {"has_element": False}
+    out = run(g, {"x": np.zeros((3, 4), np.float32), "c": np.array(True)})
+    assert len(out["y"]) == 2 and out["w"] is None
+    # taken, an empty optional around the branch whose type differs from the other side
+    g["nodes"][-1]["outputs"] = ["w"]
+    g["nodes"][-1]["attrs"] = {"then_branch": {"inputs": [], "outputs": ["e"], "nodes": []},
+                               "else_branch": {"inputs": [], "outputs": ["o"], "nodes": []}}
+    g["inputs"].pop("c")
+    g["initializers"] = {"c": {"dtype": "bool", "shape": [], "data": True}}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.optional("w") == {"has_element": False}
