@@ -1,9 +1,12 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
-    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all]
+    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq]
 
 `--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
 same generators, conditions and trip counts constant, graph inputs or computed from shapes.
+`--kind seq` fuzzes sequences and optionals (bench/fuzz_seq.py, fuzz_seq_control.py: If
+and Loop carrying them); a sequence is checked by its length and each element against
+what every element has (`?`: no claim), an optional by has_element and its element.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
