@@ -1,9 +1,12 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
-    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all]
+    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq]
 
 `--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
 same generators, conditions and trip counts constant, graph inputs or computed from shapes.
+`--kind seq` fuzzes sequences and optionals (bench/fuzz_seq.py, fuzz_seq_control.py: If
+and Loop carrying them); a sequence is checked by its length and each element against
+what every element has (`?`: no claim), an optional by has_element and its element.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
@@ -43,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_control import build_control  # noqa: E402
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
+from fuzz_seq_control import build_seq  # noqa: E402
+from fuzz_values import value  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402
 
@@ -81,32 +86,68 @@ def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
     return "ok", "", None
 
 
+def claims(sol, t: str, arr) -> list | str:
+    """What the solver states of t's sizes as (place, inferred Expr, executed int): each
+    axis of a tensor; a sequence's length, and each element's axes against what every
+    element has (`?`: no claim); an optional's element's, where it holds one. A reason
+    (text) where the dtype, rank or kind (tensor, sequence, optional, has_element) is
+    wrong."""
+    from shape_logic.graph import dtype_of_array
+    from shape_logic.sequences import VARIES
+
+    opt = sol.optional(t) if hasattr(sol, "optional") else None
+    seq = sol.sequence(t) if hasattr(sol, "sequence") else None
+    has = None if opt is None else opt["has_element"]
+    if has is not None and has != (arr is not None):
+        return f"{t}: has_element {has}, executed {'empty' if arr is None else 'an element'}"
+    dims = sol.dims(t)
+    if arr is None:
+        if opt is None and (seq is not None or dims is not None):
+            return f"{t}: an empty optional, inferred as a " + \
+                ("sequence" if seq is not None else "tensor")
+        return []
+    if isinstance(arr, list) != (seq is not None) and (seq is not None or dims is not None):
+        return f"{t}: a {'sequence' if isinstance(arr, list) else 'tensor'}, inferred as a " \
+               f"{'sequence' if seq is not None else 'tensor'}"
+    elems = arr if isinstance(arr, list) else [arr]
+    dt = sol.dtype(t)
+    out = []
+    if isinstance(arr, list):
+        length = sol.decoded.sequences.get(t)
+        if length is not None:
+            out.append(("length", length.subs(sol._rename), len(arr)))
+    for k, a in enumerate(elems):
+        where = f"element {k} " if isinstance(arr, list) else ""
+        if dt is not None and dt != dtype_of_array(a):
+            return f"{t}: {where}dtype {dt}, executed {dtype_of_array(a)}"
+        if dims is None:
+            continue
+        if len(dims) != a.ndim:
+            return f"{t}: {where}rank {len(dims)}, executed {list(a.shape)}"
+        out += [(f"{where}axis {i}", d, v) for i, (d, v) in enumerate(zip(dims, a.shape))
+                if d != VARIES]
+    return out
+
+
 def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
     """(reason, tensor) of the first inferred dim, dtype, binding, range or constraint that
     the executed `values` (with the input symbols' values `symbols`) contradict; None."""
-    from shape_logic.graph import dtype_of_array
-
     env = {s: Expr.const(v) for s, v in symbols.items()}
     fresh: dict[str, int] = {}
     deferred = []
     for t, arr in values.items():
-        dt = sol.dtype(t)
-        if dt is not None and dt != dtype_of_array(arr):
-            return f"{t}: dtype {dt}, executed {dtype_of_array(arr)}", t
-        dims = sol.dims(t)
-        if dims is None:
-            continue
-        if len(dims) != arr.ndim:
-            return f"{t}: rank {len(dims)}, executed {list(arr.shape)}", t
-        for i, (d, v) in enumerate(zip(dims, arr.shape)):
+        found = claims(sol, t, arr)
+        if isinstance(found, str):
+            return found, t
+        for i, d, v in found:
             e = d.subs(env)
             names = e.symbols()
             if not names:
                 if e.value != v:
-                    return f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+                    return f"{t}: {i} inferred {d} = {e}, executed {v}", t
             elif e == Expr.sym(next(iter(names))) and len(names) == 1:
                 if fresh.setdefault(str(e), v) != v:
-                    return f"{t}: axis {i} is {e}, which is {fresh[str(e)]} elsewhere, " \
+                    return f"{t}: {i} is {e}, which is {fresh[str(e)]} elsewhere, " \
                            f"executed {v}", t
             else:
                 deferred.append((t, i, d, e, v))
@@ -114,7 +155,7 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
     for t, i, d, e, v in deferred:
         e = e.subs(fresh_env)
         if not e.symbols() and e.value != v:
-            return f"{t}: axis {i} inferred {d} = {e}, executed {v}", t
+            return f"{t}: {i} inferred {d} = {e}, executed {v}", t
     for s, e in sol.decoded.bindings.items():
         if s in env:
             got = e.subs(env).subs(fresh_env)
@@ -209,7 +250,7 @@ def _execute(b: Builder, symbols: dict) -> dict | None:
             return None
         for t, o in zip(node["outputs"], outs):
             if t:
-                values[t] = np.asarray(o)
+                values[t] = value(o)
     return values
 
 
@@ -245,7 +286,8 @@ def shrink(b: Builder, tensor: str | None) -> dict:
 # --kind: which graphs (fuzz_graphs.py: no control flow; fuzz_control.py: If, Loop, Scan)
 KINDS = {"base": lambda rng: build(rng),
          "control": lambda rng: build_control(rng),
-         "all": lambda rng: (build if rng.random() < 0.5 else build_control)(rng)}
+         "all": lambda rng: (build if rng.random() < 0.5 else build_control)(rng),
+         "seq": lambda rng: build_seq(rng)}
 
 
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
@@ -305,7 +347,8 @@ def main(argv=None) -> int:
     p.add_argument("--progress", type=int, default=500)
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per graph")
     p.add_argument("--kind", choices=sorted(KINDS), default="base",
-                   help="base: no control flow; control: If, Loop, Scan; all: both")
+                   help="base: no control flow; control: If, Loop, Scan; all: both; "
+                        "seq: sequences and optionals")
     args = p.parse_args(argv)
     r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
              args.kind)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 from fuzz_graphs import GENERATORS, Builder
+from fuzz_values import is_tensor
 
 # the generators that run inside bodies (no new control flow: nesting is ours to pick)
 BODY_KINDS = ["unary", "binary", "where", "transpose", "reshape", "flatten", "concat",
@@ -40,6 +41,7 @@ class Sub(Builder):
         self.values = {**parent.values, **(inputs or {})}
         self.params = list(inputs or {})
         self.symbols, self.ops, self.failed_op = self.root.symbols, self.root.ops, None
+        self.optionals = self.root.optionals
         self.root.n_bodies = getattr(self.root, "n_bodies", 0) + 1
         self.tag, self.k = f"b{self.root.n_bodies}_", 0
         self.depth = getattr(parent, "depth", 0) + 1
@@ -54,7 +56,7 @@ class Sub(Builder):
     def own(self, dtype=np.float32) -> list[str]:
         """The tensors this body made (not its inputs, not constants), of dtype."""
         return [t for t, a in self.values.items() if t.startswith("t" + self.tag)
-                and a.dtype == dtype]
+                and is_tensor(self, t) and a.dtype == dtype]
 
     def body(self, outputs: list[str]) -> dict:
         """The body graph object; a tensor output twice is copied (Identity) the second
@@ -141,7 +143,8 @@ def require(b: Sub, fail: bool = False) -> None:
     """A Squeeze of a tensor around the body at a random axis, not executed: it holds when
     that axis is 1. With `fail`, an axis that is not 1 of a graph input (the body fails if
     it runs, and the solver knows the input's shape)."""
-    outer = [t for t, a in b.parent.values.items() if a.ndim >= 1 and a.dtype == np.float32]
+    outer = [t for t, a in b.parent.values.items() if is_tensor(b.parent, t) and a.ndim >= 1
+             and a.dtype == np.float32]
     x = declared(b) if fail else outer and b.rng.choice(outer)
     if not x:
         return
@@ -182,8 +185,8 @@ def g_if(b: Builder, fail: bool):
     for key, side in (("then_branch", True), ("else_branch", False)):
         s = Sub(b)
         fill(s, b.rng.randint(0, 3), fail_req=fail and side == taken)
-        own, around = s.own(), [t for t in b.values if b.values[t].dtype == np.float32
-                                and not t.startswith("c")]
+        own, around = s.own(), [t for t in b.values if is_tensor(b, t)
+                                and b.values[t].dtype == np.float32 and not t.startswith("c")]
         pool = own if own and b.rng.random() < 0.8 else around
         if not pool:
             return None

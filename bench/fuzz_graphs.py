@@ -13,6 +13,8 @@ import signal
 
 import numpy as np
 
+from fuzz_values import empty, is_tensor, value
+
 from shape_logic.kernels import load_kernel
 
 UNARY = ["Relu", "Neg", "Sigmoid", "Identity", "Abs", "Exp"]
@@ -58,6 +60,7 @@ class Builder:
         self.symbols: dict[str, int] = {}
         self.ops: list[str] = []
         self.failed_op: str | None = None
+        self.optionals: set[str] = set()  # (--kind seq: optionals, which no tensor op takes)
 
     # ----- tensors
     def name(self, prefix="t") -> str:
@@ -91,7 +94,8 @@ class Builder:
         return t
 
     def pick(self, min_rank=0, max_rank=9, dtype="f32") -> str | None:
-        pool = [t for t, a in self.values.items() if min_rank <= a.ndim <= max_rank
+        pool = [t for t, a in self.values.items() if is_tensor(self, t)
+                and min_rank <= a.ndim <= max_rank
                 and a.dtype == (np.float32 if dtype == "f32" else np.int64)
                 and not t.startswith("c")]
         return self.rng.choice(pool) if pool else None
@@ -116,7 +120,7 @@ class Builder:
             if not allow_failure:
                 return None
             outs = None
-        if outs is not None and any(o is not None and 0 in np.shape(o) for o in outs):
+        if outs is not None and any(empty(o) for o in outs):
             return None  # symbols stand for dims >= 1: keep every tensor non-empty
         names = [self.name() + (f"_{k}" if k else "") for k in range(n_out)]
         node = {"name": f"n{len(self.graph['nodes'])}", "op": op, "inputs": inputs,
@@ -129,7 +133,7 @@ class Builder:
             self.failed_op = op
             return names
         for t, o in zip(names, outs):
-            self.values[t] = np.asarray(o)
+            self.values[t] = value(o)
         return names
 
 

@@ -40,7 +40,7 @@ from .exec_shuffle import fuse_conv_shuffle
 from .exec_feeds import (SMALL_INT_INPUT, BadInput, closed_sequence, feed_key, small_int_bytes,
                          typed_input)
 from .exec_step import StepRunner
-from .graph import Graph, TensorInfo, dtype_of_array
+from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
 from .kernels import workers
 from .kernels.base import Seq
@@ -202,8 +202,9 @@ class Program:
                 if not isinstance(value, (list, tuple)):
                     raise BadInput(f"input {name!r} is a sequence: give a list of arrays (on "
                                    "the command line, a .npz of its elements 0, 1, ...)", g.path)
-                feeds[name] = Seq(typed_input(f"{name!r}[{k}]", v, want, g.path)
-                                  for k, v in enumerate(value))
+                feeds[name] = Seq((typed_input(f"{name!r}[{k}]", v, want, g.path)
+                                   for k, v in enumerate(value)),
+                                  elem=NUMPY_DTYPES.get(want))  # (an empty one's type)
                 continue
             arr = typed_input(repr(name), value, want, g.path)
             dims = self.solution.dims(name) if self.solution else None

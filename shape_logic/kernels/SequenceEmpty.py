@@ -1,5 +1,6 @@
-"""SequenceEmpty: a sequence of no elements."""
+"""SequenceEmpty: a sequence of no elements (of the `dtype` attribute's type)."""
 from .base import Kernel, Seq
+from .dtypes import numpy_dtype
 
 
 class SequenceEmpty(Kernel):
@@ -7,4 +8,4 @@ class SequenceEmpty(Kernel):
     n_inputs = (0, 0)
 
     def run(self, dtype):
-        return Seq()
+        return Seq(elem=numpy_dtype(int(dtype), "SequenceEmpty"))

@@ -10,4 +10,4 @@ class SequenceErase(Kernel):
         if not seq:
             raise self.fail("nothing to erase from an empty sequence")
         k = len(seq) - 1 if pos is None else position(self, pos, len(seq))
-        return Seq([*seq[:k], *seq[k + 1:]])
+        return Seq([*seq[:k], *seq[k + 1:]], elem=seq.dtype)

@@ -14,7 +14,8 @@ class SplitToSequence(Kernel):
         d = x.shape[a]
         if split is None:
             pieces = np.split(x, d, axis=a) if d else []
-            return Seq([np.squeeze(p, axis=a) for p in pieces] if not keepdims else pieces)
+            return Seq([np.squeeze(p, axis=a) for p in pieces] if not keepdims else pieces,
+                       elem=x.dtype)
         sizes = self.ints(split)
         if np.ndim(split) == 0:
             step = sizes[0]

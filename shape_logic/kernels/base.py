@@ -22,13 +22,18 @@ SMALL_FLOATS = frozenset(np.dtype(NUMPY_DTYPES[d]) for d in SMALL_FLOAT_DTYPES)
 
 
 class Seq(list):
-    """An ONNX sequence value: a list of arrays (the executor checks each element)."""
+    """An ONNX sequence value: a list of arrays (the executor checks each element); an empty
+    one may know its element type (`elem`: SequenceEmpty's dtype, what was erased)."""
 
     shape = None  # (no tensor's shape: the in-line check falls through to Binder.check)
 
+    def __init__(self, items=(), elem=None):
+        super().__init__(items)
+        self.elem = None if elem is None else np.dtype(elem)
+
     @property
     def dtype(self):
-        return self[0].dtype if self else None
+        return self[0].dtype if self else self.elem
 
 
 class KernelError(ValueError):

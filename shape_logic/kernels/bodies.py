@@ -21,7 +21,10 @@ class Body:
             raise kernel.fail("a body must be a graph object (or a function's name)")
         self.outer = free_names(body)
         inputs = {n: dict(d or {}) for n, d in decls_of(body.get("inputs", [])).items()}
-        g = {"opset": kernel.opset, "inputs": {**inputs, **{n: {} for n in self.outer}},
+        # (any of them may be an empty optional, None: a Loop's carried one, one around it)
+        g = {"opset": kernel.opset,
+             "inputs": {n: {**d, "optional": True}
+                        for n, d in {**inputs, **{n: {} for n in self.outer}}.items()},
              "outputs": {n: {} for n in decls_of(body.get("outputs", []))},
              "nodes": body["nodes"], "initializers": body.get("initializers") or {}}
         # a value the body lists twice is two outputs (ONNX; onnx.reference returns both)

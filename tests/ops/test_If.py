@@ -300,3 +300,63 @@ def test_neither_branch_in_a_large_graph():
     assert "neither of its branches can run" in diag.notes[0]
     assert {c["name"] for c in diag.core if c["kind"] == "node" and "branch" in c["name"]} == {
         "If_220/then_branch/Reshape_0", "If_220/else_branch/Reshape_0"}
+
+
+@pytest.mark.parametrize("taken", [True, False])
+@pytest.mark.parametrize("type_shape", ["[2, 5]", "[]", "[b, 4]"])
+def test_an_empty_optional_taken_whose_type_differs_from_the_other_element(taken, type_shape):
+    # fuzz --kind seq --seed 1, graphs 149 and 371: an If whose condition is known takes
+    # an empty Optional whose `type` ([2, 5], or of rank 0) differs from the other side's
+    # element (x, [b, 4]). The output was that branch's (same_shape, type [2, 5]) and the
+    # other's element (if_other): a false error, though it holds none and runs
+    from shape_logic import run, solve
+
+    def opt(inputs, attrs=None):
+        return {"inputs": [], "outputs": ["o"], "nodes": [
+            {"op": "Optional", "inputs": inputs, "outputs": ["o"], **attrs}]}
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "initializers": {"c": {"dtype": "bool", "shape": [], "data": taken}},
+         "nodes": [{"op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+             "then_branch": opt([], {"attrs": {"type": {"dtype": "f32", "shape": type_shape}}}),
+             "else_branch": opt(["x"], {})}},
+             {"op": "OptionalHasElement", "inputs": ["y"], "outputs": ["h"]}]}
+    sol = solve(g)
+    assert sol.status == "ok", sol.diagnostics[0].message
+    assert sol.optional("y") == {"has_element": not taken} and sol.shape("y") == "[b, 4]"
+    out = run(g, {"x": np.zeros((3, 4), np.float32)})
+    assert bool(out["h"]) is (not taken)
+
+
+def test_branches_naming_a_sequence_or_an_optional_around_them_give_one():
+    # fuzz --kind seq --seed 3, graph 1394: both branches give the sequence s around them
+    # (no node: the If's output is s's copy). The copy was a tensor to the rules
+    # (scope_read copied shape and dtype, not seq/opt), so y was stated a tensor [b, 4]
+    from shape_logic import run, solve
+
+    def branch():
+        return {"inputs": [], "outputs": ["s", "o", "e"], "nodes": []}
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
+         "nodes": [{"op": "SequenceConstruct", "inputs": ["x", "x"], "outputs": ["s"]},
+                   {"op": "Optional", "inputs": ["x"], "outputs": ["o"]},
+                   {"op": "Optional", "inputs": [], "outputs": ["e"],
+                    "attrs": {"type": {"dtype": "f32", "shape": "[2]"}}},
+                   {"op": "If", "inputs": ["c"], "outputs": ["y", "z", "w"],
+                    "attrs": {"then_branch": branch(), "else_branch": branch()}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.sequence("y") == {"length": 2} and sol.shape("y") == "[b, 4]"
+    assert sol.optional("z") == {"has_element": True} and sol.sequence("z") is None
+    assert sol.optional("w") == {"has_element": False}
+    out = run(g, {"x": np.zeros((3, 4), np.float32), "c": np.array(True)})
+    assert len(out["y"]) == 2 and out["w"] is None
+    # taken, an empty optional around the branch whose type differs from the other side
+    g["nodes"][-1]["outputs"] = ["w"]
+    g["nodes"][-1]["attrs"] = {"then_branch": {"inputs": [], "outputs": ["e"], "nodes": []},
+                               "else_branch": {"inputs": [], "outputs": ["o"], "nodes": []}}
+    g["inputs"].pop("c")
+    g["initializers"] = {"c": {"dtype": "bool", "shape": [], "data": True}}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.optional("w") == {"has_element": False}

@@ -354,3 +354,63 @@ def test_a_broadcast_with_the_initial_value_s_size_keeps_it(v0, x, want):
         out = run(g, {"v0": np.ones(shape, np.float32), "x": np.ones((3, 4), np.float32),
                       "m": np.array(trip, np.int64)})
         assert out["v"].shape == (3, 4)
+
+
+@pytest.mark.parametrize("trips", [0, 2])
+def test_a_loop_carrying_an_empty_optional_runs(trips):
+    # the executor fed a body's carried value (and a value around it) to the body's
+    # program as a plain input, where None (an empty optional) is refused: a Loop that
+    # starts from an empty Optional and sets it in the body did not run (found while
+    # writing fuzz --kind seq's Loop carrying an optional)
+    from shape_logic import run
+
+    body = {"inputs": ["i", "c", "v"], "outputs": ["c2", "v2", "h"], "nodes": [
+        {"op": "Identity", "inputs": ["c"], "outputs": ["c2"]},
+        {"op": "OptionalHasElement", "inputs": ["v"], "outputs": ["h"]},
+        {"op": "Relu", "inputs": ["x"], "outputs": ["r"]},
+        {"op": "Optional", "inputs": ["r"], "outputs": ["v2"]}]}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4]"}},
+         "initializers": {"m": {"dtype": "i64", "shape": [], "data": trips}},
+         "nodes": [{"op": "Optional", "inputs": [], "outputs": ["o"],
+                    "attrs": {"type": {"dtype": "f32", "shape": "[b, 4]"}}},
+                   {"op": "Loop", "inputs": ["m", "", "o"], "outputs": ["y", "hs"],
+                    "attrs": {"body": body}}]}
+    out = run(g, {"x": np.ones((3, 4), np.float32)}) if trips else None
+    if trips:
+        assert out["y"].shape == (3, 4) and out["hs"].tolist() == [False, True]
+    sol = solve(g)
+    assert sol.status == "ok" and sol.optional("y")["has_element"] in (None, bool(trips))
+
+
+@pytest.mark.parametrize("trips, length", [("m", 5), ("n", "n + 2")])
+def test_a_sequence_of_some_elements_grown_in_a_loop_has_one_more_each_iteration(
+        trips, length):
+    # fuzz --kind seq --seed 3, graph 954 (missed): a sequence of 2 grown by an insertion
+    # per iteration, then SequenceAt(4) after 2 iterations; only growth from empty was
+    # followed (seq_grown), so the length was unknown and the failing SequenceAt passed
+    from shape_logic import run
+
+    body = {"inputs": ["i", "c", "v"], "outputs": ["c2", "v2"], "nodes": [
+        {"op": "Identity", "inputs": ["c"], "outputs": ["c2"]},
+        {"op": "SequenceInsert", "inputs": ["v", "x", "zero"], "outputs": ["v2"]}]}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 3]"}},
+         "initializers": {"m": {"dtype": "i64", "shape": [], "data": 3},
+                          "zero": {"dtype": "i64", "shape": [], "data": 0},
+                          "at": {"dtype": "i64", "shape": [], "data": -1}},
+         "nodes": [{"op": "Shape", "inputs": ["x"], "outputs": ["shape"]},
+                   {"op": "Gather", "inputs": ["shape", "zero"], "outputs": ["n"],
+                    "attrs": {"axis": 0}},
+                   {"op": "SequenceConstruct", "inputs": ["x", "x"], "outputs": ["s"]},
+                   {"op": "Loop", "inputs": [trips, "", "s"], "outputs": ["y"],
+                    "attrs": {"body": body}},
+                   {"op": "SequenceLength", "inputs": ["y"], "outputs": ["len"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.sequence("y") == {"length": length}
+    assert int(run(g, {"x": np.zeros((4, 3), np.float32)})["len"]) == (
+        5 if trips == "m" else 6)
+    g["nodes"].append({"op": "SequenceAt", "inputs": ["y", "m"], "outputs": ["e"]})
+    g["initializers"]["m"]["data"] = 2  # 4 elements: position 2 is there, 4 is not
+    assert solve(g).status == "ok"
+    g["initializers"]["big"] = {"dtype": "i64", "shape": [], "data": 4}
+    g["nodes"][-1]["inputs"][1] = "big"
+    assert solve(g).status == ("error" if trips == "m" else "ok")  # (n + 2 may be 5)

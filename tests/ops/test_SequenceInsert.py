@@ -67,3 +67,28 @@ def test_inserting_a_sequence_is_an_error():
         [d.to_text() for d in sol.diagnostics]
     g["nodes"][1] = {"op": "SequenceConstruct", "inputs": ["pair"], "outputs": ["s"]}
     assert any("element is a sequence" in d.to_text() for d in solve(g).diagnostics)
+
+
+def test_a_tensor_of_another_type_into_an_empty_sequence_fails_to_run():
+    # fuzz --kind seq --seed 2, graphs 293 and 390: SequenceEmpty(dtype=int64) took a float
+    # tensor in the executor (an empty sequence's list had no element type to compare
+    # with), where the solver rightly calls it an error; an erasure down to empty keeps it
+    import pytest
+
+    from shape_logic import run
+    from shape_logic.match_cast import ExecutionError
+
+    g = insert(None, t="[2, 3]", start_empty=True)
+    g["nodes"][0]["attrs"] = {"dtype": 7}
+    assert solve(g).status == "error"
+    with pytest.raises(ExecutionError, match="float32 tensor into a sequence of int64"):
+        run(g, {"t": np.zeros((2, 3), np.float32)}, check=False)
+    g["nodes"][0]["attrs"] = {"dtype": 1}
+    assert solve(g).status == "ok"
+    assert run(g, {"t": np.zeros((2, 3), np.float32)})["y0"].shape == (2, 3)
+    g["nodes"][0] = {"op": "SequenceConstruct", "inputs": ["e"], "outputs": ["s0"]}
+    g["nodes"].insert(1, {"op": "SequenceErase", "inputs": ["s0"], "outputs": ["s"]})
+    g["inputs"]["e"] = {"dtype": "i64", "shape": "[1]"}
+    assert solve(g).status == "error"
+    with pytest.raises(ExecutionError, match="into a sequence of int64"):
+        run(g, {"t": np.zeros((2, 3), np.float32), "e": np.zeros(1, np.int64)}, check=False)

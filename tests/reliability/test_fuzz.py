@@ -303,3 +303,38 @@ def test_sizes_in_a_branch_that_cannot_run_stop_growing():
     except TimeLimit:
         pytest.xfail("arithmetic in a branch that cannot run does not stop")
     assert sol.status == "ok" and sol.shape("y") == "[4, 5]"
+
+
+def test_sequences_and_optionals_are_solved_soundly():
+    # --kind seq (bench/fuzz_seq.py): sequences built, grown in loops, split and joined,
+    # optionals empty or not, through If and Loop; every length, element and has_element
+    # the solver states is the executed one
+    r = fuzz.fuzz(40, seed=3, program_every=10, timeout=5, kind="seq")
+    v = r["verdicts"]
+    assert v.get("unsound", 0) == 0 and v.get("crash", 0) == 0, r["failures"][:3]
+    assert v.get("timeout", 0) <= 1, r["failures"]
+    assert v.get("ok", 0) >= 30
+    ops = r["per_op"]
+    assert all(ops.get(op) for op in (
+        "SequenceConstruct", "SequenceEmpty", "SequenceInsert", "SequenceErase", "SequenceAt",
+        "SequenceLength", "SplitToSequence", "ConcatFromSequence", "Optional",
+        "OptionalHasElement", "OptionalGetElement", "If", "Loop")), ops
+
+
+def test_the_oracle_checks_a_sequence_s_length_elements_and_an_optional_s_element():
+    from shape_logic.kernels.base import Seq
+
+    b = fuzz.Builder(random.Random(0), symbolic=0.0)
+    x, y = b.new_input([2, 3]), b.new_input([2, 5])
+    (s,) = b.add("SequenceConstruct", [x, y])
+    (o,) = b.add("Optional", [x])
+    assert fuzz.check(b) == ("ok", "", None)  # s: {2 x [2, ?]}
+    b.values[s] = Seq([b.values[x], b.values[y], b.values[x]])  # an executor of 3 elements
+    assert fuzz.check(b)[1].startswith(f"{s}: length inferred 2")
+    b.values[s] = Seq([b.values[x], np.zeros((4, 5), np.float32)])  # axis 0 is 2 in each
+    assert fuzz.check(b)[1].startswith(f"{s}: element 1 axis 0 inferred 2")
+    b.values[s] = Seq([b.values[x], b.values[y]])
+    b.values[o] = None  # an empty optional where the solver says it holds x
+    assert fuzz.check(b)[1] == f"{o}: has_element True, executed empty"
+    b.values[o] = b.values[s]
+    assert fuzz.check(b)[1] == f"{o}: a sequence, inferred as a tensor"
