@@ -247,6 +247,7 @@ class Decoded:
     met_constraints: list = field(default_factory=list)  # all met, the implied too (narrowing)
     sequences: dict = field(default_factory=dict)  # sequence -> its length (Expr) or None
     optionals: dict = field(default_factory=dict)  # optional -> holds an element (or None)
+    floors: dict = field(default_factory=dict)  # symbol -> the least value it may take, > 1
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -310,7 +311,10 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
-                   met, sequences, holdings(atoms.opts, shapes))
+                   met, sequences, holdings(atoms.opts, shapes),
+                   {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
+                    graph.symbol_class.get(s, 2) < 2 and s not in bindings and
+                    (s not in ranges or ranges[s][0] < v)})
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

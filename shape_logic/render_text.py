@@ -27,6 +27,8 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.ranges:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
                                             for s, (lo, hi) in sol.ranges.items()))
+    if sol.floors:
+        lines.append("floors: " + ", ".join(f"{s} >= {v}" for s, v in sol.floors.items()))
     if g.symbol_map:
         lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:

@@ -125,6 +125,12 @@ class Solution:
         return dict(sorted(out.items()))
 
     @property
+    def floors(self) -> dict[str, int]:
+        """symbol -> the least value the graph lets it take, where above 1 and not in a
+        range already: a convolution over s with a kernel of 10 runs only where s >= 10."""
+        return dict(self.decoded.floors)
+
+    @property
     def constraints(self) -> list[str]:
         return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
                 for a, b in self.decoded.constraints]
@@ -147,6 +153,8 @@ class Solution:
         ranges = self.ranges
         if ranges:
             out["ranges"] = ranges
+        if self.decoded.floors:
+            out["floors"] = self.floors
         if self.decoded.constraints:
             out["constraints"] = self.constraints
         if self.alternatives:

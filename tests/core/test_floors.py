@@ -137,3 +137,32 @@ def test_a_slice_of_the_frames_is_no_clamp_where_two_frames_are_required(pool):
     assert sol.shape("out") == f"[b, s//5 - 2, {c}]"
     for feed in _feeds(15, 16, 19, 20, 33):  # (at s = 10..14 the Reshape fails: 0 frames)
         assert_runtime_shapes(model, sol, feed)
+
+
+def test_floors_are_reported(tmp_path):
+    # what the graph requires of its inputs' symbols is said, as a range is: s >= 25 for a
+    # Conv of 10 / 5 and a MaxPool of 4 after it (text, JSON); a floor of 1 is none, and a
+    # bound symbol has its value instead
+    import json
+
+    from ..core.test_cli import cli
+
+    def graph(w=10, pool=4, outputs=None):
+        return {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, s]"},
+                           "w": {"dtype": "f32", "shape": f"[1, 1, {w}]"}},
+                "nodes": [{"op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
+                           "attrs": {"strides": [5]}},
+                          {"op": "MaxPool", "inputs": ["y"], "outputs": ["z"],
+                           "attrs": {"kernel_shape": [pool]}}],
+                "outputs": outputs or {}}
+
+    sol = solve(graph())
+    assert sol.shape("z") == "[1, 1, s//5 - 4]" and sol.floors == {"s": 25}
+    assert sol.to_json()["floors"] == {"s": 25}
+    assert solve(graph(pool=1)).floors == {"s": 10}
+    assert solve(graph(w=1, pool=1)).floors == {} and "floors" not in solve(
+        graph(w=1, pool=1)).to_json()
+    # s in 55..59 (z of 7): the range says more
+    assert solve(graph(outputs={"z": {"shape": "[1, 1, 7]"}})).floors == {}
+    (tmp_path / "g.json").write_text(json.dumps(graph()))
+    assert "floors: s >= 25" in cli("solve", tmp_path / "g.json").stdout
