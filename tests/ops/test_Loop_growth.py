@@ -31,11 +31,13 @@ def grow_graph(step: str = "last", trip: str = "const", x0: str = "[b, 1, 8]",
                 {"op": "Concat", "inputs": ["h", "p"], "outputs": ["h2"], "attrs": {"axis": 1}}]}
     inputs = {"x0": {"dtype": "f32", "shape": x0}, "m": {"dtype": "i64", "shape": "[]"}}
     nodes = []
-    if trip == "shape":
+    if trip in ("shape", "shape-1"):  # t, or t - 1 (which may be 0)
         inputs = {"x0": inputs["x0"], "steps": {"dtype": "f32", "shape": "[t]"}}
         nodes = [{"op": "Shape", "inputs": ["steps"], "outputs": ["sh"]},
-                 {"op": "Gather", "inputs": ["sh", "zero"], "outputs": ["m"],
-                  "attrs": {"axis": 0}}]
+                 {"op": "Gather", "inputs": ["sh", "zero"],
+                  "outputs": ["m" if trip == "shape" else "t"], "attrs": {"axis": 0}}]
+        if trip == "shape-1":
+            nodes.append({"op": "Sub", "inputs": ["t", "one0"], "outputs": ["m"]})
     if step == "chunk":
         inputs["k"] = {"dtype": "f32", "shape": "[b, c, 8]"}
     cond_in = "c0" if trip == "cond" else ""
@@ -46,6 +48,7 @@ def grow_graph(step: str = "last", trip: str = "const", x0: str = "[b, 1, 8]",
          "initializers": {**{k: {"dtype": "i64", "shape": [1], "data": v}
                              for k, v in ints.items()},
                           "zero": {"dtype": "i64", "shape": [], "data": 0},
+                          "one0": {"dtype": "i64", "shape": [], "data": 1},
                           "two": {"dtype": "i64", "shape": [], "data": 2}},
          "nodes": nodes + [{"name": "loop", "op": "Loop", "inputs": ["m", cond_in, "x0"],
                             "outputs": ["y", *(["ps"] if scan else [])],
@@ -121,6 +124,15 @@ def test_grows_by_a_chunk_from_outside(m):
     assert sol.shape("y") == want
     for n, c in ((1, 3), (4, 2)):
         assert run(g, feeds(g, n=n, c=c))["y"].shape == (2, n + m * c, 8)
+
+
+def test_grows_by_a_chunk_in_a_loop_that_may_run_no_iteration():
+    """t - 1 iterations (maybe none): the body reads k through a copy of its own, whose
+    name for c is renamed back"""
+    g = grow_graph("chunk", "shape-1", x0="[b, n, 8]", stack=False)
+    assert solve(g).shape("y") == "[b, c*t - c + n, 8]"  # max(t - 1, 0): t >= 1
+    for t in (1, 2, 4):
+        assert run(g, feeds(g, n=2, c=3, t=t))["y"].shape == (2, 2 + 3 * (t - 1), 8)
 
 
 def test_a_growth_that_is_not_fixed_stays_open():
