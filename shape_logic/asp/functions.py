@@ -27,7 +27,8 @@ from .comparisons import Comparisons, not_one as _not_one
 from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
-GROWN = "_grow"  # @grown's names (Loop.lp), `_i<K>__grow<C>_<I>`
+GROWN = "_grow"  # @grown's names (Loop.lp), `_i<K>__grow<C>_<I>`: a graph's own name
+# `_grow<C>_<I>` (no exporter makes one) would share scope K's copy of it
 MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new value is made
 
 
