@@ -23,14 +23,13 @@ ENTRIES = zoo_scripted.zoo()
 # how many tensors keep a name of their own (fresh, or a declared output's), and why
 OPEN = {
     "greedy": 1,
-    "grow_cat": 1,
     "shape_branch": 1,
 }
 # greedy: the loop may stop early (every row at EOS): the stacked tokens are [b, _k], _k
 #   the token list's length (1..5). (h and tok keep b only together, h' = tanh(h +
 #   emb(tok)), tok' = argmax(out(h')): Loop.lp's loop_hyp)
-# grow_cat: h = cat([h, tanh(h[:, -1:])], 1) grows by min(n, 1) per iteration, 1 as n >= 1
-#   by induction: the final length 1 + t is not followed
+# (grow_cat: h = cat([h, tanh(h[:, -1:])], 1) grows by min(n, 1) per iteration, 1 as
+#   every iteration's h has n >= 1 rows: [b, t + 1, 8], Loop.lp's loop_grow)
 # shape_branch: `x[:, :4] if x.size(1) > 4 else pad(x, 4 - t)`: 4 both ways, but the then
 #   branch's slice is min(t, 4) where nothing knows the branch's condition (t > 4)
 
