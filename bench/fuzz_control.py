@@ -356,11 +356,10 @@ def strip(value):
     return value
 
 
-def build_control(rng, max_nodes: int = 6) -> Builder:
-    """A random graph with control flow: about half its steps are If, Loop or Scan (with
-    nodes of fuzz_graphs in their bodies and around them); with probability 0.15 the last
-    one may fail in the executor (a taken branch or a running body that cannot run, scan
-    inputs of different lengths)."""
+def grown(rng, max_nodes: int, step) -> Builder:
+    """A random graph of 2 to max_nodes nodes from one input, each added by step(b, last),
+    `last` saying that this node may fail in the executor (the last one of a graph in 0.15
+    of them)."""
     b = Builder(rng, symbolic=rng.choice([0.0, 0.5, 0.8, 1.0]))
     b.new_input(b.random_shape())
     may_fail = rng.random() < 0.15
@@ -368,9 +367,18 @@ def build_control(rng, max_nodes: int = 6) -> Builder:
     attempts = 0
     while len(b.graph["nodes"]) < n_nodes and attempts < 50 and not b.failed_op:
         attempts += 1
-        last = may_fail and len(b.graph["nodes"]) >= n_nodes - 1
+        step(b, may_fail and len(b.graph["nodes"]) >= n_nodes - 1)
+    return b
+
+
+def build_control(rng, max_nodes: int = 6) -> Builder:
+    """A random graph with control flow: about half its steps are If, Loop or Scan (with
+    nodes of fuzz_graphs in their bodies and around them); with probability 0.15 the last
+    one may fail in the executor (a taken branch or a running body that cannot run, scan
+    inputs of different lengths)."""
+    def step(b, last):
         if last or rng.random() < 0.5:
             rng.choice(CONTROL)(b, last)
         else:
             GENERATORS[rng.choice(list(GENERATORS))](b, False)
-    return b
+    return grown(rng, max_nodes, step)

@@ -6,7 +6,7 @@ optional; and the graphs of the kind (build_seq), with the generators of fuzz_se
 from __future__ import annotations
 
 import numpy as np
-from fuzz_control import BODY_KINDS, Sub, bool_tensor, condition, trip_count
+from fuzz_control import BODY_KINDS, Sub, bool_tensor, condition, grown, trip_count
 from fuzz_graphs import GENERATORS, Builder
 from fuzz_seq import (DTYPES, SEQ_GENERATORS, WEIGHTS, add_opt, add_seq, like, opt_type,
                       pick_seq, seq_dtypes, seqs)
@@ -210,14 +210,7 @@ def build_seq(rng, max_nodes: int = 7) -> Builder:
     flow carrying them); with probability 0.15 its last node may fail in the executor (a
     position out of range, pieces that do not cut the axis, elements that do not concat,
     an element of another dtype, the element of an empty optional)."""
-    b = Builder(rng, symbolic=rng.choice([0.0, 0.5, 0.8, 1.0]))
-    b.new_input(b.random_shape())
-    may_fail = rng.random() < 0.15
-    n_nodes = rng.randint(2, max_nodes)
-    attempts = 0
-    while len(b.graph["nodes"]) < n_nodes and attempts < 50 and not b.failed_op:
-        attempts += 1
-        last = may_fail and len(b.graph["nodes"]) >= n_nodes - 1
+    def step(b, last):
         r = rng.random()
         if last:
             SEQ_GENERATORS[rng.choice(FAILING)](b, True)
@@ -227,7 +220,7 @@ def build_seq(rng, max_nodes: int = 7) -> Builder:
             SEQ_GENERATORS[rng.choices(list(SEQ_GENERATORS), WEIGHTS)[0]](b, False)
         else:
             GENERATORS[rng.choice(list(GENERATORS))](b, False)
-    return b
+    return grown(rng, max_nodes, step)
 
 
 FAILING = ["construct", "insert", "erase", "at", "split", "concat_from", "get"]

@@ -212,3 +212,20 @@ def assert_every_dim_determined(sol) -> None:
         assert dims is not None, f"{t}: rank unknown"
         assert not any(s.startswith("_") for d in dims for s in d.symbols()), \
             f"{t}: {sol.shape(t)} has an undetermined dim"
+
+
+def assert_same_outputs(model, feeds: list) -> None:
+    """Our executor runs the model at each feed and computes what onnxruntime does."""
+    import onnxruntime as ort
+
+    from shape_logic import run
+
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    for f in feeds:
+        got = run(model, f)
+        for name, want in zip(names, session.run(None, f)):
+            np.testing.assert_allclose(np.asarray(got[name], np.float64),
+                                       np.asarray(want, np.float64), rtol=1e-3, atol=1e-4,
+                                       err_msg=name)

@@ -8,11 +8,10 @@ import os
 import sys
 import warnings
 
-import numpy as np
 import pytest
 
-from shape_logic import run, solve
-from .onnx_graphs import open_tensors_checking_the_rest
+from shape_logic import solve
+from .onnx_graphs import assert_same_outputs, open_tensors_checking_the_rest
 
 pytest.importorskip("torch")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
@@ -34,21 +33,6 @@ OPEN = {
 #   branch's slice is min(t, 4) where nothing knows the branch's condition (t > 4)
 
 
-def _same_outputs(model, feeds):
-    """Our executor runs the export at each size and computes what onnxruntime does."""
-    import onnxruntime as ort
-
-    session = ort.InferenceSession(model.SerializeToString(),
-                                   providers=["CPUExecutionProvider"])
-    names = [o.name for o in session.get_outputs()]
-    for f in feeds:
-        got = run(model, f)
-        for name, want in zip(names, session.run(None, f)):
-            np.testing.assert_allclose(np.asarray(got[name], np.float64),
-                                       np.asarray(want, np.float64), rtol=1e-3, atol=1e-4,
-                                       err_msg=name)
-
-
 @pytest.mark.parametrize("name", list(ENTRIES))
 def test_scripted_export_every_stated_dim_is_right(name):
     with warnings.catch_warnings():
@@ -58,4 +42,4 @@ def test_scripted_export_every_stated_dim_is_right(name):
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     unknown = open_tensors_checking_the_rest(model, sol, feeds)  # at two sizes
     assert len(unknown) == OPEN.get(name, 0), sorted(unknown)
-    _same_outputs(model, feeds)
+    assert_same_outputs(model, feeds)
