@@ -166,3 +166,20 @@ def test_floors_are_reported(tmp_path):
     assert solve(graph(outputs={"z": {"shape": "[1, 1, 7]"}})).floors == {}
     (tmp_path / "g.json").write_text(json.dumps(graph()))
     assert "floors: s >= 25" in cli("solve", tmp_path / "g.json").stdout
+
+
+def test_a_run_below_a_floor_says_so():
+    # the closing solve's diagnostic (MaxPool's negative axis) names the floor the inputs
+    # missed; at the floor the run goes through
+    from shape_logic.executor import ExecutionError, run
+
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, s]"},
+                    "w": {"dtype": "f32", "shape": "[1, 1, 10]"}},
+         "nodes": [{"op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
+                    "attrs": {"strides": [5]}},
+                   {"op": "MaxPool", "inputs": ["y"], "outputs": ["z"],
+                    "attrs": {"kernel_shape": [4]}}]}
+    w = np.ones((1, 1, 10), np.float32)
+    with pytest.raises(ExecutionError, match=r"bindings: s=12; the graph requires s >= 25\)"):
+        run(g, {"x": np.ones((1, 1, 12), np.float32), "w": w})
+    assert run(g, {"x": np.ones((1, 1, 25), np.float32), "w": w})["z"].shape == (1, 1, 1)
