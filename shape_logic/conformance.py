@@ -16,6 +16,7 @@ import numpy as np
 from .asp.program import available_ops
 from .errors import InputError
 from .graph import NUMPY_DTYPES, dtype_of_array
+from .onnx_import import unwrapped_type
 from .progress import steps
 
 MAX_CONST_ELEMENTS = 1024
@@ -73,15 +74,7 @@ def _tensor_io(case) -> bool:
     """The case's inputs and outputs are tensors or sequences of tensors, or optionals of
     those."""
     g = case.model.graph
-    return all(_element_type(vi.type).WhichOneof("value") == "tensor_type"
-               for vi in list(g.input) + list(g.output))
-
-
-def _element_type(t):
-    """The tensor type inside an optional and/or sequence type."""
-    if t.WhichOneof("value") == "optional_type":
-        t = t.optional_type.elem_type
-    return t.sequence_type.elem_type if t.WhichOneof("value") == "sequence_type" else t
+    return all(unwrapped_type(vi.type) is not None for vi in list(g.input) + list(g.output))
 
 
 def shape_model(case):
@@ -96,7 +89,7 @@ def shape_model(case):
     keep, made = [], []
     for vi, arr in zip(list(g.input), inputs):
         optional = vi.type.HasField("optional_type")
-        elem = _element_type(vi.type).tensor_type.elem_type
+        elem = unwrapped_type(vi.type).elem_type
         if arr is None:  # an empty optional: Optional of the declared element type
             made.append(helper.make_node("Optional", [], [vi.name],
                                          type=vi.type.optional_type.elem_type))
@@ -133,7 +126,7 @@ def shape_model(case):
     del g.node[:]
     g.node.extend(nodes)
     for vi in g.output:  # outputs are what we infer: drop their declared shapes
-        _element_type(vi.type).tensor_type.ClearField("shape")
+        unwrapped_type(vi.type).ClearField("shape")
     return model
 
 

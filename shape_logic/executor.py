@@ -218,9 +218,8 @@ class Program:
     # ----- closing the shapes
     def _plan(self, feeds: dict, binder: Binder) -> Plan:
         sol = self.solution
-        for name, arr in feeds.items():
-            if arr is not None:
-                binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
+        for name, arr in feeds.items():  # (Binder.check passes an empty optional by)
+            binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
         key = tuple((n, feed_key(a)) if type(a) is Seq or a is None else
                     (n, a.shape, a.dtype.str, small_int_bytes(a))
                     for n, a in sorted(feeds.items()))

@@ -155,15 +155,7 @@ class _GraphReader:
     def shape(self, value: Any, place: str, cls: int) -> Shape | None:
         if value is None:
             return None
-        try:
-            shape = shape_from_json(value, self.symbols.fresh)
-        except ShapeSyntaxError as e:
-            raise InputError(f"bad shape: {e}", place=f"{place}.shape")
-        except ExprOverflow as e:
-            raise InputError(f"bad shape: {e}", place=f"{place}.shape")
-        except RecursionError:
-            raise InputError("bad shape: nested too deeply", place=f"{place}.shape")
-        check_dims(shape, f"{place}.shape")
+        shape = _parsed_shape(value, place, self.symbols.fresh)
         self.check_namespace(shape, f"{place}.shape")
         self.symbols.note(shape, cls)
         return shape
@@ -291,12 +283,20 @@ def _type_value(value: dict, place: str) -> TensorInfo:
         raise InputError(f"unknown dtype {value['dtype']!r}", place=f"{place}.dtype")
     _marks(info, value, place)
     if value.get("shape") is not None:
-        try:
-            info.shape = shape_from_json(value["shape"], lambda: VARIES)
-        except (ShapeSyntaxError, ExprOverflow, RecursionError) as e:
-            raise InputError(f"bad shape: {e}", place=f"{place}.shape")
-        check_dims(info.shape, f"{place}.shape")
+        info.shape = _parsed_shape(value["shape"], place, lambda: VARIES)
     return info
+
+
+def _parsed_shape(value: Any, place: str, fresh) -> Shape:
+    """A declaration's "shape" read (`fresh()` for each `?`), or an InputError naming it."""
+    try:
+        shape = shape_from_json(value, fresh)
+    except (ShapeSyntaxError, ExprOverflow) as e:
+        raise InputError(f"bad shape: {e}", place=f"{place}.shape")
+    except RecursionError:
+        raise InputError("bad shape: nested too deeply", place=f"{place}.shape")
+    check_dims(shape, f"{place}.shape")
+    return shape
 
 
 def _attr_value(value: Any, place: str) -> Any:

@@ -77,12 +77,11 @@ def _converted(v):
 
 def _marks(t) -> dict:
     """{"optional": True} and/or {"sequence": True} as a value type says."""
-    out = {}
-    if t.HasField("optional_type"):
-        out["optional"], t = True, t.optional_type.elem_type
-    if t.HasField("sequence_type"):
-        out["sequence"] = True
-    return out
+    from .onnx_import import unwrapped_type
+
+    info = TensorInfo("", "")
+    unwrapped_type(t, info)
+    return {mark: True for mark in ("optional", "sequence") if getattr(info, mark)}
 
 
 def body_dict(g) -> dict:

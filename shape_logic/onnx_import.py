@@ -118,7 +118,7 @@ class _ModelReader:
 
     def value_info(self, vi, place: str, cls: int) -> TensorInfo:
         info = TensorInfo(vi.name, place)
-        tt = _unwrapped(vi.type, info)
+        tt = unwrapped_type(vi.type, info)
         if tt is None:
             return info
         if tt.elem_type:
@@ -207,15 +207,17 @@ def tensor_array(proto) -> np.ndarray:
     return numpy_helper.to_array(proto)
 
 
-def _unwrapped(t, info: TensorInfo):
-    """The TypeProto.Tensor inside an optional and/or sequence type (marking `info` so), or
-    None for any other type (a map...)."""
+def unwrapped_type(t, info: TensorInfo | None = None):
+    """The TypeProto.Tensor inside an optional and/or sequence type (marking `info` so, when
+    given), or None for any other type (a map...)."""
     if t.WhichOneof("value") == "optional_type":  # its element's type, when it has one
         t = t.optional_type.elem_type
-        info.optional = True
+        if info is not None:
+            info.optional = True
     if t.WhichOneof("value") == "sequence_type":  # its elements' type, every one's
         t = t.sequence_type.elem_type
-        info.sequence = True
+        if info is not None:
+            info.sequence = True
     return t.tensor_type if t.WhichOneof("value") == "tensor_type" else None
 
 
@@ -224,7 +226,7 @@ def type_declaration(tp, place: str) -> TensorInfo:
     shape (a dim_param kept as its name where it is one, else `?`). A type's names are no
     symbols of the graph: facts.type_attr_facts gives only its integer dims."""
     info = TensorInfo("type", place)
-    tt = _unwrapped(tp, info)
+    tt = unwrapped_type(tp, info)
     if tt is None:
         raise InputError("unsupported type (only tensors, sequences and optionals of them)",
                          place=place)
