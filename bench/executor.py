@@ -134,6 +134,22 @@ def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
             "ref": ref_t, "ok": ok}
 
 
+def blas_kernels() -> str:
+    """NumPy's BLAS and the CPU target of its kernels (OpenBLAS picks them when it loads,
+    or takes OPENBLAS_CORETYPE: a machine that sets it to an older target than the CPU's,
+    Haswell's AVX2 on an AVX-512 CPU, makes our products ~1.6x slower; onnxruntime's own
+    kernels do not read it)."""
+    from threadpoolctl import threadpool_info
+
+    libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    if not libs:
+        return "not found"
+    lib = libs[0]
+    forced = os.environ.get("OPENBLAS_CORETYPE")
+    return (f"{lib.get('internal_api')} {lib.get('version')}, {lib.get('architecture')} "
+            "kernels" + (f" (OPENBLAS_CORETYPE={forced})" if forced else ""))
+
+
 def main(argv=None):
     from shape_logic.kernels.workers import available
 
@@ -159,6 +175,7 @@ def main(argv=None):
           f"{args.ours_threads or f'default ({available()})'}, BLAS threads "
           f"{args.blas_threads or 'as configured'}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"NumPy's BLAS: {blas_kernels()}")
     print("times in ms, wall / cpu (process time, all threads); min of the runs")
     one_head = f" {'ours 1 thread':>15} {'1t/ort':>11}" if args.one_thread else ""
     print(f"{'model':14} {'chk':>3} {'prep s':>6} {'ours':>15} {'onnxruntime':>15} "
