@@ -25,6 +25,7 @@ class Solution:
     set_aside: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        self._producer_map = None  # (_producers)
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
         self._shapes: dict[str, str] = {}
         count = len({v for v in self.decoded.rename.values() if v.startswith("_")})  # fresh
@@ -175,14 +176,27 @@ class Solution:
 
         return render_solution(self, color)
 
+    def _producers(self) -> dict:
+        """Tensor -> the node that makes it (the graph's nodes first, then the bodies'),
+        made once: the text lists every tensor's origin (DenseNet-121's 2,595 tensors
+        asked a map of its 910 nodes made anew each time: 0.29 s of a 0.85 s command)."""
+        made = self._producer_map
+        if made is None:
+            made = {}
+            for n in self.graph.nodes + self.graph.body_nodes:
+                for t in n.outputs:
+                    if t:
+                        made.setdefault(t, n)
+            self._producer_map = made
+        return made
+
     def origin(self, tensor: str) -> str:
         g = self.graph
         if tensor in g.inputs:
             return "input"
         if tensor in g.initializers:
             return "initializer"
-        node = g.producer().get(tensor) or next(
-            (n for n in g.body_nodes if tensor in n.outputs), None)
+        node = self._producers().get(tensor)
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""

@@ -152,3 +152,14 @@ def test_arithmetic_reports_halted_only_when_it_refused_a_computation():
     assert not funcs.halted
     assert funcs.add(clingo.Number(4), clingo.Number(1)) == []  # 4 collided: refused
     assert funcs.halted
+
+
+def test_the_text_names_where_each_tensor_comes_from():
+    """The `from` column: input, initializer, the node of the graph or of a body that makes
+    the tensor, nothing for a body's own inputs (the Scan's state and slice)."""
+    sol = shape_logic.solve(str(EXAMPLES / "axon_rnn_scan.json"))
+    origins = {t: sol.origin(t) for t in ("X", "rnn/W", "hT", "rnn/hn", "rnn/x")}
+    assert origins == {"X": "input", "rnn/W": "initializer", "hT": 'Scan "rnn"',
+                       "rnn/hn": 'Tanh "rnn/act"', "rnn/x": ""}
+    rows = {line.split()[0]: line for line in sol.to_text().splitlines()[2:] if line.strip()}
+    assert rows["rnn/pre"].rstrip().endswith('Add "rnn/sum"')
