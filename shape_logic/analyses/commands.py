@@ -43,6 +43,9 @@ def add_why_parser(sub) -> None:
     w.add_argument("tensor")
     w.add_argument("axis", nargs="?", help="an axis of the tensor (negative from the end)")
     w.add_argument("--format", choices=("text", "json"), default="text")
+    w.add_argument("--all", action="store_true",
+                   help="list every declaration, node and axis (text cuts each list at "
+                        "20 and counts the rest)")
     w.add_argument("--rules", action="append", default=[], metavar="DIR")
 
 
@@ -51,7 +54,7 @@ def cmd_why(args) -> int:
 
     from ..errors import InputError
     from ..solver import solve
-    from .lineage import lineage, render
+    from .lineage import SHOWN, lineage, render
 
     sol = solve(args.graph, rules=args.rules, explain=False)
     if args.tensor not in sol.graph.tensors():
@@ -77,7 +80,7 @@ def cmd_why(args) -> int:
         out["shape"] = sol.shape(args.tensor)
         print(json.dumps(out, indent=2))
     else:
-        print(render(lin, sol.shape(args.tensor)))
+        print(render(lin, sol.shape(args.tensor), limit=None if args.all else SHOWN))
     if sol.status == "error":
         print("shape-logic: the graph has a shape error (see `shape-logic solve`)",
               file=sys.stderr)

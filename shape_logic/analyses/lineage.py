@@ -143,15 +143,32 @@ def _about(s: clingo.Symbol, tensor: str, axis: int | None) -> bool:
     return s.name == "rank" and len(s.arguments) == 2 and axis is None
 
 
-def render(lin: Lineage, shape: str | None) -> str:
+# a text line lists at most this many items; the rest are counted (--all, JSON: all)
+SHOWN = 20
+
+
+def render(lin: Lineage, shape: str | None, limit: int | None = SHOWN) -> str:
+    """The text of `why`: each list cut at `limit` items (None: whole), the rest counted
+    (DenseNet-121's output depends on ~900 declarations: one line of 50,000 characters)."""
     what = lin.tensor if lin.axis is None else f"{lin.tensor}[{lin.axis}]"
     lines = [f"{what} (of {lin.tensor} : {shape or '?'}) depends on:"]
+    cut = False
+
+    def listed(items: list) -> str:
+        nonlocal cut
+        if limit is not None and len(items) > limit:
+            cut = True
+            return f"{', '.join(items[:limit])} ... and {len(items) - limit} more"
+        return ", ".join(items) or "none"
+
     decls = [f"{p} ({', '.join(parts)})" for p, parts in lin.declarations.items()]
-    lines.append(f"  declarations: {', '.join(decls) or 'none'}")
+    lines.append(f"  declarations: {listed(decls)}")
     nodes = [f'{op} "{n}"' for n, op in lin.nodes]
-    lines.append(f"  nodes:        {', '.join(nodes) or 'none'}")
+    lines.append(f"  nodes:        {listed(nodes)}")
     axes = [f"{t}[{i}]" for t, i in lin.axes]
-    lines.append(f"  linked axes:  {', '.join(axes) or 'none'}")
+    lines.append(f"  linked axes:  {listed(axes)}")
     if lin.bindings:
-        lines.append(f"  bindings:     {', '.join(lin.bindings)}")
+        lines.append(f"  bindings:     {listed(list(lin.bindings))}")
+    if cut:
+        lines.append("  (--all or --format json lists every one)")
     return "\n".join(lines)

@@ -1,6 +1,7 @@
 """Lineage (`shape-logic why`): what a shape or one axis depends on, from the solve's
 ground rules."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,6 +65,21 @@ def test_cli_text_and_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["shape"] == "[4, 8, 1024, 256]" and out["axis"] is None
     assert sorted(out["bindings"]) == ["h", "n", "w"]
+
+
+def test_cli_text_cuts_long_lists_and_all_gives_them_whole(capsys):
+    block = str(Path(AXON).parent / "resnet_block.json")
+    assert main(["why", block, "y", "--format", "json"]) == 0
+    axes = json.loads(capsys.readouterr().out)["axes"]
+    assert len(axes) > 20
+    assert main(["why", block, "y"]) == 0
+    text = capsys.readouterr().out
+    line = next(x for x in text.splitlines() if x.startswith("  linked axes:"))
+    assert line.endswith(f"{', '.join(axes[:20])} ... and {len(axes) - 20} more")
+    assert "(--all or --format json lists every one)" in text
+    assert main(["why", block, "y", "--all"]) == 0
+    text = capsys.readouterr().out
+    assert f"  linked axes:  {', '.join(axes)}\n" in text and "more" not in text
 
 
 @pytest.mark.parametrize("argv, message", [
