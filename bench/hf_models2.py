@@ -1,0 +1,155 @@
+"""More Hugging Face architectures for bench/hf_models.py's MODELS (tiny configs, random
+weights, built from code: nothing is downloaded), each maker returning (model, [feeds at two
+input sizes], onnxruntime's optimizer model type or None) as there.
+
+Encoders through the TorchScript exporter: RoBERTa (positions from a cumulative sum of the
+non-padding tokens), ALBERT (factorized embeddings, one shared layer), DeBERTa-v2 (relative
+attention over log buckets of the distance, gathered both ways). Encoder-decoders through
+it too, with their own dynamic target length: T5 (relative position buckets computed in
+the graph from Log, Min and Where; a causal mask in the decoder) and BART (learned positions
+with an offset). Decoders, which transformers' TorchScript export no longer traces, through
+torch.export's: BLOOM (ALiBi slopes over a cumulative sum of the mask), Falcon (rotary,
+one key/value head), Mistral (grouped-query attention with a sliding window), Qwen2
+(grouped-query attention with bias), Phi (partial rotary), GPT-NeoX (parallel residual,
+partial rotary). Vision: ConvNeXt over a dynamic image size (TorchScript's exporter).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hf_export import VOCAB, export, floats, modules, one_input, text_feeds, text_model
+
+_SMALL = dict(vocab_size=VOCAB, hidden_size=32, num_attention_heads=4)
+
+
+def roberta():
+    _, T = modules()
+    config = T.RobertaConfig(**_SMALL, num_hidden_layers=2, intermediate_size=64,
+                             max_position_embeddings=70)
+    return (*text_model(T.RobertaModel, config, False, False), "bert")
+
+
+def albert():
+    _, T = modules()
+    config = T.AlbertConfig(**_SMALL, embedding_size=16, num_hidden_layers=2,
+                            intermediate_size=64, max_position_embeddings=64)
+    return (*text_model(T.AlbertModel, config, True, False), None)
+
+
+def deberta_v2():
+    """Relative attention in both directions (c2p, p2c) over 16 log position buckets."""
+    _, T = modules()
+    config = T.DebertaV2Config(**_SMALL, num_hidden_layers=2, intermediate_size=64,
+                               max_position_embeddings=64, relative_attention=True,
+                               position_buckets=16, pos_att_type=["p2c", "c2p"])
+    return (*text_model(T.DebertaV2Model, config, False, False), None)
+
+
+def _seq2seq(model, model_type):
+    """An encoder-decoder over (input_ids, attention_mask) of [batch, seq] and
+    decoder_input_ids of [batch, target], returning the decoder's last hidden state."""
+    torch, _ = modules()
+
+    class Seq2Seq(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = model.eval()
+
+        def forward(self, input_ids, attention_mask, decoder_input_ids):
+            return self.m(input_ids=input_ids, attention_mask=attention_mask,
+                          decoder_input_ids=decoder_input_ids, use_cache=False,
+                          return_dict=False)[0]
+
+    def feeds(batch, seq, target):
+        f = text_feeds(batch, seq)
+        rng = np.random.default_rng(target)
+        f["decoder_input_ids"] = rng.integers(0, VOCAB, (batch, target)).astype(np.int64)
+        return f
+
+    names = ["input_ids", "attention_mask", "decoder_input_ids"]
+    f = feeds(2, 5, 3)
+    dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
+            "decoder_input_ids": {0: "batch", 1: "target"}}
+    onnx_model = export(Seq2Seq(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                        ["last_hidden_state"], dims, False)
+    return onnx_model, [feeds(2, 5, 3), feeds(3, 9, 4)], model_type
+
+
+def t5():
+    """Relative position buckets (8, distances up to 16) computed in the graph."""
+    _, T = modules()
+    config = T.T5Config(vocab_size=VOCAB, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                        num_decoder_layers=2, num_heads=4, relative_attention_num_buckets=8,
+                        relative_attention_max_distance=16, decoder_start_token_id=0)
+    return _seq2seq(T.T5Model(config), None)
+
+
+def bart():
+    _, T = modules()
+    config = T.BartConfig(vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
+                          encoder_attention_heads=4, decoder_attention_heads=4,
+                          encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64)
+    return _seq2seq(T.BartModel(config), None)
+
+
+def _decoder(model_cls, config):
+    return (*text_model(model_cls, config, False, True), None)
+
+
+def bloom():
+    _, T = modules()
+    return _decoder(T.BloomModel, T.BloomConfig(vocab_size=VOCAB, hidden_size=32, n_layer=2,
+                                                n_head=4))
+
+
+def falcon():
+    _, T = modules()
+    return _decoder(T.FalconModel, T.FalconConfig(**_SMALL, num_hidden_layers=2,
+                                                  new_decoder_architecture=False,
+                                                  multi_query=True, alibi=False))
+
+
+def mistral():
+    """Grouped-query attention (4 heads over 2), a sliding window of 4 positions."""
+    _, T = modules()
+    return _decoder(T.MistralModel, T.MistralConfig(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, num_key_value_heads=2,
+        max_position_embeddings=64, sliding_window=4))
+
+
+def qwen2():
+    _, T = modules()
+    return _decoder(T.Qwen2Model, T.Qwen2Config(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, num_key_value_heads=2,
+        max_position_embeddings=64))
+
+
+def phi():
+    _, T = modules()
+    return _decoder(T.PhiModel, T.PhiConfig(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, max_position_embeddings=64,
+        partial_rotary_factor=0.5))
+
+
+def gpt_neox():
+    _, T = modules()
+    return _decoder(T.GPTNeoXModel, T.GPTNeoXConfig(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, max_position_embeddings=64,
+        rotary_pct=0.5))
+
+
+def convnext():
+    """Two stages over a dynamic image size: a 4 x 4 patchify, a 2 x 2 downsampling."""
+    _, T = modules()
+    inner = T.ConvNextModel(T.ConvNextConfig(num_channels=3, num_stages=2, hidden_sizes=[8, 16],
+                                             depths=[1, 1]))
+    return one_input(inner, "pixel_values",
+                     lambda m, x: m(pixel_values=x, return_dict=False)[0],
+                     {0: "batch", 2: "height", 3: "width"},
+                     [floats("pixel_values", 1, 3, 32, 32), floats("pixel_values", 2, 3, 48, 40)])
+
+
+MODELS = {"hf_roberta": roberta, "hf_albert": albert, "hf_deberta_v2": deberta_v2,
+          "hf_t5": t5, "hf_bart": bart, "hf_bloom": bloom, "hf_falcon": falcon,
+          "hf_mistral": mistral, "hf_qwen2": qwen2, "hf_phi": phi, "hf_gpt_neox": gpt_neox,
+          "hf_convnext": convnext}
