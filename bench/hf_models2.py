@@ -149,7 +149,161 @@ def convnext():
                      [floats("pixel_values", 1, 3, 32, 32), floats("pixel_values", 2, 3, 48, 40)])
 
 
+def longformer():
+    """Sliding-window attention (a window of 4): the sequence padded to a multiple of the
+    window, chunks of half a window, aranges over symbolic lengths as
+    NonZero(ConstantOfShape([n], 1))."""
+    _, T = modules()
+    config = T.LongformerConfig(**_SMALL, num_hidden_layers=2, intermediate_size=64,
+                                max_position_embeddings=80, attention_window=4)
+    return (*text_model(T.LongformerModel, config, False, False), None)
+
+
+def funnel():
+    """The sequence pooled by 2 between blocks; relative positions from aranges over the
+    pooled positions (float elements: the first and last of a Range)."""
+    _, T = modules()
+    config = T.FunnelConfig(vocab_size=VOCAB, d_model=32, n_head=4, d_head=8, d_inner=64,
+                            block_sizes=[1, 1], num_decoder_layers=1)
+    return (*text_model(T.FunnelModel, config, False, False), None)
+
+
+def whisper():
+    """Whisper's encoder (two convolutions over 32 mel frames, the length it requires) and
+    decoder over a dynamic target, through torch.export's exporter (TorchScript's fails)."""
+    torch, T = modules()
+    config = T.WhisperConfig(vocab_size=VOCAB, num_mel_bins=8, d_model=32, encoder_layers=1,
+                             decoder_layers=1, encoder_attention_heads=4,
+                             decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64,
+                             max_source_positions=16, max_target_positions=16, pad_token_id=0,
+                             bos_token_id=1, eos_token_id=2, decoder_start_token_id=1)
+    inner = T.WhisperModel(config).eval()
+
+    class Whisper(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_features, decoder_input_ids):
+            return self.m(input_features=input_features, decoder_input_ids=decoder_input_ids,
+                          use_cache=False, return_dict=False)[0]
+
+    def feeds(batch, target):
+        f = floats("input_features", batch, 8, 32)
+        rng = np.random.default_rng(target)
+        f["decoder_input_ids"] = rng.integers(0, VOCAB, (batch, target)).astype(np.int64)
+        return f
+
+    names = ["input_features", "decoder_input_ids"]
+    f = feeds(2, 3)
+    model = export(Whisper(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                   ["last_hidden_state"], {"input_features": {0: "batch"},
+                                           "decoder_input_ids": {0: "batch", 1: "target"}},
+                   True)
+    return model, [feeds(2, 3), feeds(1, 7)], None
+
+
+def mistral_kv():
+    """Mistral decoding over a KV cache (two layers, 2 key/value heads of 8) with a sliding
+    window of 4, through torch.export's exporter: the window's mask over past + seq."""
+    torch, T = modules()
+    from transformers.cache_utils import DynamicCache
+
+    inner = T.MistralModel(T.MistralConfig(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, num_key_value_heads=2,
+        max_position_embeddings=64, sliding_window=4)).eval()
+    pasts = ["past_k0", "past_v0", "past_k1", "past_v1"]
+
+    class Decoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_ids, attention_mask, past_k0, past_v0, past_k1, past_v1):
+            cache = DynamicCache.from_legacy_cache(((past_k0, past_v0), (past_k1, past_v1)))
+            out = self.m(input_ids=input_ids, attention_mask=attention_mask,
+                         past_key_values=cache, use_cache=True, return_dict=True)
+            present = out.past_key_values.to_legacy_cache()
+            return (out.last_hidden_state,) + tuple(t for kv in present for t in kv)
+
+    def feeds(batch, seq, past):
+        rng = np.random.default_rng(batch * 100 + seq * 10 + past)
+        f = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
+             "attention_mask": np.ones((batch, past + seq), np.int64)}
+        for name in pasts:
+            f[name] = rng.standard_normal((batch, 2, past, 8)).astype(np.float32)
+        return f
+
+    names = ["input_ids", "attention_mask"] + pasts
+    f = feeds(2, 3, 4)
+    dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "total"},
+            **{name: {0: "batch", 2: "past"} for name in pasts}}
+    model = export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                   ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
+    return model, [feeds(2, 3, 4), feeds(1, 5, 2)], None
+
+
+def _image(inner, axes, sizes, **kw):
+    return one_input(inner, "pixel_values",
+                     lambda m, x: m(pixel_values=x, return_dict=False, **kw)[0], axes,
+                     [floats("pixel_values", *size) for size in sizes])
+
+
+_HW = {0: "batch", 2: "height", 3: "width"}
+_VIT = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+            image_size=32, patch_size=8)
+
+
+def beit():
+    """A relative position bias table interpolated to the image's patches: Resized to
+    (2*(h//8) - 1) x (2*(w//8) - 1) and reshaped to [their product, heads]."""
+    _, T = modules()
+    inner = T.BeitModel(T.BeitConfig(**_VIT, use_relative_position_bias=True))
+    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+
+
+def dinov2():
+    """Position embeddings resized by scale factors computed in float from the patches."""
+    _, T = modules()
+    return _image(T.Dinov2Model(T.Dinov2Config(**_VIT)), _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+
+
+def segformer():
+    """Overlapping patch embeddings (convolutions 7/4 and 3/2), attention over keys reduced
+    by a strided convolution."""
+    _, T = modules()
+    inner = T.SegformerModel(T.SegformerConfig(
+        num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[8, 16],
+        patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2],
+        decoder_hidden_size=16))
+    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+
+
+def swin():
+    """Shifted windows (4 x 4) at its own image size (32 x 32), over a dynamic batch: the
+    TorchScript export traces the window padding for that size."""
+    _, T = modules()
+    inner = T.SwinModel(T.SwinConfig(image_size=32, patch_size=2, embed_dim=8, depths=[1, 1],
+                                     num_heads=[2, 2], window_size=4))
+    return _image(inner, {0: "batch"}, [(1, 3, 32, 32), (2, 3, 32, 32)])
+
+
+def wavlm():
+    """Wav2Vec2's feature extractor, and gated relative position buckets over the frames."""
+    _, T = modules()
+    from hf_models import _audio_config
+
+    inner = T.WavLMModel(_audio_config(T.WavLMConfig, conv_dim=(16,) * 7, num_buckets=16,
+                                       max_bucket_distance=32))
+    return one_input(inner, "input_values",
+                     lambda m, x: m(input_values=x, return_dict=False)[0],
+                     {0: "batch", 1: "length"},
+                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+
+
 MODELS = {"hf_roberta": roberta, "hf_albert": albert, "hf_deberta_v2": deberta_v2,
           "hf_t5": t5, "hf_bart": bart, "hf_bloom": bloom, "hf_falcon": falcon,
           "hf_mistral": mistral, "hf_qwen2": qwen2, "hf_phi": phi, "hf_gpt_neox": gpt_neox,
-          "hf_convnext": convnext}
+          "hf_convnext": convnext, "hf_longformer": longformer, "hf_funnel": funnel,
+          "hf_whisper": whisper, "hf_mistral_kv": mistral_kv, "hf_beit": beit,
+          "hf_dinov2": dinov2, "hf_segformer": segformer, "hf_swin": swin, "hf_wavlm": wavlm}
