@@ -15,6 +15,9 @@ CLIP's vision tower at other image sizes (interpolated position embeddings) and 
 small ResNet backbone over a dynamic image size, all through the TorchScript exporter
 (`wav2vec2(dynamo=True)` through torch.export's).
 
+More architectures are bench/hf_models2.py's (in MODELS too); the export itself and the
+feeds are bench/hf_export.py's.
+
 `fused(model, model_type)` is the model after that optimizer (its fusions in Python,
 opt_level 0: no onnxruntime graph rewrites, which could not read the dynamo exports'
 weights either), as the optimizer's users deploy it. Nothing is committed as

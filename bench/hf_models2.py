@@ -11,7 +11,17 @@ with an offset). Decoders, which transformers' TorchScript export no longer trac
 torch.export's: BLOOM (ALiBi slopes over a cumulative sum of the mask), Falcon (rotary,
 one key/value head), Mistral (grouped-query attention with a sliding window), Qwen2
 (grouped-query attention with bias), Phi (partial rotary), GPT-NeoX (parallel residual,
-partial rotary). Vision: ConvNeXt over a dynamic image size (TorchScript's exporter).
+partial rotary), and Mistral decoding over a KV cache, Whisper (its encoder at the 32 mel
+frames it requires, its decoder over a dynamic target: TorchScript's exporter fails on it).
+Longformer (sliding windows over the sequence padded to a multiple of the window) and Funnel
+(the sequence pooled between blocks, relative positions from aranges) through TorchScript's.
+
+Vision and audio, TorchScript's exporter: ConvNeXt, BEiT (a relative position bias table
+interpolated to the patches), DINOv2 (position embeddings resized by float scales) and
+SegFormer over a dynamic image size; Swin over a dynamic batch at its own image size (the
+export traces the window padding for that size: at other sizes onnxruntime fails, and we
+leave 58 tensors open); WavLM over a dynamic audio length (relative position buckets over the
+frames).
 """
 from __future__ import annotations
 
