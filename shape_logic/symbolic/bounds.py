@@ -201,6 +201,15 @@ def _floor_div_bound(n, d):
     return n // d
 
 
+def _multiple(num, den) -> bool:
+    """num is provably a multiple of the integer den (its remainder simplifies to 0)."""
+    if not any(a.kind == "mod" for mono, _ in num.terms for a, _p in mono):
+        return False
+    from . import ops
+
+    return ops.mod(num, den) == 0
+
+
 def atom_bounds(atom) -> tuple[float, float]:
     b = atom._bounds
     if b is None:
@@ -218,8 +227,12 @@ def _atom_bounds(atom) -> tuple[float, float]:
         d_lo, d_hi = bounds(den)
         if d_lo < 1:
             return -inf, inf
-        return _floor_div_bound(n_lo, d_hi if n_lo >= 0 else d_lo), _floor_div_bound(
-            n_hi, d_lo if n_hi >= 0 else d_hi)
+        lo = _floor_div_bound(n_lo, d_hi if n_lo >= 0 else d_lo)
+        if d_lo == d_hi and n_lo not in (inf, -inf) and _multiple(num, den):
+            # an exact quotient rounds its bound up: a positive multiple of 4 is >= 4, so
+            # (s + 3*s%4)//4 >= 1 (a length padded to a window of 4, in windows)
+            lo = -(-n_lo // d_lo)
+        return lo, _floor_div_bound(n_hi, d_lo if n_hi >= 0 else d_hi)
     if kind == "mod":
         _, den = atom.args
         d_lo, d_hi = bounds(den)

@@ -7,6 +7,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
+from shape_logic.symbolic.bounds import bounds
 from shape_logic.symbolic.parse import parse_dim
 
 from ..onnx_graphs import assert_runtime_shapes
@@ -25,6 +26,12 @@ def test_a_multiple_divided_by_a_divisor_of_its_modulus(text, canonical):
     for s in range(1, 40):
         assert e.subs({"s": parse_dim(str(s))}).value == eval(
             text.replace("b", "1").replace("s", str(s)))
+
+
+def test_a_positive_multiple_is_at_least_its_factor():
+    assert bounds(parse_dim("(s + 3*s%4)//4"))[0] == 1
+    assert bounds(parse_dim("(s + 3*s%4)//8"))[0] == 0  # (4 is a multiple of 4, not of 8)
+    assert bounds(parse_dim("(s + 3*s%4 - 4)//4"))[0] == 0
 
 
 def _model(nodes, inits, outputs):
@@ -85,9 +92,9 @@ def test_padded_chunks_and_an_arange_over_a_symbolic_length():
     assert sol.status == "ok" and not sol.warnings
     assert sol.shape("y2") == "[b, 2*((s + 3*s%4)//4), 2]"
     # (m//2 - 1 and 2*(m//4) - 1 were two values that may be 0 (at m = 0): no broadcast
-    # of them was known)
+    # of them was known; and m, a positive multiple of 4, is at least 4: no clamp at 0)
     assert sol.shape("chunks") == sol.shape("later") == sol.shape("expanded") == \
-        "[b, max(0, 2*((s + 3*s%4)//4) - 1), 2]"
+        "[b, 2*((s + 3*s%4)//4) - 1, 2]"
     assert sol.shape("positions") == "[1, 4*b]"
     assert sol.shape("none") == "[1, 0]"
     rng = np.random.default_rng(0)
