@@ -20,7 +20,9 @@ Vision and audio, TorchScript's exporter: ConvNeXt, BEiT (a relative position bi
 interpolated to the patches), DINOv2 (position embeddings resized by float scales) and
 SegFormer over a dynamic image size; Swin too, which onnxruntime runs only at multiples of
 16 (its export keeps values traced at 32 x 32); WavLM over a dynamic audio length (relative
-position buckets over the frames).
+position buckets over the frames), Wav2Vec2-Conformer's relative positions over them (a
+length the graph leaves open: see its maker) and Speech2Text (convolutions subsampling the
+frames of its features, a decoder over a dynamic target).
 """
 from __future__ import annotations
 
@@ -311,9 +313,62 @@ def wavlm():
                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
 
 
+def wav2vec2_conformer():
+    """Relative positions over the frames f: a Slice of a [1, 9999, 32] table from 5000 - f to
+    4999 + f, 2*f - 1 long only while f <= 5000 (past that, the start counts from the end):
+    the graph does not bound f, so that length stays open (19 tensors)."""
+    _, T = modules()
+    from hf_models import _audio_config
+
+    inner = T.Wav2Vec2ConformerModel(_audio_config(
+        T.Wav2Vec2ConformerConfig, conv_dim=(16,) * 7, position_embeddings_type="relative",
+        conv_depthwise_kernel_size=3))
+    return one_input(inner, "input_values",
+                     lambda m, x: m(input_values=x, return_dict=False)[0],
+                     {0: "batch", 1: "length"},
+                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+
+
+def speech2text():
+    """Speech2Text: two strided convolutions subsample the frames of the input features,
+    a decoder over a dynamic target."""
+    torch, T = modules()
+    config = T.Speech2TextConfig(
+        vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
+        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
+        decoder_ffn_dim=64, max_source_positions=200, max_target_positions=64,
+        input_feat_per_channel=8, conv_channels=16, num_conv_layers=2, pad_token_id=1,
+        decoder_start_token_id=2)
+    inner = T.Speech2TextModel(config).eval()
+
+    class Speech2Text(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_features, decoder_input_ids):
+            return self.m(input_features=input_features, decoder_input_ids=decoder_input_ids,
+                          use_cache=False, return_dict=False)[0]
+
+    def feeds(batch, frames, target):
+        f = floats("input_features", batch, frames, 8)
+        rng = np.random.default_rng(target)
+        f["decoder_input_ids"] = rng.integers(0, VOCAB, (batch, target)).astype(np.int64)
+        return f
+
+    names = ["input_features", "decoder_input_ids"]
+    f = feeds(2, 30, 3)
+    model = export(Speech2Text(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                   ["last_hidden_state"], {"input_features": {0: "batch", 1: "frames"},
+                                           "decoder_input_ids": {0: "batch", 1: "target"}},
+                   False)
+    return model, [feeds(2, 30, 3), feeds(1, 47, 7)], None
+
+
 MODELS = {"hf_roberta": roberta, "hf_albert": albert, "hf_deberta_v2": deberta_v2,
           "hf_t5": t5, "hf_bart": bart, "hf_bloom": bloom, "hf_falcon": falcon,
           "hf_mistral": mistral, "hf_qwen2": qwen2, "hf_phi": phi, "hf_gpt_neox": gpt_neox,
           "hf_convnext": convnext, "hf_longformer": longformer, "hf_funnel": funnel,
           "hf_whisper": whisper, "hf_mistral_kv": mistral_kv, "hf_beit": beit,
-          "hf_dinov2": dinov2, "hf_segformer": segformer, "hf_swin": swin, "hf_wavlm": wavlm}
+          "hf_dinov2": dinov2, "hf_segformer": segformer, "hf_swin": swin, "hf_wavlm": wavlm,
+          "hf_wav2vec2_conformer": wav2vec2_conformer, "hf_speech2text": speech2text}
