@@ -18,8 +18,9 @@ Longformer (sliding windows over the sequence padded to a multiple of the window
 
 Vision and audio, TorchScript's exporter: ConvNeXt, BEiT (a relative position bias table
 interpolated to the patches), DINOv2 (position embeddings resized by float scales) and
-SegFormer over a dynamic image size; Swin too, which onnxruntime runs only at multiples of
-16 (its export keeps values traced at 32 x 32); WavLM over a dynamic audio length (relative
+SegFormer over a dynamic image size; Swin and Swin V2 too, which onnxruntime runs only at
+multiples of 16 (their exports keep values traced at 32 x 32), and MobileViT (multiples of
+32; patches of a size rounded up in float, open); WavLM over a dynamic audio length (relative
 position buckets over the frames), Wav2Vec2-Conformer's relative positions over them (a
 length the graph leaves open: see its maker) and Speech2Text (convolutions subsampling the
 frames of its features, a decoder over a dynamic target).
@@ -300,6 +301,27 @@ def swin():
     return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
 
 
+def mobilevit():
+    """MobileViT unfolds its feature maps into 2 x 2 patches of a size rounded up in float,
+    ceil(h / 2.0) * 2 (h/2 is no integer: floats.lp does not follow it, and its attention
+    blocks stay open). onnxruntime runs the export at multiples of 32 only (values traced at
+    32 x 32)."""
+    _, T = modules()
+    inner = T.MobileViTModel(T.MobileViTConfig(
+        image_size=32, patch_size=2, hidden_sizes=[16, 24, 32],
+        neck_hidden_sizes=[8, 8, 16, 16, 24, 24, 48], num_attention_heads=2, expand_ratio=2.0))
+    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 64, 96)])
+
+
+def swinv2():
+    """Swin V2: a continuous position bias from log-spaced relative coordinates (an MLP over
+    a constant table), over a dynamic image size (onnxruntime: multiples of 16)."""
+    _, T = modules()
+    inner = T.Swinv2Model(T.Swinv2Config(image_size=32, patch_size=2, embed_dim=8,
+                                         depths=[1, 1], num_heads=[2, 2], window_size=4))
+    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
+
+
 def wavlm():
     """Wav2Vec2's feature extractor, and gated relative position buckets over the frames."""
     _, T = modules()
@@ -371,4 +393,5 @@ MODELS = {"hf_roberta": roberta, "hf_albert": albert, "hf_deberta_v2": deberta_v
           "hf_convnext": convnext, "hf_longformer": longformer, "hf_funnel": funnel,
           "hf_whisper": whisper, "hf_mistral_kv": mistral_kv, "hf_beit": beit,
           "hf_dinov2": dinov2, "hf_segformer": segformer, "hf_swin": swin, "hf_wavlm": wavlm,
-          "hf_wav2vec2_conformer": wav2vec2_conformer, "hf_speech2text": speech2text}
+          "hf_wav2vec2_conformer": wav2vec2_conformer, "hf_speech2text": speech2text,
+          "hf_mobilevit": mobilevit, "hf_swinv2": swinv2}
