@@ -20,7 +20,7 @@ Vision and audio, TorchScript's exporter: ConvNeXt, BEiT (a relative position bi
 interpolated to the patches), DINOv2 (position embeddings resized by float scales) and
 SegFormer over a dynamic image size; Swin and Swin V2 too, which onnxruntime runs only at
 multiples of 16 (their exports keep values traced at 32 x 32), and MobileViT (multiples of
-32; patches of a size rounded up in float, open); WavLM over a dynamic audio length (relative
+32; patches of a size rounded up in float); WavLM over a dynamic audio length (relative
 position buckets over the frames), Wav2Vec2-Conformer's relative positions over them (a
 length the graph leaves open: see its maker) and Speech2Text (convolutions subsampling the
 frames of its features, a decoder over a dynamic target).
@@ -303,9 +303,8 @@ def swin():
 
 def mobilevit():
     """MobileViT unfolds its feature maps into 2 x 2 patches of a size rounded up in float,
-    ceil(h / 2.0) * 2 (h/2 is no integer: floats.lp does not follow it, and its attention
-    blocks stay open). onnxruntime runs the export at multiples of 32 only (values traced at
-    32 x 32)."""
+    ceil(h / 2.0) * 2 (rules/Ceil.lp: the rounding of a float quotient of a size). onnxruntime
+    runs the export at multiples of 32 only (values traced at 32 x 32)."""
     _, T = modules()
     inner = T.MobileViTModel(T.MobileViTConfig(
         image_size=32, patch_size=2, hidden_sizes=[16, 24, 32],

@@ -138,6 +138,9 @@ def test_detr_over_a_dynamic_image_size():
     ("t5", "[batch, target, 32]"),        # relative position buckets; the decoder's
     ("bart", "[batch, target, 32]"),      # learned positions with an offset
     ("segformer", "[batch, 16, ((height + 3)//4 + 1)//2, ((width + 3)//4 + 1)//2]"),
+    # patches of ceil(h / 2.0) * 2 in float (rules/Ceil.lp: 308 of 1106 tensors were open)
+    ("mobilevit", "[batch, 48, (((((height + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2, "
+                  "(((((width + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2]"),
 ])
 def test_more_architectures(name, out):
     model, feeds, _ = getattr(hf_models.hf_models2, name)()
