@@ -35,10 +35,14 @@ block, ConvNeXt, MobileNetV3, MBConv, DETR, wav2vec2 features, fold, spectrogram
 updates, 'same' convolutions); --zoo3 on bench/zoo_scripted.py's torch.jit.script modules
 (If, Loop, sequences and optionals from Optional[Tensor], appended lists, while loops,
 greedy decoding; TorchScript exporter only). --hf on Hugging Face transformers models
-(bench/hf_models.py: BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA, MPT;
-tiny configs, random weights; needs the transformers package, in the `bench` extra), each
-also after onnxruntime's transformer optimizer where it applies (`<name>_fused`: Attention,
-EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from com.microsoft).
+(bench/hf_models.py: BERT, DistilBERT, ViT, GPT-2 (also over a KV cache), LLaMA, MPT,
+Wav2Vec2, SEW-D, CLIP vision, DETR, and bench/hf_models2.py's: RoBERTa, ALBERT, DeBERTa-v2,
+Longformer, Funnel, T5, BART, Whisper, BLOOM, Falcon, Mistral (also over a KV cache),
+Qwen2, Phi, GPT-NeoX, ConvNeXt, BEiT, DINOv2, SegFormer, Swin, WavLM, Wav2Vec2-Conformer,
+Speech2Text, MobileViT, Swin V2; tiny configs, random weights; needs the transformers
+package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
+applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
+from com.microsoft).
 """
 from __future__ import annotations
 

@@ -15,6 +15,9 @@ CLIP's vision tower at other image sizes (interpolated position embeddings) and 
 small ResNet backbone over a dynamic image size, all through the TorchScript exporter
 (`wav2vec2(dynamo=True)` through torch.export's).
 
+More architectures are bench/hf_models2.py's (in MODELS too); the export itself and the
+feeds are bench/hf_export.py's.
+
 `fused(model, model_type)` is the model after that optimizer (its fusions in Python,
 opt_level 0: no onnxruntime graph rewrites, which could not read the dynamo exports'
 weights either), as the optimizer's users deploy it. Nothing is committed as
@@ -23,112 +26,41 @@ a binary: models are built on the fly (~1 s each, ~6 s for the dynamo exports).
 from __future__ import annotations
 
 import copy
-import io
 import logging
 import warnings
 
 import numpy as np
 
-VOCAB = 100
-
-
-def _modules():
-    import torch
-    import transformers
-
-    return torch, transformers
-
-
-def _export(module, args, names, outputs, dims, dynamo: bool):
-    """The ONNX ModelProto of `module` at `args`; `dims`: input -> {axis: name}."""
-    import onnx
-
-    torch, _ = _modules()
-    module.eval()
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if dynamo:
-            logging.getLogger("torch.onnx").setLevel(logging.ERROR)
-            shapes = {arg: {axis: torch.export.Dim(name) for axis, name in axes.items()}
-                      for arg, axes in zip(_arg_names(module), dims.values())}
-            program = torch.onnx.export(module, args, input_names=names, output_names=outputs,
-                                        dynamic_shapes=shapes, dynamo=True, opset_version=18,
-                                        verbose=False)
-            return program.model_proto
-        buf = io.BytesIO()
-        torch.onnx.export(module, args, buf, input_names=names, output_names=outputs,
-                          dynamic_axes=dims, opset_version=17, dynamo=False)
-    return onnx.load_from_string(buf.getvalue())
-
-
-def _arg_names(module) -> list[str]:
-    import inspect
-
-    return list(inspect.signature(module.forward).parameters)
-
-
-def _text_feeds(batch: int, seq: int, token_types: bool = False) -> dict:
-    rng = np.random.default_rng(batch * 10 + seq)
-    feeds = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
-             "attention_mask": np.ones((batch, seq), np.int64)}
-    feeds["attention_mask"][0, -1] = 0  # (one padded position: the mask is read)
-    if token_types:
-        feeds["token_type_ids"] = np.zeros((batch, seq), np.int64)
-    return feeds
-
-
-def _text_model(model_cls, config, token_types: bool, dynamo: bool):
-    """A text encoder/decoder over (input_ids, attention_mask[, token_type_ids]) with
-    dynamic batch and sequence, returning its last hidden state."""
-    torch, _ = _modules()
-    inner = model_cls(config).eval()
-
-    class Text(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner
-
-        def forward(self, input_ids, attention_mask, token_type_ids=None):
-            kw = {"token_type_ids": token_type_ids} if token_types else {}
-            if dynamo:
-                kw["use_cache"] = False
-            return self.m(input_ids=input_ids, attention_mask=attention_mask,
-                          return_dict=False, **kw)[0]
-
-    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
-    f = _text_feeds(2, 5, token_types)
-    args = tuple(torch.from_numpy(f[n]) for n in names)
-    model = _export(Text(), args, names, ["last_hidden_state"],
-                    {n: {0: "batch", 1: "seq"} for n in names}, dynamo)
-    return model, [_text_feeds(2, 5, token_types), _text_feeds(3, 7, token_types)]
+import hf_models2
+from hf_export import VOCAB, export, floats, modules, one_input, text_feeds, text_model
 
 
 def bert():
-    _, T = _modules()
+    _, T = modules()
     config = T.BertConfig(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2,
                           num_attention_heads=4, intermediate_size=64,
                           max_position_embeddings=64)
-    return (*_text_model(T.BertModel, config, True, False), "bert")
+    return (*text_model(T.BertModel, config, True, False), "bert")
 
 
 def distilbert():
-    _, T = _modules()
+    _, T = modules()
     config = T.DistilBertConfig(vocab_size=VOCAB, dim=32, n_layers=2, n_heads=4,
                                 hidden_dim=64, max_position_embeddings=64)
-    return (*_text_model(T.DistilBertModel, config, False, False), "bert")
+    return (*text_model(T.DistilBertModel, config, False, False), "bert")
 
 
 def gpt2():
-    _, T = _modules()
+    _, T = modules()
     config = T.GPT2Config(vocab_size=VOCAB, n_embd=32, n_layer=2, n_head=4, n_positions=64)
-    return (*_text_model(T.GPT2Model, config, False, True), None)
+    return (*text_model(T.GPT2Model, config, False, True), None)
 
 
 def gpt2_kv(heads: int = 4, d: int = 32):
     """GPT-2 decoding over a KV cache: the past keys and values of each layer as inputs
     [batch, heads, past, d / heads], the mask over past + seq positions (its own dim name:
     the exporter cannot tie it), the present keys and values as outputs."""
-    torch, T = _modules()
+    torch, T = modules()
     from transformers.cache_utils import DynamicCache
 
     config = T.GPT2Config(vocab_size=VOCAB, n_embd=d, n_layer=2, n_head=heads,
@@ -160,17 +92,17 @@ def gpt2_kv(heads: int = 4, d: int = 32):
     f = feeds(2, 3, 4)
     dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "total"},
             **{name: {0: "batch", 2: "past"} for name in pasts}}
-    model = _export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
+    model = export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
                     ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
     return model, [feeds(2, 3, 4), feeds(1, 5, 2)], None
 
 
 def llama():
-    _, T = _modules()
+    _, T = modules()
     config = T.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
                            num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                            max_position_embeddings=64)
-    return (*_text_model(T.LlamaModel, config, False, True), None)
+    return (*text_model(T.LlamaModel, config, False, True), None)
 
 
 def mpt():
@@ -178,14 +110,14 @@ def mpt():
     max_seq_len of 64: its ALiBi table [heads, 1, 64] is sliced from 64 - seq, which takes
     seq positions up to 64 and 1 at 65 (the scores broadcast it). onnxruntime's symbolic
     inference says seq there."""
-    _, T = _modules()
+    _, T = modules()
     config = T.MptConfig(vocab_size=VOCAB, d_model=32, n_layers=2, n_heads=4, max_seq_len=64)
-    model, _ = _text_model(T.MptModel, config, False, False)
-    return model, [_text_feeds(2, 5), _text_feeds(1, 65)], None
+    model, _ = text_model(T.MptModel, config, False, False)
+    return model, [text_feeds(2, 5), text_feeds(1, 65)], None
 
 
 def vit():
-    torch, T = _modules()
+    torch, T = modules()
     config = T.ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                          intermediate_size=64, image_size=32, patch_size=8)
     inner = T.ViTModel(config).eval()
@@ -202,30 +134,9 @@ def vit():
         rng = np.random.default_rng(batch)
         return {"pixel_values": rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)}
 
-    model = _export(Vit(), (torch.from_numpy(feeds(2)["pixel_values"]),), ["pixel_values"],
+    model = export(Vit(), (torch.from_numpy(feeds(2)["pixel_values"]),), ["pixel_values"],
                     ["last_hidden_state"], {"pixel_values": {0: "batch"}}, False)
     return model, [feeds(2), feeds(3)], "vit"
-
-
-def _one_input(inner, name: str, call, axes: dict, feeds: list, dynamo: bool = False):
-    """`call(inner, x)`'s first output over one input `name` with dynamic `axes`."""
-    torch, _ = _modules()
-
-    class One(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner.eval()
-
-        def forward(self, x):
-            return call(self.m, x)
-
-    model = _export(One(), (torch.from_numpy(feeds[0][name]),), [name], ["last_hidden_state"],
-                    {name: axes}, dynamo)
-    return model, feeds, None
-
-
-def _floats(name: str, *shape: int) -> dict:
-    return {name: np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)}
 
 
 def _audio_config(cls, **kw):
@@ -237,11 +148,11 @@ def _audio_config(cls, **kw):
 
 def wav2vec2(dynamo: bool = False):
     """Audio of a dynamic length (16000 and 12345 samples) through the convolutions."""
-    _, T = _modules()
+    _, T = modules()
     inner = T.Wav2Vec2Model(_audio_config(T.Wav2Vec2Config, conv_dim=(16,) * 7))
-    return _one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
+    return one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
                       {0: "batch", 1: "length"},
-                      [_floats("input_values", 1, 16000), _floats("input_values", 2, 12345)],
+                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)],
                       dynamo)
 
 
@@ -249,49 +160,49 @@ def sew_d():
     """SEW-D: Wav2Vec2's frames pooled by 2 for the encoder (its attention mask is
     ConstantOfShape([batch, frames // 2]), an integer Div of a length from the convolutions)
     and upsampled back. The exporter names the output's dims itself."""
-    _, T = _modules()
+    _, T = modules()
     inner = T.SEWDModel(_audio_config(T.SEWDConfig, conv_dim=(16,) * 13, squeeze_factor=2,
                                       position_buckets=16, max_position_embeddings=64))
-    return _one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
+    return one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
                       {0: "batch", 1: "length"},
-                      [_floats("input_values", 1, 16000), _floats("input_values", 2, 12345)])
+                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
 
 
 def clip_vision():
     """CLIP's vision tower at image sizes other than its own 32 x 32 (interpolated position
     embeddings: a grid of int(16 ** 0.5) = 4 patches a side resized to height//8, width//8)."""
-    _, T = _modules()
+    _, T = modules()
     inner = T.CLIPVisionModel(T.CLIPVisionConfig(
         hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
         image_size=32, patch_size=8))
-    return _one_input(
+    return one_input(
         inner, "pixel_values",
         lambda m, x: m(pixel_values=x, interpolate_pos_encoding=True, return_dict=False)[0],
         {0: "batch", 2: "height", 3: "width"},
-        [_floats("pixel_values", 1, 3, 32, 48), _floats("pixel_values", 2, 3, 40, 24)])
+        [floats("pixel_values", 1, 3, 32, 48), floats("pixel_values", 2, 3, 40, 24)])
 
 
 def detr():
     """DETR with a two-stage ResNet backbone (nothing downloaded: no timm, no pretrained
     weights) over images of a dynamic size; its position embedding divides by the last row
     and column of a cumulative sum, x[:, -1:] with the end INT64_MAX."""
-    _, T = _modules()
+    _, T = modules()
     backbone = T.ResNetConfig(num_channels=3, embedding_size=8, hidden_sizes=[8, 16],
                               depths=[1, 1], layer_type="basic", out_features=["stage2"])
     inner = T.DetrModel(T.DetrConfig(
         use_timm_backbone=False, backbone_config=backbone, use_pretrained_backbone=False,
         backbone=None, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
         decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=5))
-    return _one_input(inner, "pixel_values", lambda m, x: m(pixel_values=x, return_dict=False)[0],
+    return one_input(inner, "pixel_values", lambda m, x: m(pixel_values=x, return_dict=False)[0],
                       {0: "batch", 2: "height", 3: "width"},
-                      [_floats("pixel_values", 1, 3, 64, 96),
-                       _floats("pixel_values", 2, 3, 80, 56)])
+                      [floats("pixel_values", 1, 3, 64, 96),
+                       floats("pixel_values", 2, 3, 80, 56)])
 
 
 MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2": gpt2,
           "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt, "hf_wav2vec2": wav2vec2,
           "hf_wav2vec2_dynamo": lambda: wav2vec2(dynamo=True), "hf_sew_d": sew_d,
-          "hf_clip_vision": clip_vision, "hf_detr": detr}
+          "hf_clip_vision": clip_vision, "hf_detr": detr, **hf_models2.MODELS}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):

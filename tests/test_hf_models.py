@@ -131,3 +131,56 @@ def test_detr_over_a_dynamic_image_size():
     sol = _check(model, feeds)
     assert sol.shape("last_hidden_state") == "[batch, 5, 32]"
     _runs_as_onnxruntime(model, feeds[:1])
+
+
+@pytest.mark.parametrize("name, out", [
+    ("deberta_v2", "[batch, seq, 32]"),   # relative attention over log buckets, both ways
+    ("t5", "[batch, target, 32]"),        # relative position buckets; the decoder's
+    ("bart", "[batch, target, 32]"),      # learned positions with an offset
+    ("segformer", "[batch, 16, ((height + 3)//4 + 1)//2, ((width + 3)//4 + 1)//2]"),
+    # patches of ceil(h / 2.0) * 2 in float (rules/Ceil.lp: 308 of 1106 tensors were open)
+    ("mobilevit", "[batch, 48, (((((height + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2, "
+                  "(((((width + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2]"),
+])
+def test_more_architectures(name, out):
+    model, feeds, _ = getattr(hf_models.hf_models2, name)()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == out
+
+
+def test_longformer_s_sliding_windows():
+    """The sequence padded to a multiple of the window, m = seq + 3*seq%4, halved as m//2
+    beside 2*(m//4) (one canonical form now: an Expand of one by the other was a broadcast
+    of two sizes that may be 0), and aranges as NonZero(ConstantOfShape([4*batch], 1))
+    (all counted: 218 tensors were open after them)."""
+    model, feeds, _ = hf_models.hf_models2.longformer()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+    nonzeros = [n.output[0] for n in model.graph.node if n.op_type == "NonZero"]
+    assert sol.shape(nonzeros[0]) == "[1, 4*batch]"
+
+
+def test_funnel_s_relative_positions():
+    """An arange from pos[0] - pos[-1] over the positions cast to float: Gather's index -1
+    of a Range over the sequence reads its last element (54 tensors were open)."""
+    model, feeds, _ = hf_models.hf_models2.funnel()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+
+
+def test_beit_s_relative_position_bias_at_other_image_sizes():
+    """Its table Resized to (2*(h//8) - 1) x (2*(w//8) - 1) and reshaped to [product, 4]:
+    the product is >= 1 under the patch convolution's floors (h, w >= 8) once bounded
+    around its factors' lower bounds (symbolic/bounds.py); it was [_1, 4]."""
+    model, feeds, _ = hf_models.hf_models2.beit()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, (height//8)*(width//8) + 1, 32]"
+
+
+@pytest.mark.slow
+def test_mistral_decoding_over_a_kv_cache_with_a_sliding_window():
+    pytest.importorskip("onnxscript")
+    model, feeds, _ = hf_models.hf_models2.mistral_kv()
+    sol = _check(model, feeds)
+    assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+    assert sol.shape("present_k1") == "[batch, 2, past + seq, 8]"

@@ -26,6 +26,8 @@ def _bounds(e) -> tuple[float, float]:
     lo, hi = _interval(e)
     if lo == hi:
         return lo, hi
+    if lo < 1 and len(e.terms) <= MAX_SHIFTED_TERMS and e.degree() >= 2:
+        lo = max(lo, _shifted_lower(e))
     # the refinements build expressions of their own (k times e's other terms), which may
     # pass the arithmetic's limits where e does not: 2^63 - 1 - ((w + 1)//2 + 1)//2 (a
     # Slice's end, INT64_MAX, beside a pooled width) took it to 4*(2^63 - 1) and failed,
@@ -87,6 +89,45 @@ def _extremum_refined(e, lo, hi) -> tuple[float, float]:
     if (atom.kind == "min") == (c < 0):  # c*m >= c*arg for every argument: e from below
         return max(lo, max(b[0] for b in ends)), hi
     return lo, min(hi, min(b[1] for b in ends))
+
+
+# a product is expanded around its atoms' lower bounds only up to this many terms
+MAX_SHIFTED_TERMS = 12
+
+
+def _shifted_lower(e) -> float:
+    """A lower bound of a polynomial e from its expansion around its atoms' lower bounds:
+    with each atom x = L + y (y >= 0), a term of a positive coefficient is >= 0, so where
+    every term but the constant has one, e >= the constant. Intervals lose what factors
+    share: (2*a - 1)*(2*b - 1) for a, b >= 1 is 4*a*b - 2*a - 2*b + 1, whose terms' intervals
+    add up to nothing, while around a = b = 1 it is 1 + 2*y + 2*z + 4*y*z >= 1 (BEiT's
+    relative position table, Resized to (2*(h//8) - 1) x (2*(w//8) - 1) and reshaped to
+    [that product, heads])."""
+    from math import comb
+
+    lows = {}
+    for mono, _ in e.terms:
+        for atom, _p in mono:
+            if atom not in lows:
+                a_lo = atom_bounds(atom)[0]
+                if a_lo == -inf:
+                    return -inf
+                lows[atom] = int(a_lo)
+    # the expansion: the powers of the y's (atom -> k > 0) -> coefficient
+    expanded: dict = {}
+    for mono, c in e.terms:
+        parts = [()]
+        for atom, p in mono:
+            parts = [part + ((atom, p, k),) for part in parts for k in range(p + 1)]
+        for part in parts:
+            coef = c
+            for atom, p, k in part:
+                coef *= comb(p, k) * lows[atom] ** (p - k)
+            key = frozenset((atom, k) for atom, _p, k in part if k)
+            expanded[key] = expanded.get(key, 0) + coef
+    if any(c < 0 for key, c in expanded.items() if key):
+        return -inf
+    return expanded.get(frozenset(), 0)
 
 
 def _alone(e, test) -> list:
@@ -160,6 +201,15 @@ def _floor_div_bound(n, d):
     return n // d
 
 
+def _multiple(num, den) -> bool:
+    """num is provably a multiple of the integer den (its remainder simplifies to 0)."""
+    if not any(a.kind == "mod" for mono, _ in num.terms for a, _p in mono):
+        return False
+    from . import ops
+
+    return ops.mod(num, den) == 0
+
+
 def atom_bounds(atom) -> tuple[float, float]:
     b = atom._bounds
     if b is None:
@@ -177,8 +227,12 @@ def _atom_bounds(atom) -> tuple[float, float]:
         d_lo, d_hi = bounds(den)
         if d_lo < 1:
             return -inf, inf
-        return _floor_div_bound(n_lo, d_hi if n_lo >= 0 else d_lo), _floor_div_bound(
-            n_hi, d_lo if n_hi >= 0 else d_hi)
+        lo = _floor_div_bound(n_lo, d_hi if n_lo >= 0 else d_lo)
+        if d_lo == d_hi and n_lo not in (inf, -inf) and _multiple(num, den):
+            # an exact quotient rounds its bound up: a positive multiple of 4 is >= 4, so
+            # (s + 3*s%4)//4 >= 1 (a length padded to a window of 4, in windows)
+            lo = -(-n_lo // d_lo)
+        return lo, _floor_div_bound(n_hi, d_lo if n_hi >= 0 else d_hi)
     if kind == "mod":
         _, den = atom.args
         d_lo, d_hi = bounds(den)

@@ -89,7 +89,24 @@ def _floordiv_int(a: Expr, c: int) -> Expr:
     if inner is not None and inner.kind == "floordiv" and inner.args[1].is_int:
         # floor(floor(x / d) / c) = floor(x / (d*c)) for positive d, c
         return q_expr + _floordiv_int(inner.args[0], inner.args[1].value * c)
+    whole = _multiple_of(r_expr, c)
+    if whole:
+        return q_expr + floordiv(r_expr, whole) * (whole // c)
     return q_expr + Expr.atom(Atom("floordiv", (r_expr, Expr.const(c))))
+
+
+def _multiple_of(a: Expr, c: int) -> int | None:
+    """A multiple M > c of c that a is a multiple of, by the moduli of its terms k*(x % M):
+    then a//c is (M/c)*(a//M) exactly, and that is its canonical form. Torch pads a length
+    to a multiple of 4 as m = s + 3*s%4 and halves it, m//2, beside 2*(m//4): equal, and
+    Longformer's Expand of one by the other was a broadcast that may be 1 (or 0)."""
+    for mono, _ in a.terms:
+        if len(mono) == 1 and mono[0][1] == 1 and mono[0][0].kind == "mod":
+            m = mono[0][0].args[1]
+            if m.is_int and m.value > c and m.value % c == 0 and mod(a, m).is_int \
+                    and mod(a, m).value == 0:
+                return m.value
+    return None
 
 
 def ceildiv(a, b) -> Expr:

@@ -1,0 +1,104 @@
+"""The export of bench/hf_models.py's and hf_models2.py's Hugging Face models: a module
+to ONNX through torch.onnx (TorchScript's exporter or torch.export's), and the feeds of
+text models (input_ids, attention_mask[, token_type_ids]) and of one-input models."""
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+
+import numpy as np
+
+VOCAB = 100
+
+
+def modules():
+    import torch
+    import transformers
+
+    return torch, transformers
+
+
+def export(module, args, names, outputs, dims, dynamo: bool):
+    """The ONNX ModelProto of `module` at `args`; `dims`: input -> {axis: name}."""
+    import onnx
+
+    torch, _ = modules()
+    module.eval()
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            logging.getLogger("torch.onnx").setLevel(logging.ERROR)
+            shapes = {arg: {axis: torch.export.Dim(name) for axis, name in axes.items()}
+                      for arg, axes in zip(arg_names(module), dims.values())}
+            program = torch.onnx.export(module, args, input_names=names, output_names=outputs,
+                                        dynamic_shapes=shapes, dynamo=True, opset_version=18,
+                                        verbose=False)
+            return program.model_proto
+        buf = io.BytesIO()
+        torch.onnx.export(module, args, buf, input_names=names, output_names=outputs,
+                          dynamic_axes=dims, opset_version=17, dynamo=False)
+    return onnx.load_from_string(buf.getvalue())
+
+
+def arg_names(module) -> list[str]:
+    import inspect
+
+    return list(inspect.signature(module.forward).parameters)
+
+
+def text_feeds(batch: int, seq: int, token_types: bool = False) -> dict:
+    rng = np.random.default_rng(batch * 10 + seq)
+    feeds = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
+             "attention_mask": np.ones((batch, seq), np.int64)}
+    feeds["attention_mask"][0, -1] = 0  # (one padded position: the mask is read)
+    if token_types:
+        feeds["token_type_ids"] = np.zeros((batch, seq), np.int64)
+    return feeds
+
+
+def text_model(model_cls, config, token_types: bool, dynamo: bool):
+    """A text encoder/decoder over (input_ids, attention_mask[, token_type_ids]) with
+    dynamic batch and sequence, returning its last hidden state."""
+    torch, _ = modules()
+    inner = model_cls(config).eval()
+
+    class Text(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids=None):
+            kw = {"token_type_ids": token_type_ids} if token_types else {}
+            if dynamo:
+                kw["use_cache"] = False
+            return self.m(input_ids=input_ids, attention_mask=attention_mask,
+                          return_dict=False, **kw)[0]
+
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
+    f = text_feeds(2, 5, token_types)
+    args = tuple(torch.from_numpy(f[n]) for n in names)
+    model = export(Text(), args, names, ["last_hidden_state"],
+                    {n: {0: "batch", 1: "seq"} for n in names}, dynamo)
+    return model, [text_feeds(2, 5, token_types), text_feeds(3, 7, token_types)]
+
+def one_input(inner, name: str, call, axes: dict, feeds: list, dynamo: bool = False):
+    """`call(inner, x)`'s first output over one input `name` with dynamic `axes`."""
+    torch, _ = modules()
+
+    class One(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner.eval()
+
+        def forward(self, x):
+            return call(self.m, x)
+
+    model = export(One(), (torch.from_numpy(feeds[0][name]),), [name], ["last_hidden_state"],
+                    {name: axes}, dynamo)
+    return model, feeds, None
+
+
+def floats(name: str, *shape: int) -> dict:
+    return {name: np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)}
+
