@@ -21,7 +21,7 @@ def under_floors(problem, atoms, funcs, cancel=None):
     the one before did not (the graph has no run at all) gives way to that one."""
     for _ in range(MAX_ROUNDS):
         new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)}
-        if not new or atoms.conflicts or not may_settle(atoms):
+        if not new or atoms.conflicts or not may_settle(atoms, problem.graph):
             break
         before, problem.floors = problem.floors, {**problem.floors, **new}
         ctl, floored_funcs = problem.control("", sourced=False, cancel=cancel)
@@ -35,14 +35,19 @@ def under_floors(problem, atoms, funcs, cancel=None):
     return atoms, funcs
 
 
-def may_settle(atoms) -> bool:
+def may_settle(atoms, graph) -> bool:
     """Whether the floors may settle something the solve leaves open: an axis of known rank
-    without a value. (A model whose every axis is known, a UNet's pooled sizes, is not
-    solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2, where
-    it is right as it is: Wav2Vec2's TorchScript export.)"""
+    without a value in the inputs' names alone (none, or only names no input gives: a
+    declared output's that the graph does not bind, a branch's own, `Ify_7_dim_1` beside
+    an If's `min(4, _i1_t)`). (A model whose every axis is known, a UNet's pooled sizes,
+    is not solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2,
+    where it is right as it is: Wav2Vec2's TorchScript export.)"""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     for t, ranks in atoms.rank.items():
         if len(ranks) == 1:
             (r,) = ranks
-            if any((t, i) not in atoms.dims for i in range(r)):
-                return True
+            for i in range(r):
+                values = atoms.dims.get((t, i))
+                if not values or not any(e.symbol_set() <= inputs for e in values):
+                    return True
     return False

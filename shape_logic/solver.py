@@ -19,8 +19,8 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
-from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_program_files,
-                          core_encodings, is_shipped)
+from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
+                          add_program_files, core_encodings, is_shipped)
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
@@ -157,6 +157,7 @@ class Problem:
                 paths.remove(ROWS_FILE)  # nothing can start a row: its rules never fire
             if not self.graph.has_bodies:
                 paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
+                paths.remove(CONDITIONS_FILE)  # nor an If's condition
             writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
             # the rules that cannot fire on these facts are left out (asp/relevance.py)

@@ -8,6 +8,7 @@ import clingo
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 from . import floors
+from ..scopes import scope_expr
 from .lifting import FAILURES, remembered
 from .terms import symbol_to_expr
 
@@ -15,7 +16,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @le."""
+    """@not_one, @negative, @positive, @least, @least_in, @le."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -45,6 +46,18 @@ class Comparisons:
         (floors.least); no term otherwise."""
         try:
             hit = floors.least(symbol_to_expr(e))
+        except FAILURES + (ValueError,):
+            return []
+        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def least_in(self, e: clingo.Symbol, k: clingo.Symbol):
+        """@least_in(E, K): @least of E in scope K's names (an If's condition, E >= 1, in
+        its branch K's copies of the names around it: encodings/conditions.lp). Renamed
+        as it is: scope K's own bindings are not substituted, or the floor of a name the
+        branch binds below it (`_i2_t = 3` where t > 4) would be lost with it."""
+        try:
+            hit = floors.least(scope_expr(symbol_to_expr(e), k.number))
         except FAILURES + (ValueError,):
             return []
         return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
