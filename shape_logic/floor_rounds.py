@@ -17,17 +17,21 @@ MAX_ROUNDS = 2
 
 def under_floors(problem, atoms, funcs, cancel=None):
     """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
-    it found (problem.floors then holds them). A solve under floors that shows a conflict
+    it found (problem.floors then holds them; and the ceilings of If branches' own names,
+    problem.ceilings: encodings/conditions.lp). A solve under floors that shows a conflict
     the one before did not (the graph has no run at all) gives way to that one."""
     for _ in range(MAX_ROUNDS):
         new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)}
-        if not new or atoms.conflicts or not may_settle(atoms, problem.graph):
+        tops = {s: v for s, v in atoms.ceilings.items() if v < problem.ceilings.get(s, v + 1)}
+        if not (new or tops) or atoms.conflicts or not may_settle(atoms, problem.graph):
             break
-        before, problem.floors = problem.floors, {**problem.floors, **new}
+        before = problem.floors, problem.ceilings
+        problem.floors = {**problem.floors, **new}
+        problem.ceilings = {**problem.ceilings, **tops}
         ctl, floored_funcs = problem.control("", sourced=False, cancel=cancel)
         floored = problem._answer(ctl, floored_funcs, None)
         if floored[0].conflicts:
-            problem.floors = before
+            problem.floors, problem.ceilings = before
             floored[0].release_control()
             break
         atoms.release_control()

@@ -71,6 +71,8 @@ class Problem:
     # symbol -> the least value the graph lets it take, where above 1 (encodings/floors.lp):
     # found by a fast solve, used by the next (Problem.atoms)
     floors: dict = field(default_factory=dict)
+    # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
+    ceilings: dict = field(default_factory=dict)
     _sourced: str | None = None
 
     @cached_property
@@ -149,7 +151,8 @@ class Problem:
                           normalize="#external" not in extra and not choices,
                           allowance=allowance, give_up_at=give_up_at, cancel=cancel,
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
-                          floors=Floors(self.floors) if self.floors else None)
+                          floors=Floors(self.floors, self.ceilings)
+                          if self.floors or self.ceilings else None)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]

@@ -16,7 +16,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @least_in, @le."""
+    """@not_one, @negative, @positive, @least, @least_in, @most_in, @le."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -56,8 +56,18 @@ class Comparisons:
         its branch K's copies of the names around it: encodings/conditions.lp). Renamed
         as it is: scope K's own bindings are not substituted, or the floor of a name the
         branch binds below it (`_i2_t = 3` where t > 4) would be lost with it."""
+        return self._bound_in(floors.least, e, k)
+
+    @remembered
+    def most_in(self, e: clingo.Symbol, k: clingo.Symbol):
+        """@most_in(E, K): (S, H) for E >= 1 in scope K's names, of one symbol S, where
+        S <= H follows (floors.most: the else-branch of t > 4 has 5 - t >= 1, t <= 4)."""
+        return self._bound_in(floors.most, e, k)
+
+    @staticmethod
+    def _bound_in(find, e: clingo.Symbol, k: clingo.Symbol):
         try:
-            hit = floors.least(scope_expr(symbol_to_expr(e), k.number))
+            hit = find(scope_expr(symbol_to_expr(e), k.number))
         except FAILURES + (ValueError,):
             return []
         return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])

@@ -144,13 +144,16 @@ class Relating:
         return out
 
     def _under_floor(self, r) -> bool:
-        """The equation's solutions are all below its symbol's floor: no run has them (a
-        branch's own name `_i1_t >= 5`, as its condition t > 4 says, bound to 3 where it
-        reshapes x to 3 rows: that branch cannot run)."""
-        low = self.floors.floors.get(r.symbol) if self.floors else None
-        if low is None:
+        """The equation's solutions are all below its symbol's floor or above its ceiling:
+        no run has them (a branch's own name `_i1_t >= 5`, as its condition t > 4 says,
+        bound to 3 where it reshapes x to 3 rows: that branch cannot run)."""
+        if not self.floors:
             return False
-        return (r.hi if r.kind == "range" else self._bounds(r.value)[1]) < low
+        low, high = self.floors.floors.get(r.symbol), self.floors.ceilings.get(r.symbol)
+        if low is None and high is None:
+            return False
+        lo, hi = (r.lo, r.hi) if r.kind == "range" else self._bounds(r.value)
+        return (low is not None and hi < low) or (high is not None and lo > high)
 
     def _bounds(self, e: Expr) -> tuple:
         """e's interval, with the symbols' floors the solve knows (asp/floors.py)."""

@@ -134,17 +134,37 @@ def test_a_condition_that_does_not_bound_the_sliced_size_is_not_used(condition):
     assert _open(sol, "y")
 
 
-def test_a_bound_holds_only_in_the_branch_its_condition_picks():
-    # If(t > 4, x, x[:, :4]): the else-branch runs where t <= 4; nothing says t >= 5 there
+def test_the_else_branch_has_a_ceiling():
+    # If(t > 4, x, x[:, :4]): the else-branch runs where t <= 4, so its slice is all of x
+    # (and not 4: the then-branch's floor is not its); the If gives x's shape both ways
     model = _model([_cmp("Greater", "t", "four")], _identity_branch(), _slice_branch())
     sol = solve(model)
-    assert sol.status == "ok" and sol.floors == {}
-    assert sol.shape("if/else_branch/cut") in ("[b, min(4, t), 4]", "[b, t, 4]")
+    assert sol.status == "ok" and not sol.warnings and sol.floors == {}
+    assert sol.shape("if/else_branch/cut") == "[b, t, 4]"
+    assert sol.shape("y") == "[b, t, 4]" and sol.bindings == {}
+    for t in SIZES:
+        feed = {"x": np.ones((2, t, 4), np.float32)}
+        assert_runtime_shapes(model, sol, feed)
+        assert run(model, feed)["y"].shape == (2, t, 4)
+
+
+def test_a_bound_holds_only_in_the_branch_its_condition_picks():
+    # If(t > 4, x[:, :8], x[:, :4]): then (t >= 5) min(8, t) stays, else (t <= 4) t
+    eight = helper.make_graph(
+        [helper.make_node("Slice", ["x", "zero1", "eight1", "one1"], ["cut8"])], "cut8", [],
+        [helper.make_tensor_value_info("cut8", TensorProto.FLOAT, None)],
+        [_const("eight1", [8])])
+    model = _model([_cmp("Greater", "t", "four")], eight, _slice_branch())
+    sol = solve(model)
+    assert sol.status == "ok"
+    assert sol.shape("if/then_branch/cut8") == "[b, min(8, t), 4]"
+    assert sol.shape("if/else_branch/cut") == "[b, t, 4]"
+    # (the two are equal where the else-branch runs, but the If joins equal values only)
     assert _open(sol, "y")
-    feeds = [{"x": np.ones((2, t, 4), np.float32)} for t in SIZES]
+    feeds = [{"x": np.ones((2, t, 4), np.float32)} for t in SIZES + (8, 12)]
     assert open_tensors_checking_the_rest(model, sol, feeds) == {"y"}
     for feed in feeds:
-        assert run(model, feed)["y"].shape == feed["x"].shape
+        assert run(model, feed)["y"].shape == (2, min(8, feed["x"].shape[1]), 4)
 
 
 def test_a_branch_its_bound_makes_impossible_is_no_error_of_the_graph():
@@ -214,11 +234,12 @@ def test_json_both_branches_give_six_rows():
     sol = solve(g)
     assert sol.status == "ok" and sol.shape("if/then_branch/cut") == "[b, 6, 8]"
     assert sol.shape("if/else_branch/cut6") == "[b, min(6, 4*t), 8]" and _open(sol, "y", 8)
-    # with Greater(t, 6) the else-branch is the slice, which knows nothing
+    # with Greater(t, 6) the else-branch is the slice, of all t <= 6 rows
     g = _json("Greater", TILE, SLICE6, "cut6", "cut")
     sol = solve(g)
-    assert sol.shape("if/else_branch/cut") == "[b, min(6, t), 8]"
+    assert sol.shape("if/else_branch/cut") == "[b, t, 8]"
     assert sol.shape("if/then_branch/cut6") == "[b, 6, 8]"  # 4*t >= 28
+    assert _open(sol, "y", 8)
     for t in (1, 2, 5, 6, 7, 10):
         x = np.ones((1, t, 8), np.float32)
         assert run(g, {"x": x})["y"].shape == (1, 6 if t > 6 else min(t, 6), 8)
