@@ -21,8 +21,10 @@ def under_floors(problem, atoms, funcs, cancel=None):
     problem.ceilings: encodings/conditions.lp). A solve under floors that shows a conflict
     the one before did not (the graph has no run at all) gives way to that one."""
     for _ in range(MAX_ROUNDS):
-        new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)}
-        tops = {s: v for s, v in atoms.ceilings.items() if v < problem.ceilings.get(s, v + 1)}
+        new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)
+               and not _kept(atoms, s, lambda n, v=v: n >= v)}
+        tops = {s: v for s, v in atoms.ceilings.items() if v < problem.ceilings.get(s, v + 1)
+                and not _kept(atoms, s, lambda n, v=v: n <= v)}
         if not (new or tops) or atoms.conflicts or not may_settle(atoms, problem.graph):
             break
         before = problem.floors, problem.ceilings
@@ -37,6 +39,13 @@ def under_floors(problem, atoms, funcs, cancel=None):
         atoms.release_control()
         atoms, funcs = floored
     return atoms, funcs
+
+
+def _kept(atoms, s: str, holds) -> bool:
+    """s is bound to an integer that the bound holds of: the bound adds nothing (an If on
+    `x.size(1) == 1` whose then-branch squeezes that axis binds its own name to 1, as the
+    ceiling 1 says). One that breaks it stays: under it the body cannot run."""
+    return any(e.is_int and holds(e.value) for e in atoms.binds.get(s, ()))
 
 
 def may_settle(atoms, graph) -> bool:
