@@ -178,6 +178,7 @@ def test_a_branch_its_bound_makes_impossible_is_no_error_of_the_graph():
     sol = solve(model)
     assert sol.status == "ok" and sol.bindings == {}
     assert len(sol.warnings) == 1 and "If branch cannot run" in sol.warnings[0]
+    assert sol.warnings[0].endswith("(where t >= 5)")  # (what makes its sizes collide)
     assert sol.shape("x") == "[b, t, 4]" and _open(sol, "y")
     feeds = [{"x": np.ones((2, t, 4), np.float32)} for t in (1, 3, 4)]
     assert open_tensors_checking_the_rest(model, sol, feeds) == {"y"}
