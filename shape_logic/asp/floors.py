@@ -54,8 +54,10 @@ def most(e: Expr) -> tuple[str, int] | None:
     if len(syms) != 1 or bounds(e)[0] >= 1:
         return None
     (s,) = syms
-    top = max((v for v in range(1, LEAST_CAP + 1) if evaluate(e, s, v) >= 1), default=None)
-    if top is None or top == LEAST_CAP:
+    if evaluate(e, s, LEAST_CAP) >= 1:  # (the last value tried runs: no ceiling below it)
+        return None
+    top = max((v for v in range(1, LEAST_CAP) if evaluate(e, s, v) >= 1), default=None)
+    if top is None:
         return None
     try:
         past = bounds(e.subs({s: Expr.sym(s) + top}))
