@@ -111,6 +111,28 @@ def test_the_else_branch_knows_the_negation():
     _runs_agree(model, sol)
 
 
+def test_a_centred_pad_divides_a_length_its_ceiling_keeps_from_negative():
+    # else (t <= 4): 4 - t split by Div (truncating) before and after: a floor division
+    # only where 4 - t >= 0, which the else-branch's ceiling says; 4 rows both ways
+    centred = helper.make_graph([
+        helper.make_node("Sub", ["four", "t"], ["short"]),
+        helper.make_node("Div", ["short", "two"], ["half"]),
+        helper.make_node("Sub", ["short", "half"], ["rest"]),
+        helper.make_node("Unsqueeze", ["half", "zero1"], ["half1"]),
+        helper.make_node("Unsqueeze", ["rest", "zero1"], ["rest1"]),
+        helper.make_node("Concat", ["zero1", "half1", "zero1", "zero1", "rest1", "zero1"],
+                         ["pads"], axis=0),
+        helper.make_node("Pad", ["x", "pads"], ["centred"])], "centred", [],
+        [helper.make_tensor_value_info("centred", TensorProto.FLOAT, None)],
+        [_const("two", 2)])
+    model = _model([_cmp("Greater", "t", "four")], _slice_branch(), centred)
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings
+    assert sol.shape("if/else_branch/half") == "[]"
+    assert sol.shape("y") == "[b, 4, 4]"
+    _runs_agree(model, sol)
+
+
 def _open(sol, t, last=4):
     """Axis 1 of t is left open (a name of its own) while 0 and 2 are known."""
     dims = sol.dims(t)
