@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import clingo
 
+from ..scopes import scope_expr
+from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 from . import floors
-from ..scopes import scope_expr
 from .lifting import FAILURES, remembered
-from .terms import symbol_to_expr
+from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @least_in, @most_in, @le."""
+    """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @le."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -71,6 +72,30 @@ class Comparisons:
         except FAILURES + (ValueError,):
             return []
         return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,
+                kb: clingo.Symbol):
+        """@if_join(A, B, KA, KB): min(A, B) or max(A, B) (the names around an If) where it
+        is A under branch KA's bounds and B under KB's (encodings/conditions.lp): an If
+        output that is A where the one branch runs and B where the other does is it in
+        every run. `if t > 4: x[:, :4] else: x` gives 4 where _i1_t >= 5 and t where
+        _i2_t <= 4: min(4, t). No term otherwise (without the solve's bounds, none)."""
+        if not self.floors:
+            return []
+        try:
+            x, y = symbol_to_expr(a), symbol_to_expr(b)
+            for c in (ops.apply("min", [x, y]), ops.apply("max", [x, y])):
+                if self._as_in(c, x, ka.number) and self._as_in(c, y, kb.number):
+                    return expr_to_symbol(c)
+        except FAILURES:
+            return []
+        return []
+
+    def _as_in(self, c: Expr, e: Expr, k: int) -> bool:
+        """c is e in scope k's names under the solve's bounds."""
+        c, e = scope_expr(c, k), scope_expr(e, k)
+        return self.floors.simplified(c) == e or self._bounds(c - e) == (0, 0)
 
     @remembered
     def le(self, a: clingo.Symbol, b: clingo.Symbol):

@@ -139,13 +139,16 @@ def _open(sol, t, last=4):
     return (str(dims[0]), str(dims[2])) == ("b", str(last)) and str(dims[1]).startswith("_")
 
 
-@pytest.mark.parametrize("condition", [
-    [_cmp("Greater", "u", "four")],  # on z's axis, not x's
-    [_cmp("Greater", "t", "four", "gt"), helper.make_node("Or", ["gt", "c2"], ["cond"])],
-    [_cmp("Greater", "t", "b")],  # two symbols: no bound of one
-    [_cmp("Equal", "t", "four", "eq"), helper.make_node("Not", ["eq"], ["cond"])],
+@pytest.mark.parametrize("condition, y", [
+    ([_cmp("Greater", "u", "four")], "[b, _1, 4]"),  # on z's axis, not x's
+    ([_cmp("Greater", "t", "four", "gt"), helper.make_node("Or", ["gt", "c2"], ["cond"])],
+     "[b, _1, 4]"),
+    ([_cmp("Greater", "t", "b")], "[b, _1, 4]"),  # two symbols: no bound of one
+    # (the else-branch has t = 4: y is min(4, t) both ways)
+    ([_cmp("Equal", "t", "four", "eq"), helper.make_node("Not", ["eq"], ["cond"])],
+     "[b, min(4, t), 4]"),
 ], ids=["another tensor's size", "Or", "two sizes", "Not(Equal)"])
-def test_a_condition_that_does_not_bound_the_sliced_size_is_not_used(condition):
+def test_a_condition_that_does_not_bound_the_sliced_size_is_not_used(condition, y):
     inputs = (("x", ["b", "t", 4]), ("z", ["b", "u", 4]))
     model = _model(condition, _slice_branch(), _pad_branch(), inputs)
     if any(n.op_type == "Or" for n in condition):
@@ -153,7 +156,12 @@ def test_a_condition_that_does_not_bound_the_sliced_size_is_not_used(condition):
     sol = solve(model)
     assert sol.status == "ok"
     assert sol.shape("if/then_branch/cut") == "[b, min(4, t), 4]"
-    assert _open(sol, "y")
+    assert sol.shape("y") == y
+    feeds = [{"x": np.ones((2, t, 4), np.float32), "z": np.ones((2, u, 4), np.float32),
+              "c2": np.array(t % 2 == 0)} for t in SIZES for u in (3, 4, 5)]
+    inputs = {i.name for i in model.graph.input}
+    feeds = [{k: v for k, v in f.items() if k in inputs} for f in feeds]
+    assert open_tensors_checking_the_rest(model, sol, feeds) <= {"y"}
 
 
 def test_the_else_branch_has_a_ceiling():
@@ -181,12 +189,28 @@ def test_a_bound_holds_only_in_the_branch_its_condition_picks():
     assert sol.status == "ok"
     assert sol.shape("if/then_branch/cut8") == "[b, min(8, t), 4]"
     assert sol.shape("if/else_branch/cut") == "[b, t, 4]"
-    # (the two are equal where the else-branch runs, but the If joins equal values only)
-    assert _open(sol, "y")
-    feeds = [{"x": np.ones((2, t, 4), np.float32)} for t in SIZES + (8, 12)]
-    assert open_tensors_checking_the_rest(model, sol, feeds) == {"y"}
-    for feed in feeds:
-        assert run(model, feed)["y"].shape == (2, min(8, feed["x"].shape[1]), 4)
+    # (t is min(8, t) where the else-branch runs: @if_join)
+    assert sol.shape("y") == "[b, min(8, t), 4]"
+    for t in SIZES + (8, 12):
+        feed = {"x": np.ones((2, t, 4), np.float32)}
+        assert_runtime_shapes(model, sol, feed)
+        assert run(model, feed)["y"].shape == (2, min(8, t), 4)
+
+
+def test_the_if_joins_two_sizes_by_their_branches_bounds():
+    # `x[:, :4] if t > 4 else x`: 4 where t >= 5, t where t <= 4: min(4, t) both ways
+    model = _model([_cmp("Greater", "t", "four")], _slice_branch(), _identity_branch())
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings and sol.bindings == {}
+    assert sol.shape("y") == "[b, min(4, t), 4]"
+    for t in SIZES:
+        feed = {"x": np.ones((2, t, 4), np.float32)}
+        assert_runtime_shapes(model, sol, feed)
+        assert run(model, feed)["y"].shape == (2, min(4, t), 4)
+    # a condition on z's size bounds nothing of t: no join
+    inputs = (("x", ["b", "t", 4]), ("z", ["b", "u", 4]))
+    model = _model([_cmp("Greater", "u", "four")], _slice_branch(), _identity_branch(), inputs)
+    assert _open(solve(model), "y")
 
 
 def test_a_branch_its_bound_makes_impossible_is_no_error_of_the_graph():
@@ -252,17 +276,20 @@ TILE = [{"op": "Concat", "inputs": ["x", "x"], "outputs": ["two"], "attrs": {"ax
 
 def test_json_both_branches_give_six_rows():
     # then (t >= 6): x[:, :6]; else (t < 6): x repeated four times (4*t rows), cut to 6,
-    # which is 6 only where 4*t >= 6: the else-branch has no floor, so the If stays open
+    # which is 6 only where 4*t >= 6: the If is min(6, 4*t), 6 where the then-branch runs
     g = _json("GreaterOrEqual", SLICE6, TILE, "cut", "cut6")
     sol = solve(g)
     assert sol.status == "ok" and sol.shape("if/then_branch/cut") == "[b, 6, 8]"
-    assert sol.shape("if/else_branch/cut6") == "[b, min(6, 4*t), 8]" and _open(sol, "y", 8)
+    assert sol.shape("if/else_branch/cut6") == "[b, min(6, 4*t), 8]"
+    assert sol.shape("y") == "[b, min(6, 4*t), 8]"  # (6 where t >= 6)
+    for t in (1, 2, 5, 6, 7):
+        assert run(g, {"x": np.ones((1, t, 8), np.float32)})["y"].shape == (1, min(6, 4*t), 8)
     # with Greater(t, 6) the else-branch is the slice, of all t <= 6 rows
     g = _json("Greater", TILE, SLICE6, "cut6", "cut")
     sol = solve(g)
     assert sol.shape("if/else_branch/cut") == "[b, t, 8]"
     assert sol.shape("if/then_branch/cut6") == "[b, 6, 8]"  # 4*t >= 28
-    assert _open(sol, "y", 8)
+    assert sol.shape("y") == "[b, min(6, t), 8]"
     for t in (1, 2, 5, 6, 7, 10):
         x = np.ones((1, t, 8), np.float32)
         assert run(g, {"x": x})["y"].shape == (1, 6 if t > 6 else min(t, 6), 8)
