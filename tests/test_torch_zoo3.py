@@ -30,7 +30,9 @@ OPEN = {
 #   every iteration's h has n >= 1 rows: [b, t + 1, 8], Loop.lp's loop_grow)
 # (shape_branch: `x[:, :4] if x.size(1) > 4 else pad(x, 4 - t)` is [b, 4, 4] both ways: the
 #   then-branch's own copy of t is >= 5 (encodings/conditions.lp), so its slice min(4, t) is
-#   4; the else-branch's pad 4 - t gives 4 rows whatever its sign)
+#   4; the else-branch's pad 4 - t gives 4 rows whatever its sign; shape_truncate, `x[:, :4]
+#   if x.size(1) > 4 else x`, is min(4, t): 4 where the then-branch runs, t where the else
+#   does, If.lp's @if_join)
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))
