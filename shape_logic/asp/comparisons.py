@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import clingo
 
-from ..scopes import scope_expr
+from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
@@ -17,7 +17,8 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @le."""
+    """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @inherit,
+    @le."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -95,7 +96,17 @@ class Comparisons:
     def _as_in(self, c: Expr, e: Expr, k: int) -> bool:
         """c is e in scope k's names under the solve's bounds."""
         c, e = scope_expr(c, k), scope_expr(e, k)
-        return self.floors.simplified(c) == e or self._bounds(c - e) == (0, 0)
+        return self.floors.simplified(c) == self.floors.simplified(e) or \
+            self._bounds(c - e) == (0, 0)
+
+    @remembered
+    def inherit(self, s: clingo.Symbol, k: clingo.Symbol, inner: clingo.Symbol):
+        """@inherit(S, K, K2): scope K2's copy of S, a name of scope K (0: the graph's)
+        that K2, a body in K, reads through its copies; no term for a name of another
+        scope. A bound of S holds of the copy (encodings/conditions.lp)."""
+        if s.type != clingo.SymbolType.String or (name_scope(s.string) or 0) != k.number:
+            return []
+        return String(scoped_name(unscoped_name(s.string), inner.number))
 
     @remembered
     def le(self, a: clingo.Symbol, b: clingo.Symbol):

@@ -309,3 +309,23 @@ def test_json_the_if_is_determined_where_both_branches_are():
     assert sol.status == "ok" and sol.shape("y") == "[b, 6, 8]" and sol.bindings == {}
     for t in (1, 5, 6, 11):
         assert run(g, {"x": np.ones((3, t, 8), np.float32)})["y"].shape == (3, 6, 8)
+
+
+def test_a_branch_inside_a_branch_inherits_its_bounds():
+    # the then-branch of t > 4 holds an If on t > 8 (computed outside both): its
+    # else-branch runs where 5 <= t <= 8, so its x[:, :4] has 4 rows too
+    inner = helper.make_graph(
+        [helper.make_node("If", ["above8"], ["inner"], name="inner",
+                          then_branch=_slice_branch(), else_branch=_slice_branch())],
+        "outer_then", [], [helper.make_tensor_value_info("inner", TensorProto.FLOAT, None)])
+    model = _model([_cmp("Greater", "t", "four"), _cmp("Greater", "t", "eight", "above8")],
+                   inner, _pad_branch())
+    model.graph.initializer.append(_const("eight", 8))
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings and sol.floors == {}
+    assert sol.shape("if/then_branch/inner/else_branch/cut") == "[b, 4, 4]"
+    assert sol.shape("y") == "[b, 4, 4]"
+    for t in SIZES + (8, 12):
+        feed = {"x": np.ones((2, t, 4), np.float32)}
+        assert_runtime_shapes(model, sol, feed)
+        assert run(model, feed)["y"].shape == (2, 4, 4)
