@@ -126,6 +126,17 @@ class ShapeBranch(Module):
         return y, z
 
 
+class ShapeTruncate(Module):
+    """if/else on a shape: cut to 4 steps where longer, else keep: min(4, t) both ways."""
+
+    def forward(self, x):
+        if x.size(1) > 4:
+            y = x[:, :4]
+        else:
+            y = x
+        return torch.relu(y)
+
+
 class Greedy(Module):
     """Greedy decoding of at most 5 tokens, stopping when every row emits EOS."""
 
@@ -202,6 +213,8 @@ def zoo():
                      ["x", "steps"], {"x": {0: "b"}, "steps": {0: "t"}}, [(2, 3), (3, 5)], ts),
         "shape_branch": (script(ShapeBranch), r(lambda g, b, t: [_f32(g, b, t, 4)]), ["x"],
                          {"x": bt}, [(2, 3), (1, 6)], ts),
+        "shape_truncate": (script(ShapeTruncate), r(lambda g, b, t: [_f32(g, b, t, 4)]), ["x"],
+                           {"x": bt}, [(2, 3), (1, 6)], ts),
         "greedy": (script(Greedy), r(lambda g, b, t: [_f32(g, b, D)]), ["h"], {"h": {0: "b"}},
                    [(2, 1), (3, 1)], ts),
         "beam_step": (script(BeamStep), r(lambda g, b, t: [

@@ -59,6 +59,7 @@ class Atoms:
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
     floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
+    ceilings: dict = field(default_factory=dict)  # symbol -> its least ceiling (conditions.lp)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -140,6 +141,9 @@ class Atoms:
         elif name == "floor":
             s_, v = args[0].string, args[1].number
             self.floors[s_] = max(v, self.floors.get(s_, v))
+        elif name == "ceiling":
+            s_, v = args[0].string, args[1].number
+            self.ceilings[s_] = min(v, self.ceilings.get(s_, v))
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":

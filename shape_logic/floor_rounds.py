@@ -17,17 +17,23 @@ MAX_ROUNDS = 2
 
 def under_floors(problem, atoms, funcs, cancel=None):
     """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
-    it found (problem.floors then holds them). A solve under floors that shows a conflict
+    it found (problem.floors then holds them; and the ceilings of If branches' own names,
+    problem.ceilings: encodings/conditions.lp). A solve under floors that shows a conflict
     the one before did not (the graph has no run at all) gives way to that one."""
     for _ in range(MAX_ROUNDS):
-        new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)}
-        if not new or atoms.conflicts or not may_settle(atoms):
+        new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)
+               and not _kept(atoms, s, lambda n, v=v: n >= v)}
+        tops = {s: v for s, v in atoms.ceilings.items() if v < problem.ceilings.get(s, v + 1)
+                and not _kept(atoms, s, lambda n, v=v: n <= v)}
+        if not (new or tops) or atoms.conflicts or not may_settle(atoms, problem.graph):
             break
-        before, problem.floors = problem.floors, {**problem.floors, **new}
+        before = problem.floors, problem.ceilings
+        problem.floors = {**problem.floors, **new}
+        problem.ceilings = {**problem.ceilings, **tops}
         ctl, floored_funcs = problem.control("", sourced=False, cancel=cancel)
         floored = problem._answer(ctl, floored_funcs, None)
         if floored[0].conflicts:
-            problem.floors = before
+            problem.floors, problem.ceilings = before
             floored[0].release_control()
             break
         atoms.release_control()
@@ -35,14 +41,26 @@ def under_floors(problem, atoms, funcs, cancel=None):
     return atoms, funcs
 
 
-def may_settle(atoms) -> bool:
+def _kept(atoms, s: str, holds) -> bool:
+    """s is bound to an integer that the bound holds of: the bound adds nothing (an If on
+    `x.size(1) == 1` whose then-branch squeezes that axis binds its own name to 1, as the
+    ceiling 1 says). One that breaks it stays: under it the body cannot run."""
+    return any(e.is_int and holds(e.value) for e in atoms.binds.get(s, ()))
+
+
+def may_settle(atoms, graph) -> bool:
     """Whether the floors may settle something the solve leaves open: an axis of known rank
-    without a value. (A model whose every axis is known, a UNet's pooled sizes, is not
-    solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2, where
-    it is right as it is: Wav2Vec2's TorchScript export.)"""
+    without a value in the inputs' names alone (none, or only names no input gives: a
+    declared output's that the graph does not bind, a branch's own, `Ify_7_dim_1` beside
+    an If's `min(4, _i1_t)`). (A model whose every axis is known, a UNet's pooled sizes,
+    is not solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2,
+    where it is right as it is: Wav2Vec2's TorchScript export.)"""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     for t, ranks in atoms.rank.items():
         if len(ranks) == 1:
             (r,) = ranks
-            if any((t, i) not in atoms.dims for i in range(r)):
-                return True
+            for i in range(r):
+                values = atoms.dims.get((t, i))
+                if not values or not any(e.symbol_set() <= inputs for e in values):
+                    return True
     return False

@@ -134,7 +134,7 @@ def _solved_with(problem, outputs, cancel=None):
                   if name not in outputs}
     # (floors found with every declaration may rest on one: each solve finds its own)
     narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
-                       facts=None, timings=problem.timings, _sourced=None, floors={})
+                       facts=None, timings=problem.timings, _sourced=None, floors={}, ceilings={})
     atoms, funcs = narrowed.atoms(cancel=cancel)
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 

@@ -275,5 +275,24 @@ def scope_warnings(atoms) -> list[str]:
     from .diagnostics import _describe
 
     seen = dict.fromkeys(f"{_CANNOT_RUN.get(op, 'a body cannot run with these shapes')}: "
-                         f"{_describe(*c.arguments).message}" for op, c in atoms.scope_conflicts)
+                         f"{_describe(*c.arguments).message}{_bounded(atoms, c)}"
+                         for op, c in atoms.scope_conflicts)
     return list(seen)[:5]
+
+
+def _bounded(atoms, conflict) -> str:
+    """What the If's condition says of the branch's names in the conflict's values, which
+    may be all that makes them collide (encodings/conditions.lp): ` (where t >= 5)`."""
+    from .asp.terms import symbol_to_expr
+
+    names = set()
+    for v in conflict.arguments[1:]:
+        try:
+            names |= symbol_to_expr(v).symbol_set()
+        except ValueError:
+            continue
+    said = [f"{unscoped_name(n)} >= {atoms.floors[n]}" for n in sorted(names)
+            if is_scoped(n) and n in atoms.floors]
+    said += [f"{unscoped_name(n)} <= {atoms.ceilings[n]}" for n in sorted(names)
+             if is_scoped(n) and n in atoms.ceilings]
+    return f" (where {', '.join(said)})" if said else ""

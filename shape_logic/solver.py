@@ -19,8 +19,8 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
-from .asp.program import (ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART, add_program_files,
-                          core_encodings, is_shipped)
+from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
+                          add_program_files, core_encodings, is_shipped)
 from .decode import Atoms, decode
 from .errors import InputError
 from .asp.feed import stream_facts
@@ -71,6 +71,8 @@ class Problem:
     # symbol -> the least value the graph lets it take, where above 1 (encodings/floors.lp):
     # found by a fast solve, used by the next (Problem.atoms)
     floors: dict = field(default_factory=dict)
+    # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
+    ceilings: dict = field(default_factory=dict)
     _sourced: str | None = None
 
     @cached_property
@@ -149,7 +151,8 @@ class Problem:
                           normalize="#external" not in extra and not choices,
                           allowance=allowance, give_up_at=give_up_at, cancel=cancel,
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
-                          floors=Floors(self.floors) if self.floors else None)
+                          floors=Floors(self.floors, self.ceilings)
+                          if self.floors or self.ceilings else None)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -157,6 +160,7 @@ class Problem:
                 paths.remove(ROWS_FILE)  # nothing can start a row: its rules never fire
             if not self.graph.has_bodies:
                 paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
+                paths.remove(CONDITIONS_FILE)  # nor an If's condition
             writing = self._add_facts(ctl, sourced)
             ctl.add("base", [], extra)
             # the rules that cannot fire on these facts are left out (asp/relevance.py)

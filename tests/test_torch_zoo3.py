@@ -22,15 +22,17 @@ ENTRIES = zoo_scripted.zoo()
 # how many tensors keep a name of their own (fresh, or a declared output's), and why
 OPEN = {
     "greedy": 1,
-    "shape_branch": 1,
 }
 # greedy: the loop may stop early (every row at EOS): the stacked tokens are [b, _k], _k
 #   the token list's length (1..5). (h and tok keep b only together, h' = tanh(h +
 #   emb(tok)), tok' = argmax(out(h')): Loop.lp's loop_hyp)
 # (grow_cat: h = cat([h, tanh(h[:, -1:])], 1) grows by min(n, 1) per iteration, 1 as
 #   every iteration's h has n >= 1 rows: [b, t + 1, 8], Loop.lp's loop_grow)
-# shape_branch: `x[:, :4] if x.size(1) > 4 else pad(x, 4 - t)`: 4 both ways, but the then
-#   branch's slice is min(t, 4) where nothing knows the branch's condition (t > 4)
+# (shape_branch: `x[:, :4] if x.size(1) > 4 else pad(x, 4 - t)` is [b, 4, 4] both ways: the
+#   then-branch's own copy of t is >= 5 (encodings/conditions.lp), so its slice min(4, t) is
+#   4; the else-branch's pad 4 - t gives 4 rows whatever its sign; shape_truncate, `x[:, :4]
+#   if x.size(1) > 4 else x`, is min(4, t): 4 where the then-branch runs, t where the else
+#   does, If.lp's @if_join)
 
 
 @pytest.mark.parametrize("name", list(ENTRIES))

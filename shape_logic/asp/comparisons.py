@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import clingo
 
+from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
+from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
 from . import floors
 from .lifting import FAILURES, remembered
-from .terms import symbol_to_expr
+from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @le."""
+    """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @inherit,
+    @le."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -48,6 +51,62 @@ class Comparisons:
         except FAILURES + (ValueError,):
             return []
         return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def least_in(self, e: clingo.Symbol, k: clingo.Symbol):
+        """@least_in(E, K): @least of E in scope K's names (an If's condition, E >= 1, in
+        its branch K's copies of the names around it: encodings/conditions.lp). Renamed
+        as it is: scope K's own bindings are not substituted, or the floor of a name the
+        branch binds below it (`_i2_t = 3` where t > 4) would be lost with it."""
+        return self._bound_in(floors.least, e, k)
+
+    @remembered
+    def most_in(self, e: clingo.Symbol, k: clingo.Symbol):
+        """@most_in(E, K): (S, H) for E >= 1 in scope K's names, of one symbol S, where
+        S <= H follows (floors.most: the else-branch of t > 4 has 5 - t >= 1, t <= 4)."""
+        return self._bound_in(floors.most, e, k)
+
+    @staticmethod
+    def _bound_in(find, e: clingo.Symbol, k: clingo.Symbol):
+        try:
+            hit = find(scope_expr(symbol_to_expr(e), k.number))
+        except FAILURES + (ValueError,):
+            return []
+        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,
+                kb: clingo.Symbol):
+        """@if_join(A, B, KA, KB): min(A, B) or max(A, B) (the names around an If) where it
+        is A under branch KA's bounds and B under KB's (encodings/conditions.lp): an If
+        output that is A where the one branch runs and B where the other does is it in
+        every run. `if t > 4: x[:, :4] else: x` gives 4 where _i1_t >= 5 and t where
+        _i2_t <= 4: min(4, t). No term otherwise (without the solve's bounds, none)."""
+        if not self.floors:
+            return []
+        try:
+            x, y = symbol_to_expr(a), symbol_to_expr(b)
+            for c in (ops.apply("min", [x, y]), ops.apply("max", [x, y])):
+                if self._as_in(c, x, ka.number) and self._as_in(c, y, kb.number):
+                    return expr_to_symbol(c)
+        except FAILURES:
+            return []
+        return []
+
+    def _as_in(self, c: Expr, e: Expr, k: int) -> bool:
+        """c is e in scope k's names under the solve's bounds."""
+        c, e = scope_expr(c, k), scope_expr(e, k)
+        return self.floors.simplified(c) == self.floors.simplified(e) or \
+            self._bounds(c - e) == (0, 0)
+
+    @remembered
+    def inherit(self, s: clingo.Symbol, k: clingo.Symbol, inner: clingo.Symbol):
+        """@inherit(S, K, K2): scope K2's copy of S, a name of scope K (0: the graph's)
+        that K2, a body in K, reads through its copies; no term for a name of another
+        scope. A bound of S holds of the copy (encodings/conditions.lp)."""
+        if s.type != clingo.SymbolType.String or (name_scope(s.string) or 0) != k.number:
+            return []
+        return String(scoped_name(unscoped_name(s.string), inner.number))
 
     @remembered
     def le(self, a: clingo.Symbol, b: clingo.Symbol):

@@ -43,6 +43,29 @@ def least(e: Expr) -> tuple[str, int] | None:
     return s, LEAST_CAP + 1
 
 
+@lru_cache(maxsize=1024)  # (pure; an If's condition asks it once per solve)
+def most(e: Expr) -> tuple[str, int] | None:
+    """(s, H): e's one symbol s, and the greatest H >= 1 with e(H) >= 1, where e < 1 at
+    every s > H: proven by the bounds of e at s = H + s' (s' >= 1), so whatever the form
+    of e. None where e has several symbols, is >= 1 past the values tried, or the bounds
+    do not show it below 1 past H (a ceiling: an If's else-branch of t > 4 runs where
+    5 - t >= 1, so t <= 4)."""
+    syms = e.symbol_set()
+    if len(syms) != 1 or bounds(e)[0] >= 1:
+        return None
+    (s,) = syms
+    if evaluate(e, s, LEAST_CAP) >= 1:  # (the last value tried runs: no ceiling below it)
+        return None
+    top = max((v for v in range(1, LEAST_CAP) if evaluate(e, s, v) >= 1), default=None)
+    if top is None:
+        return None
+    try:
+        past = bounds(e.subs({s: Expr.sym(s) + top}))
+    except ExprOverflow:
+        return None
+    return (s, top) if past[1] < 1 else None
+
+
 def evaluate(e: Expr, s: str, v: int) -> int:
     """e's integer value at s = v (e has no other symbol)."""
     total = 0
@@ -71,29 +94,44 @@ def _atom_value(atom, s: str, v: int) -> int:
 
 
 class Floors:
-    """Symbol -> its floor L > 1, for one solve; its bounds and simplifications."""
+    """Symbol -> its floor L > 1, and symbol -> its ceiling H (an If branch's own names:
+    encodings/conditions.lp), for one solve; its bounds and simplifications."""
 
-    def __init__(self, floors: dict[str, int]):
+    def __init__(self, floors: dict[str, int], ceilings: dict[str, int] | None = None):
         self.floors = dict(floors)
+        self.ceilings = dict(ceilings or {})
         self._shift = {s: Expr.sym(s) + (v - 1) for s, v in self.floors.items()}
+        # s <= H is s = H + 1 - s' with s' >= 1 (s' unbounded: s may then go below 1 too,
+        # so the interval holds all the more); the floored symbols shifted beside them
+        self._mirror = {**self._shift, **{s: Expr.const(v + 1) - Expr.sym(s)
+                                          for s, v in self.ceilings.items()}}
+        self._bounded = self._shift.keys() | self.ceilings.keys()
         self._bounds: dict = {}
         self._simple: dict = {}
 
     def __bool__(self) -> bool:
-        return bool(self.floors)
+        return bool(self.floors or self.ceilings)
 
     def mentioned(self, e: Expr) -> bool:
-        return not self._shift.keys().isdisjoint(e.symbol_set())
+        return not self._bounded.isdisjoint(e.symbol_set())
 
     def bounds(self, e: Expr) -> tuple[float, float]:
-        """e's interval with each floored symbol s >= its floor (else as bounds(e))."""
+        """e's interval with each floored symbol s >= its floor and each ceiled one <= its
+        ceiling (else as bounds(e)): the intersection of the intervals under each change
+        of variable, each of which holds."""
         if not self.mentioned(e):
             return bounds(e)
         hit = self._bounds.get(e)
         if hit is None:
-            try:
-                hit = bounds(e.subs(self._shift))
-            except ExprOverflow:
+            hit = bounds(e)
+            for change in (self._shift, self._mirror):
+                if self.ceilings or change is self._shift:
+                    try:
+                        lo, hi = bounds(e.subs(change))
+                    except ExprOverflow:
+                        continue
+                    hit = (max(hit[0], lo), min(hit[1], hi))
+            if hit[0] > hit[1]:  # (a floor above a ceiling: no run; say what e alone says)
                 hit = bounds(e)
             self._bounds[e] = hit
         return hit

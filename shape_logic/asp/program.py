@@ -21,7 +21,7 @@ ENCODINGS_DIR = ROOT / "encodings"
 RULES_DIR = ROOT / "rules"
 CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
               "families.lp", "floats.lp", "counts.lp", "elements.lp", "rows.lp", "labels.lp",
-              "axes.lp", "scopes.lp", "sequences.lp", "violations.lp", "floors.lp",
+              "axes.lp", "scopes.lp", "conditions.lp", "sequences.lp", "violations.lp", "floors.lp",
               "show.lp")
 
 DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
@@ -75,6 +75,8 @@ ROWS_FILE = ENCODINGS_DIR / "rows.lp"
 
 # bodies reading the graph around them through copies: left out of a graph without bodies
 SCOPES_FILE = ENCODINGS_DIR / "scopes.lp"
+# what an If's branches know of its condition: likewise
+CONDITIONS_FILE = ENCODINGS_DIR / "conditions.lp"
 
 # the program part the decoder grounds on demand: equal axes without a value (voids.lp)
 VOIDS_FILE = ENCODINGS_DIR / "voids.lp"

@@ -113,6 +113,8 @@ class Relating:
             r = relate(x, y, self.order)
         except FAILURES:
             return Function("unsolved")
+        if r.kind in ("bind", "range") and self._under_floor(r):
+            return Function("conflict")
         if r.kind == "bind":
             if self.known is not None:
                 # oriented: the value only mentions symbols eliminated later, so
@@ -140,6 +142,18 @@ class Relating:
             out = out.subs(known)
         self._known_cache[e] = out
         return out
+
+    def _under_floor(self, r) -> bool:
+        """The equation's solutions are all below its symbol's floor or above its ceiling:
+        no run has them (a branch's own name `_i1_t >= 5`, as its condition t > 4 says,
+        bound to 3 where it reshapes x to 3 rows: that branch cannot run)."""
+        if not self.floors:
+            return False
+        low, high = self.floors.floors.get(r.symbol), self.floors.ceilings.get(r.symbol)
+        if low is None and high is None:
+            return False
+        lo, hi = (r.lo, r.hi) if r.kind == "range" else self._bounds(r.value)
+        return (low is not None and hi < low) or (high is not None and lo > high)
 
     def _bounds(self, e: Expr) -> tuple:
         """e's interval, with the symbols' floors the solve knows (asp/floors.py)."""
