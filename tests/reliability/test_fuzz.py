@@ -240,6 +240,23 @@ def test_a_scan_state_broadcast_with_its_own_element_count_ends():
     assert sol.shape("x0") == "[1, s1]" and sol.shape("t6_1") == "[1, s1]"
 
 
+def test_a_loop_s_supposition_is_met_only_when_every_axis_keeps_its_size():
+    # the first carried value loses axis 1 to a ReduceSum: the supposition that every
+    # carried axis keeps its size fails, and nothing of it may bind s1 (= 2 in the run) to
+    # the 1 the ReduceSum gives (fuzz --kind control --seed 11, graph 812)
+    from shape_logic import solve
+
+    case = regression("loop_supposition_counted_while_grounding")
+    sol = solve(case["graph"], timeout=20)
+    assert sol.status == "ok" and sol.bindings == {"s0": 1}
+    assert sol.shape("x0") == "[1, s1, s2, 1]" and sol.shape("t8_1") == "[1, s1, s2, 1]"
+    # the executor runs it at the fuzzer's sizes, every tensor checked against the shapes
+    from shape_logic import run
+
+    x0, x10 = np.ones((1, 2, 3, 1), np.float32), np.ones((1, 3, 1), np.float32)
+    assert run(case["graph"], {"x0": x0, "x10": x10})["t8_1"].shape == (1, 2, 3, 1)
+
+
 def test_a_node_too_slow_to_build_is_dropped(monkeypatch):
     # the Builder runs each node's kernel under a CPU-time limit (a Loop of Scans ran for
     # minutes while building a graph of --kind control --seed 111): past it the node is
