@@ -152,3 +152,19 @@ def test_arithmetic_reports_halted_only_when_it_refused_a_computation():
     assert not funcs.halted
     assert funcs.add(clingo.Number(4), clingo.Number(1)) == []  # 4 collided: refused
     assert funcs.halted
+
+
+def test_an_error_without_a_core_stands(monkeypatch):
+    # explaining grounds another program (sources as assumptions); where that one cannot
+    # force the error the solve found (a rule on what a node surely lacks, fuzz --kind seq
+    # --seed 201, graph 736), the error is reported without a core, never as "ok"
+    from shape_logic.explain import CoreFinder
+
+    monkeypatch.setattr(CoreFinder, "minimal_core", lambda self, *a, **k: (None, False))
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[2, 3]"},
+                    "b": {"dtype": "f32", "shape": "[4, 5]"}},
+         "nodes": [{"op": "MatMul", "inputs": ["a", "b"], "outputs": ["y"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.status == "error" and sol.diagnostics[0].core == []
+    assert "3" in sol.diagnostics[0].message and "4" in sol.diagnostics[0].message
+    assert "not explained" in sol.diagnostics[0].notes[-1]
