@@ -14,7 +14,7 @@ import clingo
 
 from .decode import decode
 from .describe import core_entries, describe, subject
-from .diagnostics import Diagnostic, _describe
+from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .neighbourhood import graph_distances, local_problem, radii
 from .scopes import other_branch
@@ -27,7 +27,23 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
              allowance: int | None = None) -> list[Diagnostic]:
     """`hidden`: the solve that found `atoms` may have stopped short of some conflicts
     (arithmetic stops once values collide, asp/functions.py). Each grounding with sources
-    as assumptions may make `allowance` computations (limits.Abandoned past them)."""
+    as assumptions may make `allowance` computations (limits.Abandoned past them).
+    A conflict the solve found stands even where no core is found for it (the program
+    with sources as assumptions may derive less: a rule on what a node surely lacks):
+    then it is reported without one, as a solve without explaining reports it."""
+    out = _diagnose(problem, atoms, decoded, hidden, allowance)
+    if not out and atoms.conflicts:
+        out = diagnostics_from_conflicts(problem.graph, atoms)
+        for d in out:
+            d.notes.append(NO_CORE)
+    return out
+
+
+NO_CORE = ("not explained: no set of nodes and declarations was found that forces this "
+           "error (it stands all the same)")
+
+
+def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
     if len(problem.graph.nodes) > LOCAL_FROM_NODES:
         if decoded is None:
             decoded = decode(problem.graph, atoms)

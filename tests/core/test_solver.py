@@ -163,3 +163,19 @@ def test_the_text_names_where_each_tensor_comes_from():
                        "rnn/hn": 'Tanh "rnn/act"', "rnn/x": ""}
     rows = {line.split()[0]: line for line in sol.to_text().splitlines()[2:] if line.strip()}
     assert rows["rnn/pre"].rstrip().endswith('Add "rnn/sum"')
+
+
+def test_an_error_without_a_core_stands(monkeypatch):
+    # explaining grounds another program (sources as assumptions); where that one cannot
+    # force the error the solve found (a rule on what a node surely lacks, fuzz --kind seq
+    # --seed 201, graph 736), the error is reported without a core, never as "ok"
+    from shape_logic.explain import CoreFinder
+
+    monkeypatch.setattr(CoreFinder, "minimal_core", lambda self, *a, **k: (None, False))
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[2, 3]"},
+                    "b": {"dtype": "f32", "shape": "[4, 5]"}},
+         "nodes": [{"op": "MatMul", "inputs": ["a", "b"], "outputs": ["y"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.status == "error" and sol.diagnostics[0].core == []
+    assert "3" in sol.diagnostics[0].message and "4" in sol.diagnostics[0].message
+    assert "not explained" in sol.diagnostics[0].notes[-1]

@@ -61,3 +61,66 @@ def test_carried_values_that_keep_a_size_together(h0, tok0, grow, want):
             feeds["acc0"] = np.ones((2, 2), np.float32)
         out = run(g, feeds)
         assert out["h"].shape == (3, 4) and out["toks"].shape == (trip, 3)
+
+
+def carrying(initial: list[dict], m: int | None, cond: bool | None, then: list[dict],
+             passes: bool = True) -> dict:
+    """A Loop carrying `v0` (made by the `initial` nodes) with trip count m and condition
+    cond (None: not given), its body passing it on through an Identity (`passes`) or
+    making a new empty optional, and `then` nodes reading its final value `v`."""
+    body = [{"op": "Identity", "inputs": ["c"], "outputs": ["c2"]},
+            {"op": "Identity", "inputs": ["v_in"], "outputs": ["v_out"]} if passes else
+            {"op": "Optional", "outputs": ["v_out"], "attrs": {"type": {"dtype": "f32"}}}]
+    inits = {"one": {"dtype": "i64", "data": 1}}
+    if m is not None:
+        inits["m"] = {"dtype": "i64", "data": m}
+    if cond is not None:
+        inits["cond"] = {"dtype": "bool", "data": cond}
+    return {"inputs": {"x": {"dtype": "f32", "shape": "[n, 3]"}}, "initializers": inits,
+            "nodes": initial + [
+                {"op": "Loop", "inputs": ["" if m is None else "m",
+                                          "" if cond is None else "cond", "v0"],
+                 "outputs": ["v"], "attrs": {"body": {
+                     "inputs": ["i", "c", "v_in"], "outputs": ["c2", "v_out"],
+                     "nodes": body}}}] + then}
+
+
+EMPTY = [{"op": "Optional", "outputs": ["v0"], "attrs": {"type": {"dtype": "f32"}}}]
+HOLDING = [{"op": "Optional", "inputs": ["x"], "outputs": ["v0"]}]
+GET = [{"name": "get", "op": "OptionalGetElement", "inputs": ["v"], "outputs": ["y"]}]
+
+
+@pytest.mark.parametrize("m, cond", [(2, None), (3, True), (2, False), (0, True)])
+def test_an_optional_passed_on_holds_what_it_held(m, cond):
+    # fuzz --kind seq --seed 201 graphs 1937, 1704; seed 202 graphs 122, 1320: an empty
+    # optional carried through an Identity is empty at the end, however many iterations
+    sol = solve(carrying(EMPTY, m, cond, GET))
+    assert sol.status == "error" and "empty" in sol.diagnostics[0].message
+    sol = solve(carrying(HOLDING, m, cond, GET))
+    assert sol.status == "ok" and sol.optional("v") == {"has_element": True}
+    assert sol.shape("y") == "[n, 3]"
+    out = run(carrying(HOLDING, m, cond, GET), {"x": np.ones((2, 3), np.float32)})
+    assert out["y"].shape == (2, 3)
+
+
+def test_an_optional_the_body_replaces_is_not_claimed():
+    # emptied in the body: holds one after no iteration, none after one; unknown here
+    sol = solve(carrying(HOLDING, 2, None, GET, passes=False))
+    assert sol.status == "ok" and sol.optional("v")["has_element"] is None
+
+
+@pytest.mark.parametrize("m, cond", [(2, False), (0, None), (-1, True)])
+def test_a_loop_that_runs_no_iteration_keeps_what_it_carries(m, cond):
+    # fuzz --kind seq --seed 201 graph 874: a condition false at the start runs no
+    # iteration (as a trip count <= 0 does): a sequence ends as it began, of 0 elements,
+    # where a body that inserts would have made 2; an optional holds what it held
+    seq = [{"op": "SequenceEmpty", "outputs": ["v0"], "attrs": {"dtype": 1}}]
+    at = [{"name": "at", "op": "SequenceAt", "inputs": ["v", "one"], "outputs": ["y"]}]
+    g = carrying(seq, m, cond, at)
+    g["nodes"][1]["attrs"]["body"]["nodes"][1] = {
+        "op": "SequenceInsert", "inputs": ["v_in", "x"], "outputs": ["v_out"]}
+    sol = solve(g)
+    assert sol.status == "error" and sol.diagnostics[0].message.startswith('SequenceAt "at"')
+    sol = solve(carrying(HOLDING, m, cond, GET, passes=False))  # (emptied in the body)
+    assert sol.status == "ok" and sol.optional("v") == {"has_element": True}
+    assert sol.shape("y") == "[n, 3]"
