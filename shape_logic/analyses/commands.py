@@ -53,6 +53,7 @@ def cmd_why(args) -> int:
     import json
 
     from ..errors import InputError
+    from ..limits import EXIT_TIMEOUT, Abandoned
     from ..solver import solve
     from .lineage import SHOWN, lineage, render
 
@@ -74,7 +75,13 @@ def cmd_why(args) -> int:
                              f"{sol.shape(args.tensor)} (rank {rank})")
         if axis < 0:
             axis += rank
-    lin = lineage(sol.graph, args.tensor, axis, rules=args.rules)
+    try:
+        lin = lineage(sol.graph, args.tensor, axis, rules=args.rules)
+    except Abandoned:
+        print(f"shape-logic: {args.graph}: why: tracing what {args.tensor} depends on took "
+              "more computation than solving the whole graph allows; its shape stands: "
+              f"{sol.shape(args.tensor)}", file=sys.stderr)
+        return EXIT_TIMEOUT
     if args.format == "json":
         out = lin.to_json()
         out["shape"] = sol.shape(args.tensor)
