@@ -32,7 +32,8 @@ import warnings
 import numpy as np
 
 import hf_models2
-from hf_export import VOCAB, export, floats, modules, one_input, text_feeds, text_model
+from hf_export import (VOCAB, export, floats, kv_cache_decoder, modules, one_input,
+                       text_feeds, text_model)
 
 
 def bert():
@@ -60,41 +61,10 @@ def gpt2_kv(heads: int = 4, d: int = 32):
     """GPT-2 decoding over a KV cache: the past keys and values of each layer as inputs
     [batch, heads, past, d / heads], the mask over past + seq positions (its own dim name:
     the exporter cannot tie it), the present keys and values as outputs."""
-    torch, T = modules()
-    from transformers.cache_utils import DynamicCache
-
+    _, T = modules()
     config = T.GPT2Config(vocab_size=VOCAB, n_embd=d, n_layer=2, n_head=heads,
                           n_positions=64)
-    inner = T.GPT2Model(config).eval()
-    pasts = ["past_k0", "past_v0", "past_k1", "past_v1"]  # (two layers)
-
-    class Decoder(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner
-
-        def forward(self, input_ids, attention_mask, past_k0, past_v0, past_k1, past_v1):
-            cache = DynamicCache.from_legacy_cache(((past_k0, past_v0), (past_k1, past_v1)))
-            out = self.m(input_ids=input_ids, attention_mask=attention_mask,
-                         past_key_values=cache, use_cache=True, return_dict=True)
-            present = out.past_key_values.to_legacy_cache()
-            return (out.last_hidden_state,) + tuple(t for kv in present for t in kv)
-
-    def feeds(batch, seq, past):
-        rng = np.random.default_rng(batch * 100 + seq * 10 + past)
-        f = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
-             "attention_mask": np.ones((batch, past + seq), np.int64)}
-        for name in pasts:
-            f[name] = rng.standard_normal((batch, heads, past, d // heads)).astype(np.float32)
-        return f
-
-    names = ["input_ids", "attention_mask"] + pasts
-    f = feeds(2, 3, 4)
-    dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "total"},
-            **{name: {0: "batch", 2: "past"} for name in pasts}}
-    model = export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
-                    ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
-    return model, [feeds(2, 3, 4), feeds(1, 5, 2)], None
+    return (*kv_cache_decoder(T.GPT2Model(config).eval(), heads, d // heads), None)
 
 
 def llama():

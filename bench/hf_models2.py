@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hf_export import VOCAB, export, floats, modules, one_input, text_feeds, text_model
+from hf_export import (VOCAB, export, floats, kv_cache_decoder, modules, one_input, text_feeds,
+                       text_model)
 
 _SMALL = dict(vocab_size=VOCAB, hidden_size=32, num_attention_heads=4)
 
@@ -183,15 +184,23 @@ def funnel():
 def whisper():
     """Whisper's encoder (two convolutions over 32 mel frames, the length it requires) and
     decoder over a dynamic target, through torch.export's exporter (TorchScript's fails)."""
-    torch, T = modules()
+    _, T = modules()
     config = T.WhisperConfig(vocab_size=VOCAB, num_mel_bins=8, d_model=32, encoder_layers=1,
                              decoder_layers=1, encoder_attention_heads=4,
                              decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64,
                              max_source_positions=16, max_target_positions=16, pad_token_id=0,
                              bos_token_id=1, eos_token_id=2, decoder_start_token_id=1)
-    inner = T.WhisperModel(config).eval()
+    return _speech_seq2seq(T.WhisperModel(config).eval(), lambda batch: (batch, 8, 32),
+                           {0: "batch"}, [(2, 3), (1, 7)], True)
 
-    class Whisper(torch.nn.Module):
+
+def _speech_seq2seq(inner, shape, feature_dims: dict, sizes: list, dynamo: bool):
+    """An encoder over input_features of `shape(batch, *rest)` (feature_dims: its named
+    axes) and a decoder over a dynamic target; `sizes`: (batch, *rest, target) of the two
+    feeds, the first the export's."""
+    torch, _ = modules()
+
+    class SpeechSeq2Seq(torch.nn.Module):
         def __init__(self):
             super().__init__()
             self.m = inner
@@ -200,59 +209,30 @@ def whisper():
             return self.m(input_features=input_features, decoder_input_ids=decoder_input_ids,
                           use_cache=False, return_dict=False)[0]
 
-    def feeds(batch, target):
-        f = floats("input_features", batch, 8, 32)
+    def feeds(batch, *rest_target):
+        *rest, target = rest_target
+        f = floats("input_features", *shape(batch, *rest))
         rng = np.random.default_rng(target)
         f["decoder_input_ids"] = rng.integers(0, VOCAB, (batch, target)).astype(np.int64)
         return f
 
     names = ["input_features", "decoder_input_ids"]
-    f = feeds(2, 3)
-    model = export(Whisper(), tuple(torch.from_numpy(f[n]) for n in names), names,
-                   ["last_hidden_state"], {"input_features": {0: "batch"},
+    f = feeds(*sizes[0])
+    model = export(SpeechSeq2Seq(), tuple(torch.from_numpy(f[n]) for n in names), names,
+                   ["last_hidden_state"], {"input_features": feature_dims,
                                            "decoder_input_ids": {0: "batch", 1: "target"}},
-                   True)
-    return model, [feeds(2, 3), feeds(1, 7)], None
+                   dynamo)
+    return model, [feeds(*size) for size in sizes], None
 
 
 def mistral_kv():
     """Mistral decoding over a KV cache (two layers, 2 key/value heads of 8) with a sliding
     window of 4, through torch.export's exporter: the window's mask over past + seq."""
-    torch, T = modules()
-    from transformers.cache_utils import DynamicCache
-
+    _, T = modules()
     inner = T.MistralModel(T.MistralConfig(
         **_SMALL, intermediate_size=64, num_hidden_layers=2, num_key_value_heads=2,
         max_position_embeddings=64, sliding_window=4)).eval()
-    pasts = ["past_k0", "past_v0", "past_k1", "past_v1"]
-
-    class Decoder(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner
-
-        def forward(self, input_ids, attention_mask, past_k0, past_v0, past_k1, past_v1):
-            cache = DynamicCache.from_legacy_cache(((past_k0, past_v0), (past_k1, past_v1)))
-            out = self.m(input_ids=input_ids, attention_mask=attention_mask,
-                         past_key_values=cache, use_cache=True, return_dict=True)
-            present = out.past_key_values.to_legacy_cache()
-            return (out.last_hidden_state,) + tuple(t for kv in present for t in kv)
-
-    def feeds(batch, seq, past):
-        rng = np.random.default_rng(batch * 100 + seq * 10 + past)
-        f = {"input_ids": rng.integers(0, VOCAB, (batch, seq)).astype(np.int64),
-             "attention_mask": np.ones((batch, past + seq), np.int64)}
-        for name in pasts:
-            f[name] = rng.standard_normal((batch, 2, past, 8)).astype(np.float32)
-        return f
-
-    names = ["input_ids", "attention_mask"] + pasts
-    f = feeds(2, 3, 4)
-    dims = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "total"},
-            **{name: {0: "batch", 2: "past"} for name in pasts}}
-    model = export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
-                   ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
-    return model, [feeds(2, 3, 4), feeds(1, 5, 2)], None
+    return (*kv_cache_decoder(inner, 2, 8), None)
 
 
 def _image(inner, axes, sizes, **kw):
@@ -353,37 +333,16 @@ def wav2vec2_conformer():
 def speech2text():
     """Speech2Text: two strided convolutions subsample the frames of the input features,
     a decoder over a dynamic target."""
-    torch, T = modules()
+    _, T = modules()
     config = T.Speech2TextConfig(
         vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
         encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
         decoder_ffn_dim=64, max_source_positions=200, max_target_positions=64,
         input_feat_per_channel=8, conv_channels=16, num_conv_layers=2, pad_token_id=1,
         decoder_start_token_id=2)
-    inner = T.Speech2TextModel(config).eval()
-
-    class Speech2Text(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner
-
-        def forward(self, input_features, decoder_input_ids):
-            return self.m(input_features=input_features, decoder_input_ids=decoder_input_ids,
-                          use_cache=False, return_dict=False)[0]
-
-    def feeds(batch, frames, target):
-        f = floats("input_features", batch, frames, 8)
-        rng = np.random.default_rng(target)
-        f["decoder_input_ids"] = rng.integers(0, VOCAB, (batch, target)).astype(np.int64)
-        return f
-
-    names = ["input_features", "decoder_input_ids"]
-    f = feeds(2, 30, 3)
-    model = export(Speech2Text(), tuple(torch.from_numpy(f[n]) for n in names), names,
-                   ["last_hidden_state"], {"input_features": {0: "batch", 1: "frames"},
-                                           "decoder_input_ids": {0: "batch", 1: "target"}},
-                   False)
-    return model, [feeds(2, 30, 3), feeds(1, 47, 7)], None
+    return _speech_seq2seq(T.Speech2TextModel(config).eval(),
+                           lambda batch, frames: (batch, frames, 8),
+                           {0: "batch", 1: "frames"}, [(2, 30, 3), (1, 47, 7)], False)
 
 
 MODELS = {"hf_roberta": roberta, "hf_albert": albert, "hf_deberta_v2": deberta_v2,
