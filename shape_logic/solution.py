@@ -20,6 +20,9 @@ class Solution:
     alternatives: dict = field(default_factory=dict)
     cases: list = field(default_factory=list)  # the bindings of each case
     alternatives_capped: bool = False
+    # the arithmetic's computations in the solve (the allowance of a later grounding with
+    # sources as assumptions: limits.allowance, as `why`'s lineage takes it)
+    computations: int = 0
     # an ONNX model's declared outputs that disagree with the graph (narrowing.py):
     # name -> (declared shape, why it is set aside, check's status)
     set_aside: dict = field(default_factory=dict)

@@ -357,6 +357,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
             sol.alternatives, sol.cases, sol.alternatives_capped = {}, [], True
         problem.timings["alternatives"] = time.perf_counter() - t2
     sol.timings = dict(problem.timings)
+    sol.computations = funcs.calls
     return sol
 
 

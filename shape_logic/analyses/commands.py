@@ -76,7 +76,7 @@ def cmd_why(args) -> int:
         if axis < 0:
             axis += rank
     try:
-        lin = lineage(sol.graph, args.tensor, axis, rules=args.rules)
+        lin = lineage(sol.graph, args.tensor, axis, rules=args.rules, spent=sol.computations)
     except Abandoned:
         print(f"shape-logic: {args.graph}: why: tracing what {args.tensor} depends on took "
               "more computation than solving the whole graph allows; its shape stands: "

@@ -92,7 +92,9 @@ def reach(edges, seeds, engine: str = "clingo") -> set:
 
 
 def lineage(source, tensor: str, axis: int | None = None, rules=(),
-            engine: str = "clingo") -> Lineage:
+            engine: str = "clingo", spent: int | None = None) -> Lineage:
+    """`spent`: the computations of the graph's own solve (Solution.computations), which
+    bound the lineage's grounding; without it the graph is solved here to count them."""
     problem = Problem.load(source, rules)
     graph = problem.graph
     if tensor not in graph.tensors():
@@ -101,10 +103,11 @@ def lineage(source, tensor: str, axis: int | None = None, rules=(),
     # far, and on some graphs that runs away (a Loop and three Scans of five nodes: 250 s
     # and 5.7 GB): it may make a bounded multiple of the computations of the graph's own
     # solve (limits.allowance, as explaining does), past which it is abandoned (Abandoned)
-    _, spent = problem.atoms()
+    if spent is None:
+        spent = problem.atoms()[1].calls
     observer = _Rules()
     ctl, _ = problem.control("#external act(S) : source(S).\n", observer=observer,
-                             allowance=allowance(spent.calls))
+                             allowance=allowance(spent))
     symbol = {a.literal: a.symbol for a in ctl.symbolic_atoms}
     seeds = [lit for lit, s in symbol.items() if _about(s, tensor, axis)]
     reached = reach(observer.edges, seeds, engine)

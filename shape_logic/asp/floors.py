@@ -106,6 +106,8 @@ class Floors:
         self._mirror = {**self._shift, **{s: Expr.const(v + 1) - Expr.sym(s)
                                           for s, v in self.ceilings.items()}}
         self._bounded = self._shift.keys() | self.ceilings.keys()
+        # (without ceilings the mirror is the shift: one change of variable)
+        self._changes = (self._shift, self._mirror) if self.ceilings else (self._shift,)
         self._bounds: dict = {}
         self._simple: dict = {}
 
@@ -124,13 +126,12 @@ class Floors:
         hit = self._bounds.get(e)
         if hit is None:
             hit = bounds(e)
-            for change in (self._shift, self._mirror):
-                if self.ceilings or change is self._shift:
-                    try:
-                        lo, hi = bounds(e.subs(change))
-                    except ExprOverflow:
-                        continue
-                    hit = (max(hit[0], lo), min(hit[1], hi))
+            for change in self._changes:
+                try:
+                    lo, hi = bounds(e.subs(change))
+                except ExprOverflow:
+                    continue
+                hit = (max(hit[0], lo), min(hit[1], hi))
             if hit[0] > hit[1]:  # (a floor above a ceiling: no run; say what e alone says)
                 hit = bounds(e)
             self._bounds[e] = hit

@@ -103,8 +103,7 @@ def _multiple_of(a: Expr, c: int) -> int | None:
     for mono, _ in a.terms:
         if len(mono) == 1 and mono[0][1] == 1 and mono[0][0].kind == "mod":
             m = mono[0][0].args[1]
-            if m.is_int and m.value > c and m.value % c == 0 and mod(a, m).is_int \
-                    and mod(a, m).value == 0:
+            if m.is_int and m.value > c and m.value % c == 0 and mod(a, m) == 0:
                 return m.value
     return None
 
