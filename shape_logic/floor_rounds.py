@@ -30,8 +30,7 @@ def under_floors(problem, atoms, funcs, cancel=None):
         before = problem.floors, problem.ceilings
         problem.floors = {**problem.floors, **new}
         problem.ceilings = {**problem.ceilings, **tops}
-        ctl, floored_funcs = problem.control("", sourced=False, cancel=cancel)
-        floored = problem._answer(ctl, floored_funcs, None)
+        floored = problem.fast_answer(cancel)
         if floored[0].conflicts:
             problem.floors, problem.ceilings = before
             floored[0].release_control()

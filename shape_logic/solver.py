@@ -19,6 +19,7 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
+from .asp.premises import MAX_ROUNDS, doubtful, failed
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
 from .decode import Atoms, decode
@@ -73,6 +74,9 @@ class Problem:
     floors: dict = field(default_factory=dict)
     # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
     ceilings: dict = field(default_factory=dict)
+    # what a fast solve took as known that its answer set then lacked (asp/premises.py):
+    # the next ones do without it
+    distrust: frozenset = frozenset()
     _sourced: str | None = None
 
     @cached_property
@@ -152,7 +156,7 @@ class Problem:
                           allowance=allowance, give_up_at=give_up_at, cancel=cancel,
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
                           floors=Floors(self.floors, self.ceilings)
-                          if self.floors or self.ceilings else None)
+                          if self.floors or self.ceilings else None, distrust=self.distrust)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -204,16 +208,32 @@ class Problem:
             ctl, funcs = self.control("act(S) :- source(S), not off(S).\n"
                                       + "".join(f"off({s})." for s in off))
         else:
-            ctl, funcs = self.control("", sourced=False, cancel=cancel)
-            atoms, funcs = self._answer(ctl, funcs, active)
+            atoms, funcs = self.fast_answer(cancel)
             return under_floors(self, atoms, funcs, cancel)
         return self._answer(ctl, funcs, active)
+
+    def fast_answer(self, cancel=None) -> tuple[Atoms, Functions]:
+        """The answer set with every source a fact (the fast mode), solved again without
+        what it took as known while grounding and then found false (asp/premises.py)."""
+        for _ in range(MAX_ROUNDS):
+            ctl, funcs = self.control("", sourced=False, cancel=cancel)
+            atoms, funcs = self._answer(ctl, funcs, None)
+            if not funcs.broken:
+                return atoms, funcs
+            atoms.release_control()
+            self.distrust |= funcs.broken
+        raise InputError(f"the rule files' negations or aggregates over what they derive "
+                         f"left what the solve took as known undecided after {MAX_ROUNDS} "
+                         "solves (rule files: "
+                         + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
 
     def _answer(self, ctl, funcs, active) -> tuple[Atoms, Functions]:
         """The shown atoms of the grounded `ctl`'s answer set."""
         t0 = time.perf_counter()
+        # what the fast mode took as known that the grounding did not make a fact
+        doubts = doubtful(funcs.premises, ctl) if funcs.known is not None else []
         with phase("solve"):
-            symbols = _solve_once(ctl, current())
+            symbols, funcs.broken = _solve_once(ctl, current(), doubts)
         t1 = time.perf_counter()
         if symbols is None:
             if active is None:  # with every source on the program always has its answer set
@@ -265,13 +285,17 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     return out[:5]
 
 
-def _solve_once(ctl: clingo.Control, deadline) -> list | None:
-    """The shown atoms of the (only) answer set, None without one; within the budget."""
+def _solve_once(ctl: clingo.Control, deadline, doubts=()) -> tuple[list | None, frozenset]:
+    """The shown atoms of the (only) answer set, None without one, and the keys of the
+    `doubts` (premises.doubtful) it lacks; within the budget."""
     deadline.phase = "solving"
     found: list = []
+    lacking: list = []
 
     def on_model(model):
         found.append(model.symbols(shown=True))
+        if doubts:
+            lacking.append(failed(model, doubts))
 
     if deadline.end is None:
         ctl.solve(on_model=on_model)
@@ -280,7 +304,7 @@ def _solve_once(ctl: clingo.Control, deadline) -> list | None:
             if not handle.wait(deadline.remaining()):
                 handle.cancel()
                 raise TimeLimit(deadline.seconds, "solving")
-    return found[-1] if found else None
+    return (found[-1] if found else None), (lacking[-1] if lacking else frozenset())
 
 
 def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None,

@@ -42,7 +42,8 @@ class Functions(Relating, Comparisons):
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
                  allowance: int | None = None, give_up_at: float | None = None,
-                 cancel=None, body_nodes: frozenset = frozenset(), floors=None):
+                 cancel=None, body_nodes: frozenset = frozenset(), floors=None,
+                 distrust: frozenset = frozenset()):
         self.order = order
         # the symbols' lower bounds the graph requires (floors.py; fast mode, from the solve
         # before): bounds and results take them, as they take the bindings known so far
@@ -80,6 +81,14 @@ class Functions(Relating, Comparisons):
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
+        # What the fast mode took as known (a binding, a branch) and the atoms of which one
+        # must hold for it to be sound: (key, atoms). The grounder calls an @-function on
+        # every rule body that MAY hold; with a rule file's negation or aggregate over
+        # atoms of its own recursive component, one that finally does not hold may have
+        # made a binding (premises.py). `distrust`: the keys a solve before found false.
+        self.premises: list = []
+        self.distrust = distrust
+        self.broken: frozenset = frozenset()  # the premises the answer set lacks (solver)
 
 
     @property

@@ -18,6 +18,9 @@ from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 String, Function, Number = clingo.String, clingo.Function, clingo.Number
 AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
+# the atoms whose pair @relate is called on (encodings/equations.lp, scopes.lp): a binding
+# it finds holds when one of them does
+EQUATIONS = ("eqn", "eqn_in_scope", "eqn_in_body")
 
 
 def _bare(e: Expr) -> bool:
@@ -73,11 +76,16 @@ class Relating:
         Taking the first is sound (what follows from it holds whenever the If runs, and
         it cannot) and derives less. Explaining and alternatives take both: they switch
         sources off, and the value that came first may be one that goes."""
+        taken = String("then_branch" if v.number == 1 else "else_branch")
         if self.known is not None:
-            first = self.picked.setdefault(n, v)
-            if first != v:
+            if ("branch", n, v) in self.distrust:  # (a value the condition has not)
                 return []
-        return String("then_branch" if v.number == 1 else "else_branch")
+            if n not in self.picked:
+                self.picked[n] = v
+                self.premises.append((("branch", n, v), (Function("if_taken", [n, taken]),)))
+            elif self.picked[n] != v:
+                return []
+        return taken
 
     def relate_in_scope(self, a: clingo.Symbol, b: clingo.Symbol):
         """Two values at one place of a body (encodings/equations.lp): a conflict there may
@@ -116,10 +124,13 @@ class Relating:
         if r.kind in ("bind", "range") and self._under_floor(r):
             return Function("conflict")
         if r.kind == "bind":
-            if self.known is not None:
+            if self.known is not None and ("eqn", a, b) not in self.distrust \
+                    and r.symbol not in self.known:
                 # oriented: the value only mentions symbols eliminated later, so
                 # substituting the known bindings repeatedly terminates
-                self.known.setdefault(r.symbol, r.value)
+                self.known[r.symbol] = r.value
+                self.premises.append((("eqn", a, b), tuple(
+                    Function(name, [a, b]) for name in EQUATIONS)))
             return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
         if r.kind == "range":
             return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
