@@ -30,7 +30,7 @@ def under_floors(problem, atoms, funcs, cancel=None):
         before = problem.floors, problem.ceilings
         problem.floors = {**problem.floors, **new}
         problem.ceilings = {**problem.ceilings, **tops}
-        floored = problem.fast_answer(cancel)
+        floored = problem.fast_answer(cancel=cancel)
         if floored[0].conflicts:
             problem.floors, problem.ceilings = before
             floored[0].release_control()

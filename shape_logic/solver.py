@@ -1,8 +1,9 @@
 """solve: graph -> facts -> clingo (core encodings + the rule files of its operators) -> shapes.
 
-The program is monotone (Horn, negation only on facts), so switching sources
-off only removes consequences: the fast mode with every source on finds every
-conflict there is, and a subset of sources can be solved the same way.
+The program is monotone (Horn, negation only on facts, but for the rules the
+grounder leaves to the solver: asp/premises.py), so switching sources off only
+removes consequences: the fast mode with every source on finds every conflict there
+is, and a subset of sources can be solved the same way.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
-from .asp.premises import MAX_ROUNDS, doubtful, failed
+from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
 from .decode import Atoms, decode
@@ -74,8 +75,8 @@ class Problem:
     floors: dict = field(default_factory=dict)
     # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
     ceilings: dict = field(default_factory=dict)
-    # what a fast solve took as known that its answer set then lacked (asp/premises.py):
-    # the next ones do without it
+    # what a fast solve took as known before it was (asp/premises.py): the next ones do
+    # without it
     distrust: frozenset = frozenset()
     _sourced: str | None = None
 
@@ -127,7 +128,8 @@ class Problem:
 
     def control(self, extra: str, args=("--models=1",), sourced: bool = True,
                 observer=None, choices: bool = False, allowance: int | None = None,
-                voids: bool = False, give_up_at: float | None = None, cancel=None
+                voids: bool = False, give_up_at: float | None = None, cancel=None,
+                stamps: Stamps | None = None, distrust: frozenset | None = None
                 ) -> tuple[clingo.Control, Functions]:
         """A grounded control for the program plus `extra` (the activation of sources);
         `observer` (clingo's Observer) sees the ground rules (lineage). With `choices`,
@@ -135,7 +137,9 @@ class Problem:
         computations or past the time `give_up_at` (time.monotonic()), the grounding is
         abandoned (limits.Abandoned). With `voids`, the equal axes without a value are
         grounded too (else `ground_voids` does it later). Once `cancel` (a threading.Event)
-        is set, the grounding is abandoned at its next computation."""
+        is set, the grounding is abandoned at its next computation. `stamps` watches the
+        grounding for what the fast mode takes as known (asp/premises.py), which then does
+        without `distrust` (default: the problem's)."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -143,8 +147,9 @@ class Problem:
             (undefined if code == clingo.MessageCode.AtomUndefined else messages).append(msg)
 
         ctl = clingo.Control(list(args), logger=log, message_limit=1000)
-        if observer is not None:
-            ctl.register_observer(observer)
+        for watcher in (observer, stamps):
+            if watcher is not None:
+                ctl.register_observer(watcher)
         deadline = current()
         deadline.phase = "parsing the program (rule files and facts)"
         # Computing with the bindings found so far is sound whenever the sources in force
@@ -156,7 +161,9 @@ class Problem:
                           allowance=allowance, give_up_at=give_up_at, cancel=cancel,
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
                           floors=Floors(self.floors, self.ceilings)
-                          if self.floors or self.ceilings else None, distrust=self.distrust)
+                          if self.floors or self.ceilings else None,
+                          distrust=self.distrust if distrust is None else distrust)
+        funcs.stamps = stamps
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]
@@ -203,37 +210,25 @@ class Problem:
         but those `off` (`cancel`: see control)."""
         off = list(off)
         if active is not None:
-            ctl, funcs = self.control("".join(f"act({s})." for s in active))
-        elif off:
-            ctl, funcs = self.control("act(S) :- source(S), not off(S).\n"
-                                      + "".join(f"off({s})." for s in off))
-        else:
-            atoms, funcs = self.fast_answer(cancel)
-            return under_floors(self, atoms, funcs, cancel)
-        return self._answer(ctl, funcs, active)
+            return self.fast_answer("".join(f"act({s})." for s in active), active=active)
+        if off:
+            return self.fast_answer("act(S) :- source(S), not off(S).\n"
+                                    + "".join(f"off({s})." for s in off))
+        atoms, funcs = self.fast_answer(cancel=cancel)
+        return under_floors(self, atoms, funcs, cancel)
 
-    def fast_answer(self, cancel=None) -> tuple[Atoms, Functions]:
-        """The answer set with every source a fact (the fast mode), solved again without
-        what it took as known while grounding and then found false (asp/premises.py)."""
-        for _ in range(MAX_ROUNDS):
-            ctl, funcs = self.control("", sourced=False, cancel=cancel)
-            atoms, funcs = self._answer(ctl, funcs, None)
-            if not funcs.broken:
-                return atoms, funcs
-            atoms.release_control()
-            self.distrust |= funcs.broken
-        raise InputError(f"the rule files' negations or aggregates over what they derive "
-                         f"left what the solve took as known undecided after {MAX_ROUNDS} "
-                         "solves (rule files: "
-                         + ", ".join(str(rf.path) for rf in self.rule_files) + ")")
+    def fast_answer(self, extra: str = "", cancel=None, active=None
+                    ) -> tuple[Atoms, Functions]:
+        """The answer set with the sources facts (every one; or as `extra` switches them on
+        or off, `active` those on), with nothing taken as known before it was
+        (asp/premises.py: held_answer)."""
+        return held_answer(self, extra, cancel, active)
 
     def _answer(self, ctl, funcs, active) -> tuple[Atoms, Functions]:
         """The shown atoms of the grounded `ctl`'s answer set."""
         t0 = time.perf_counter()
-        # what the fast mode took as known that the grounding did not make a fact
-        doubts = doubtful(funcs.premises, ctl) if funcs.known is not None else []
         with phase("solve"):
-            symbols, funcs.broken = _solve_once(ctl, current(), doubts)
+            symbols = _solve_once(ctl, current())
         t1 = time.perf_counter()
         if symbols is None:
             if active is None:  # with every source on the program always has its answer set
@@ -285,17 +280,13 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     return out[:5]
 
 
-def _solve_once(ctl: clingo.Control, deadline, doubts=()) -> tuple[list | None, frozenset]:
-    """The shown atoms of the (only) answer set, None without one, and the keys of the
-    `doubts` (premises.doubtful) it lacks; within the budget."""
+def _solve_once(ctl: clingo.Control, deadline) -> list | None:
+    """The shown atoms of the (only) answer set, None without one; within the budget."""
     deadline.phase = "solving"
     found: list = []
-    lacking: list = []
 
     def on_model(model):
         found.append(model.symbols(shown=True))
-        if doubts:
-            lacking.append(failed(model, doubts))
 
     if deadline.end is None:
         ctl.solve(on_model=on_model)
@@ -304,7 +295,7 @@ def _solve_once(ctl: clingo.Control, deadline, doubts=()) -> tuple[list | None, 
             if not handle.wait(deadline.remaining()):
                 handle.cancel()
                 raise TimeLimit(deadline.seconds, "solving")
-    return (found[-1] if found else None), (lacking[-1] if lacking else frozenset())
+    return found[-1] if found else None
 
 
 def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = None,

@@ -81,14 +81,15 @@ class Functions(Relating, Comparisons):
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
-        # What the fast mode took as known (a binding, a branch) and the atoms of which one
-        # must hold for it to be sound: (key, atoms). The grounder calls an @-function on
-        # every rule body that MAY hold; with a rule file's negation or aggregate over
-        # atoms of its own recursive component, one that finally does not hold may have
-        # made a binding (premises.py). `distrust`: the keys a solve before found false.
+        # What the fast mode took as known (a binding, a branch): (key, the atoms of which
+        # one must hold for it to be sound, the ground rules out by then). The grounder
+        # calls an @-function on every rule body that MAY hold; with a negation or an
+        # aggregate over atoms of the rule's own recursive component, one that finally
+        # does not may have made a binding (premises.py). `stamps` watches the grounding
+        # (premises.Stamps) when it may; `distrust`: what a solve before found speculative.
         self.premises: list = []
+        self.stamps = None
         self.distrust = distrust
-        self.broken: frozenset = frozenset()  # the premises the answer set lacks (solver)
 
 
     @property

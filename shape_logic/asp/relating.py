@@ -48,6 +48,11 @@ class Relating:
                 self.halt_at = self.calls + AFTER_CONFLICT
         return hit
 
+    def premise(self, key: tuple, atoms: tuple) -> None:
+        """Note what a binding or pick was taken from (asp/premises.py): `atoms`, one of
+        which holds when it is sound, and how many ground rules were out by then."""
+        self.premises.append((key, atoms, self.stamps.count if self.stamps else 0))
+
     def in_body(self, place: clingo.Symbol):
         """1 if a place (a virtual tensor of a rule file: target(N), batch(N, T)...) names
         a node of a body, else 0: what it requires then holds only where the body runs,
@@ -82,7 +87,7 @@ class Relating:
                 return []
             if n not in self.picked:
                 self.picked[n] = v
-                self.premises.append((("branch", n, v), (Function("if_taken", [n, taken]),)))
+                self.premise(("branch", n, v), (Function("if_cond", [n, v]),))
             elif self.picked[n] != v:
                 return []
         return taken
@@ -124,13 +129,16 @@ class Relating:
         if r.kind in ("bind", "range") and self._under_floor(r):
             return Function("conflict")
         if r.kind == "bind":
-            if self.known is not None and ("eqn", a, b) not in self.distrust \
+            # (a symbol once bound from an equation that was no fact yet is not
+            # substituted: distrusting the pair only, the same equation came back in other
+            # spellings, solve after solve - a scripted greedy decoder's loop)
+            if self.known is not None and ("bind", r.symbol) not in self.distrust \
                     and r.symbol not in self.known:
                 # oriented: the value only mentions symbols eliminated later, so
                 # substituting the known bindings repeatedly terminates
                 self.known[r.symbol] = r.value
-                self.premises.append((("eqn", a, b), tuple(
-                    Function(name, [a, b]) for name in EQUATIONS)))
+                self.premise(("bind", r.symbol),
+                             tuple(Function(name, [a, b]) for name in EQUATIONS))
             return Function("bind", [String(r.symbol), expr_to_symbol(r.value)])
         if r.kind == "range":
             return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
