@@ -4,22 +4,24 @@ The fast mode computes with the bindings found so far (functions.py: `known`) an
 the first value of an If's condition (`@branch`). A binding is sound when the equation
 that gave it, `eqn(a, b)` (or `eqn_in_scope`, `eqn_in_body`), holds; a pick when
 `if_cond(N, V)` does. On a Horn program over facts it always does: clingo's grounder
-derives every atom as a fact, and it calls an @-function only on bodies of facts. But
+derives every atom as a fact, and it calls @relate and @branch only on facts (they sit
+in rules whose body is that one atom: the grounder may call a function of a rule's head
+as soon as its arguments are bound, before the rest of the body is checked). But
 a negation or an aggregate over atoms of the rule's own recursive component (Unique.lp's
-count of distinct values) is only decided by the solver, after grounding, and the grounder calls the
-@-functions of every body that MAY hold. A binding made from such a body was computed
-with all the same, and may even make its own equation a fact later (a Loop's aggregate
-of suppositions bound s1 = 1 where the run has 2, fuzz control seed 11, graph 812, and
-the size 1 it gave made the equation s1 = 1 a fact).
+count of distinct values) is only decided by the solver, after grounding, and the
+grounder calls the @-functions of every body that MAY hold. A binding made from such a
+body was computed with all the same, and may even make its own equation a fact later (a
+Loop's old aggregate of suppositions bound s1 = 1 where the run has 2, fuzz control seed
+11, graph 812, and the size 1 it gave made the equation s1 = 1 a fact).
 
 So a solve whose program has such a rule (`nonmonotone`) watches the grounding: an
 observer (`Stamps`) numbers the ground rules as clingo outputs them and notes when each
 atom became a fact; each premise notes the number when it was taken. A premise none of
 whose atoms was a fact by then is speculative (`speculative`): it is distrusted
-(functions.py: `distrust`) and the graph solved again without it, until none is
-(`Problem.fast_answer`). A solve without such a rule needs no watching: every atom is a
-fact, and the solver checks that it was (statistics: no rule with a body), or watches
-the grounding again.
+(functions.py: `distrust`: a binding's symbol is not substituted, a pick not taken) and
+the graph solved again without it, until none is (`held_answer`). A solve without such
+a rule needs no watching: every atom is a fact, and the solver checks that it was
+(statistics: no rule with a body), or watches the grounding again.
 """
 from __future__ import annotations
 

@@ -127,3 +127,20 @@ def test_the_analysis_finds_a_negation_and_an_aggregate_through_the_recursion():
     # and Loop.lp's `not seq(V)` is decided by the grounder: whether a value is a
     # sequence follows from the graph's structure alone, in a component of its own
     assert "Loop.lp" not in found
+
+
+def test_the_functions_that_take_something_as_known_are_called_on_one_atom():
+    # @relate (a binding) and @branch (an If's pick) are noted with the atom they are
+    # called on (asp/premises.py); the grounder may call a function of a rule's head as
+    # soon as its arguments are bound, before the rest of the body is checked (@branch on
+    # a Less node whose input 0 had a value 0 or 1, before `if_node(N)` failed), so the
+    # body must be that one atom
+    files = program.core_encodings() + sorted(program.RULES_DIR.glob("*.lp"))
+    heads = []
+    for f in files:
+        ast.parse_files([str(f)], lambda s, f=f: s.ast_type == T.Rule and (
+            "@relate" in str(s.head) or "@branch" in str(s.head)) and heads.append((f.name, s)))
+    assert len(heads) >= 4
+    for name, rule in heads:
+        assert len(rule.body) == 1 and rule.body[0].atom.ast_type == T.SymbolicAtom, \
+            (name, str(rule))
