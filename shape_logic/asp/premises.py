@@ -7,8 +7,8 @@ that gave it, `eqn(a, b)` (or `eqn_in_scope`, `eqn_in_body`), holds; a pick when
 derives every atom as a fact, and it calls @relate and @branch only on facts (they sit
 in rules whose body is that one atom: the grounder may call a function of a rule's head
 as soon as its arguments are bound, before the rest of the body is checked). But
-a negation or an aggregate over atoms of the rule's own recursive component (Unique.lp's
-count of distinct values) is only decided by the solver, after grounding, and the
+a negation or an aggregate over atoms of the rule's own recursive component (a user's
+`not dim(Y, 0, 7)`) is only decided by the solver, after grounding, and the
 grounder calls the @-functions of every body that MAY hold. A binding made from such a
 body was computed with all the same, and may even make its own equation a fact later (a
 Loop's old aggregate of suppositions bound s1 = 1 where the run has 2, fuzz control seed
@@ -34,9 +34,10 @@ from .program import is_shipped
 MAX_ROUNDS = 8
 
 # Our rule files with a negation or an aggregate over what their own recursive component
-# derives (tests/core/test_determinate.py finds them all): Unique.lp's counts of distinct
-# values and slices. A user's rule file may have any.
-NONMONOTONE = frozenset({"Unique.lp"})
+# derives (tests/core/test_determinate.py finds them all): none - complements and counts
+# are Horn chains, and what is negated (`not seq(V)`, `not opt(Y)`) is decided before, from
+# the graph's structure. A user's rule file may have any.
+NONMONOTONE: frozenset = frozenset()
 
 
 def nonmonotone(rule_files) -> bool:
