@@ -75,9 +75,7 @@ class Problem:
     floors: dict = field(default_factory=dict)
     # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
     ceilings: dict = field(default_factory=dict)
-    # what a fast solve took as known before it was (asp/premises.py): the next ones do
-    # without it
-    distrust: frozenset = frozenset()
+    distrust: frozenset = frozenset()  # taken as known too early (asp/premises.py)
     _sourced: str | None = None
 
     @cached_property
@@ -137,9 +135,8 @@ class Problem:
         computations or past the time `give_up_at` (time.monotonic()), the grounding is
         abandoned (limits.Abandoned). With `voids`, the equal axes without a value are
         grounded too (else `ground_voids` does it later). Once `cancel` (a threading.Event)
-        is set, the grounding is abandoned at its next computation. `stamps` watches the
-        grounding for what the fast mode takes as known (asp/premises.py), which then does
-        without `distrust` (default: the problem's)."""
+        is set, the grounding is abandoned at its next computation. `stamps`, `distrust`:
+        asp/premises.py (default: the problem's)."""
         messages: list[str] = []
         undefined: list[str] = []
 
@@ -147,9 +144,8 @@ class Problem:
             (undefined if code == clingo.MessageCode.AtomUndefined else messages).append(msg)
 
         ctl = clingo.Control(list(args), logger=log, message_limit=1000)
-        for watcher in (observer, stamps):
-            if watcher is not None:
-                ctl.register_observer(watcher)
+        for watcher in filter(None, (observer, stamps)):
+            ctl.register_observer(watcher)
         deadline = current()
         deadline.phase = "parsing the program (rule files and facts)"
         # Computing with the bindings found so far is sound whenever the sources in force

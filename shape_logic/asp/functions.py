@@ -81,12 +81,9 @@ class Functions(Relating, Comparisons):
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
-        # What the fast mode took as known (a binding, a branch): (key, the atoms of which
-        # one must hold for it to be sound, the ground rules out by then). The grounder
-        # calls an @-function on every rule body that MAY hold; with a negation or an
-        # aggregate over atoms of the rule's own recursive component, one that finally
-        # does not may have made a binding (premises.py). `stamps` watches the grounding
-        # (premises.Stamps) when it may; `distrust`: what a solve before found speculative.
+        # What the fast mode took as known (a binding, a pick): (key, atoms one of which
+        # makes it sound, the ground rules out by then); `stamps` watches the grounding,
+        # `distrust`: what a solve before took too early (premises.py)
         self.premises: list = []
         self.stamps = None
         self.distrust = distrust
