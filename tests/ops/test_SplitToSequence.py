@@ -26,6 +26,25 @@ def test_pieces_of_one():
     assert sol.shape("s") == "[b, 4]"
 
 
+def test_pieces_of_one_are_known_one_by_one():
+    # fuzz seq 211: x3 inserted among 5 pieces [3, 1] cannot be joined along axis 0
+    def joined(shape, keepdims, other):
+        g = split(shape, {"axis": 1, "keepdims": keepdims})
+        g["inputs"]["t"] = {"dtype": "f32", "shape": other}
+        g["initializers"]["p"] = {"dtype": "i64", "shape": [], "data": -3}
+        g["nodes"] += [{"op": "SequenceInsert", "inputs": ["s", "t", "p"], "outputs": ["u"]},
+                       {"op": "ConcatFromSequence", "inputs": ["u"], "outputs": ["y"],
+                        "attrs": {"axis": 0}}]
+        g["outputs"] = {"y": {}}
+        return solve(g)
+    assert joined("[3, 5]", 1, "[3, 3]").status == "error"
+    assert joined("[3, 5]", 1, "[3, 1]").shape("y") == "[18, 1]"
+    assert joined("[3, 5, 2]", 0, "[4, 3]").status == "error"
+    sol = joined("[3, 5, 2]", 0, "[4, 2]")
+    assert sol.shape("u") == "[?, 2]" and sol.shape("y") == "[19, 2]"
+    assert joined("[3, 5, 2]", 0, "[4, c]").bindings == {"c": 2}
+
+
 def test_pieces_of_a_size():
     sol = solve(split("[b, 10, 4]", {"axis": 1}, 3))  # 3, 3, 3, 1
     assert sol.shape("s") == "[b, ?, 4]" and sol.sequence("s") == {"length": 4}
