@@ -26,6 +26,19 @@ ALWAYS = {**DOUBLE, "nodes": [{"op": "Constant", "inputs": [], "outputs": ["c2"]
                                                    "data": True}}}, *DOUBLE["nodes"][1:]]}
 
 
+SLICED = body([{"op": "Unsqueeze", "inputs": ["i", "zero"], "outputs": ["i1"]},
+                {"op": "Add", "inputs": ["i1", "one"], "outputs": ["i2"]},
+                {"op": "Slice", "inputs": ["x", "i1", "i2"], "outputs": ["xi"]},
+                {"op": "Add", "inputs": ["v", "xi"], "outputs": ["v2"]},
+                {"op": "Identity", "inputs": ["v2"], "outputs": ["e"]}], ["v2", "e"])
+SLICED["initializers"] = {
+    "x": {"dtype": "f32", "shape": [5], "data": [1, 2, 3, 4, 5]},
+    "zero": {"dtype": "i64", "shape": [1], "data": [0]},
+    "one": {"dtype": "i64", "shape": [1], "data": [1]}}
+RAISED = body([{"op": "Add", "inputs": ["v", "z"], "outputs": ["v2"]}], ["v2"])
+RAISED["initializers"] = {"z": {"dtype": "f32", "shape": [2, 1], "data": [[1], [2]]}}
+
+
 def loop(inputs, b, n_outputs):
     return {"inputs": inputs, "attrs": {"body": b}, "n_outputs": n_outputs}
 
@@ -62,6 +75,30 @@ CASES = {
 
 
 test_case = case_test("Loop", CASES)
+
+
+def test_a_broadcast_with_a_lower_rank_keeps_the_carried_rank():
+    # v2 = v + x[i:i+1] (onnx's loop11): a broadcast with a tensor of rank 1 keeps the rank
+    # of a value of rank >= 1, so the carried value keeps its rank - not its size: past x's
+    # end the slice is empty, and so is v. With a partner of rank 2 the first iteration
+    # raises a value of rank 1 to 2: no rank (0 iterations keep 1).
+    from shape_logic.testing import infer
+
+    sol = infer("Loop", [None, ("bool", "[]"), "[1]"], {"body": SLICED}, n_outputs=2)
+    assert sol.status == "ok" and len(sol.dims("y0")) == 1 and len(sol.dims("y1")) == 2
+    sol = infer("Loop", [None, ("bool", "[]"), "[1]"], {"body": RAISED}, n_outputs=1)
+    assert sol.status == "ok" and sol.dims("y0") is None
+    # the executor agrees: 2 iterations keep [1]; 7 empty it
+    from shape_logic import run
+
+    carried_only = {**SLICED, "outputs": SLICED["outputs"][:2], "nodes": SLICED["nodes"][:-1]}
+    g = {"inputs": {"m": {"dtype": "i64", "shape": []}, "v0": {"dtype": "f32", "shape": "[1]"}},
+         "nodes": [{"op": "Loop", "inputs": ["m", "", "v0"], "outputs": ["y"],
+                    "attrs": {"body": carried_only}}]}
+    assert len(solve(g).dims("y")) == 1
+    for m, n in ((2, 1), (7, 0)):
+        out = run(g, {"m": np.array(m, np.int64), "v0": np.ones(1, np.float32)})
+        assert out["y"].shape == (n,)
 
 
 # ----- what the body requires of the tensors around it holds only when it runs
