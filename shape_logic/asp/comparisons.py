@@ -76,16 +76,25 @@ class Comparisons:
 
     @remembered
     def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,
-                kb: clingo.Symbol):
-        """@if_join(A, B, KA, KB): min(A, B) or max(A, B) (the names around an If) where it
-        is A under branch KA's bounds and B under KB's (encodings/conditions.lp): an If
+                kb: clingo.Symbol, chain: clingo.Symbol):
+        """@if_join(A, B, KA, KB, C): min(A, B) or max(A, B) (the names around an If) where
+        it is A under branch KA's bounds and B under KB's (encodings/conditions.lp): an If
         output that is A where the one branch runs and B where the other does is it in
         every run. `if t > 4: x[:, :4] else: x` gives 4 where _i1_t >= 5 and t where
-        _i2_t <= 4: min(4, t). No term otherwise (without the solve's bounds, none)."""
+        _i2_t <= 4: min(4, t). No term otherwise (without the solve's bounds, none), nor
+        where A or B has a name of a scope other than the If's and those around it (C, a
+        chain (K, (P, ...))): a body's inside a branch names nothing where the other runs."""
         if not self.floors:
             return []
+        around = {0}
+        while chain.arguments:
+            around.add(chain.arguments[0].number)
+            chain = chain.arguments[1]
         try:
             x, y = symbol_to_expr(a), symbol_to_expr(b)
+            if any((name_scope(s) or 0) not in around
+                   for s in x.symbol_set() | y.symbol_set()):
+                return []
             for c in (ops.apply("min", [x, y]), ops.apply("max", [x, y])):
                 if self._as_in(c, x, ka.number) and self._as_in(c, y, kb.number):
                     return expr_to_symbol(c)

@@ -355,3 +355,17 @@ def test_the_oracle_checks_a_sequence_s_length_elements_and_an_optional_s_elemen
     assert fuzz.check(b)[1] == f"{o}: has_element True, executed empty"
     b.values[o] = b.values[s]
     assert fuzz.check(b)[1] == f"{o}: a sequence, inferred as a tensor"
+
+
+def test_an_if_joins_no_names_of_a_body_inside_a_branch():
+    # If(s0 > 1): the then-branch gives t3 = Concat(x0, x2), [s0 + s1]; the else-branch
+    # a Scan's final state of t3 beside a Squeeze of x0 (the branch's s0 is 1). The
+    # Scan body's names (_i3_s0, bound to 1) reached the else-branch's output, and
+    # @if_join read them as the then-branch's own (_i1_s0 >= 2): min(_i3_s0 + _i3_s1,
+    # s0 + s1) printed s1 + 1, 2 where the run gave 6 (s0 = 5, s1 = 1). A join keeps to
+    # the names of the If's scope and those around it (rules/If.lp: scope_chain)
+    from shape_logic import solve
+
+    case = regression("if_join_of_names_of_a_body_in_a_branch")
+    sol = solve(case["graph"])
+    assert sol.status == "ok" and sol.shape("t12") in ("[s0 + s1]", "[_1]")
