@@ -405,3 +405,33 @@ def test_an_optional_without_element_gives_the_output_no_second_size(kind):
     for s in (1, 3):  # the run solves again at the inputs' sizes, the condition known
         y = run(g, {"x": np.zeros((3, s, 3), np.float32)})["y"]
         assert (y is None) if s == 1 else y.shape == (3, 3, 3)
+
+
+def test_an_optional_s_element_from_one_branch_binds_nothing_around_the_if():
+    # fuzz --kind seq --seed 214, graph 279: the then-branch gives Optional(w) beside a
+    # Concat of w with a [1, 5] that makes its copy of s 5; the else-branch an empty
+    # optional. The output's element is the then-branch's (if_other), its sizes renamed
+    # back to the If's names: s and 5 at one axis bound s to 5, where the else-branch
+    # runs with any s (z, Identity(w), was stated [1, 5])
+    from shape_logic import run, solve
+
+    g = {"inputs": {"w": {"dtype": "f32", "shape": "[1, s]"},
+                    "c": {"dtype": "bool", "shape": "[]"}},
+         "initializers": {"a": {"dtype": "f32", "shape": [1, 5], "data": [[0.0] * 5]}},
+         "nodes": [{"op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+             "then_branch": {"inputs": [], "outputs": ["o"], "nodes": [
+                 {"op": "Concat", "inputs": ["a", "w"], "outputs": ["k"],
+                  "attrs": {"axis": 0}},
+                 {"op": "Optional", "inputs": ["w"], "outputs": ["o"]}]},
+             "else_branch": {"inputs": [], "outputs": ["e"], "nodes": [
+                 {"op": "Optional", "inputs": [], "outputs": ["e"],
+                  "attrs": {"type": {"dtype": "f32", "shape": "[1, ?]"}}}]}}},
+             {"op": "Identity", "inputs": ["w"], "outputs": ["z"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.bindings == {} and sol.constraints == []
+    assert sol.shape("z") == "[1, s]"
+    assert sol.optional("y") == {"has_element": None} and sol.shape("y") == "[1, 5]"
+    # (check=False: solved again with w's [1, 3], y's element gets 3 and 5, an error of the
+    # If though only the then-branch, which cannot run then, gives it: known, not fixed)
+    out = run(g, {"w": np.zeros((1, 3), np.float32), "c": np.array(False)}, check=False)
+    assert out["y"] is None and out["z"].shape == (1, 3)

@@ -369,3 +369,18 @@ def test_an_if_joins_no_names_of_a_body_inside_a_branch():
     case = regression("if_join_of_names_of_a_body_in_a_branch")
     sol = solve(case["graph"])
     assert sol.status == "ok" and sol.shape("t12") in ("[s0 + s1]", "[_1]")
+
+
+def test_an_optional_s_element_from_one_branch_binds_no_name_around_the_if():
+    # a nested If gives Optional(x10), whose copy of s1 a Concat makes 5, or an empty
+    # optional: the output's element (if_other) had the then-branch's sizes renamed back,
+    # s1's copy and 5, which bound the else-branch's s1 to 5, so t13 (a sequence of the
+    # outer If) was stated 5 at axis 3 of its elements (executed 6 at s1 = 6)
+    from shape_logic import solve
+
+    case = regression("optional_element_of_one_branch_binding_around")
+    sol = solve(case["graph"])
+    assert sol.status == "ok" and sol.bindings == {}
+    assert sol.sequence("t13") == {"length": 2}
+    assert str(sol.dims("t13")[3]) != "5"
+    assert str(sol.dims("n3/else_branch/tb4_17")[3]) == "s1"
