@@ -158,8 +158,8 @@ class Problem:
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
                           floors=Floors(self.floors, self.ceilings)
                           if self.floors or self.ceilings else None,
-                          distrust=self.distrust if distrust is None else distrust)
-        funcs.stamps = stamps
+                          distrust=self.distrust if distrust is None else distrust,
+                          stamps=stamps)
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]

@@ -43,7 +43,7 @@ class Functions(Relating, Comparisons):
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
                  allowance: int | None = None, give_up_at: float | None = None,
                  cancel=None, body_nodes: frozenset = frozenset(), floors=None,
-                 distrust: frozenset = frozenset()):
+                 distrust: frozenset = frozenset(), stamps=None):
         self.order = order
         # the symbols' lower bounds the graph requires (floors.py; fast mode, from the solve
         # before): bounds and results take them, as they take the bindings known so far
@@ -85,7 +85,7 @@ class Functions(Relating, Comparisons):
         # makes it sound, the ground rules out by then); `stamps` watches the grounding,
         # `distrust`: what a solve before took too early (premises.py)
         self.premises: list = []
-        self.stamps = None
+        self.stamps = stamps
         self.distrust = distrust
 
 

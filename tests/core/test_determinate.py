@@ -50,19 +50,9 @@ COUNT_RULE = ("Count.lp", """dim(Y, 0, K) :- op(N, "Count"), input(N, 0, X), out
     K = #count { V : value(X, I, V) }.""")
 
 
-def _components_of_rules() -> dict:
-    """file -> the predicates its rules negate (what Loop.lp reads of seq/1 is among them)."""
-    out = defaultdict(set)
-    for f in sorted(program.RULES_DIR.glob("*.lp")):
-        ast.parse_files([str(f)], lambda s, f=f: s.ast_type == T.Rule and out[f.name].update(
-            p for lit in s.body for p, plain in _body(lit) if not plain))
-    return out
-
-
-def undecided_rules(extra=()) -> dict:
-    """file -> [(head predicate, predicate read otherwise than plainly)] of the rules of
-    our encodings and rule files (and the `extra` ones: (name, text)) reading a predicate
-    of their own recursive component otherwise than as a plain positive atom."""
+def our_rules(extra=()) -> list:
+    """(file name, rule) for every rule of our encodings and rule files, and of the `extra`
+    ones ((name, text)), each file parsed once."""
     files = program.core_encodings() + [program.VOIDS_FILE, program.ROWS_FILE] + \
         sorted(program.RULES_DIR.glob("*.lp"))
     rules = []
@@ -70,6 +60,13 @@ def undecided_rules(extra=()) -> dict:
         ast.parse_files([str(f)], lambda s, f=f: s.ast_type == T.Rule and rules.append((f.name, s)))
     for name, text in extra:
         ast.parse_string(text, lambda s, f=name: s.ast_type == T.Rule and rules.append((f, s)))
+    return rules
+
+
+def undecided_rules(rules: list) -> dict:
+    """file -> [(head predicate, predicate read otherwise than plainly)] of the `rules`
+    (our_rules) reading a predicate of their own recursive component otherwise than as a
+    plain positive atom."""
     edges = defaultdict(set)
     uses = []
     for f, r in rules:
@@ -126,18 +123,20 @@ def _components(edges: dict) -> dict:
 
 
 def test_the_files_with_rules_the_solver_decides_are_the_watched_ones():
-    found = undecided_rules()
+    found = undecided_rules(our_rules())
     assert set(found) == NONMONOTONE == set(), found
 
 
 def test_the_analysis_finds_a_negation_and_an_aggregate_through_the_recursion():
     # a user's file: a negation of dim/3, and an aggregate over value/3 (as Unique.lp
     # counted distinct values before stop 29)
-    found = undecided_rules(extra=[GUESS_RULE, COUNT_RULE])
+    rules = our_rules(extra=[GUESS_RULE, COUNT_RULE])
+    found = undecided_rules(rules)
     assert found == {"Guess.lp": [("dim", "dim")], "Count.lp": [("dim", "value")]}
     # and Loop.lp's `not seq(V)` is decided by the grounder: whether a value is a
     # sequence follows from the graph's structure alone, in a component of its own
-    assert "seq" in _components_of_rules()["Loop.lp"]
+    assert "seq" in {p for f, r in rules if f == "Loop.lp"
+                     for lit in r.body for p, plain in _body(lit) if not plain}
 
 
 def test_the_functions_that_take_something_as_known_are_called_on_one_atom():
@@ -146,11 +145,8 @@ def test_the_functions_that_take_something_as_known_are_called_on_one_atom():
     # soon as its arguments are bound, before the rest of the body is checked (@branch on
     # a Less node whose input 0 had a value 0 or 1, before `if_node(N)` failed), so the
     # body must be that one atom
-    files = program.core_encodings() + sorted(program.RULES_DIR.glob("*.lp"))
-    heads = []
-    for f in files:
-        ast.parse_files([str(f)], lambda s, f=f: s.ast_type == T.Rule and (
-            "@relate" in str(s.head) or "@branch" in str(s.head)) and heads.append((f.name, s)))
+    heads = [(f, r) for f, r in our_rules()
+             if "@relate" in str(r.head) or "@branch" in str(r.head)]
     assert len(heads) >= 4
     for name, rule in heads:
         assert len(rule.body) == 1 and rule.body[0].atom.ast_type == T.SymbolicAtom, \
