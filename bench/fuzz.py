@@ -282,11 +282,26 @@ def shrink(b: Builder, tensor: str | None) -> dict:
         if n is not None and n["name"] not in keep:
             keep.add(n["name"])
             todo.extend(x for x in n["inputs"] if x)
+            todo.extend(outer_reads(n))  # (a body sees the graph's tensors)
     g["nodes"] = [n for n in g["nodes"] if n["name"] in keep]
-    used = {x for n in g["nodes"] for x in n["inputs"]} | {tensor}
+    used = {x for n in g["nodes"] for x in [*n["inputs"], *outer_reads(n)]} | {tensor}
     g["inputs"] = {k: v for k, v in g["inputs"].items() if k in used}
     g["initializers"] = {k: v for k, v in g["initializers"].items() if k in used}
     return g
+
+
+def outer_reads(node: dict) -> set[str]:
+    """The tensors of the enclosing graphs that `node`'s bodies (If, Loop, Scan; nested
+    ones too) read: not made in the body, nor its inputs."""
+    found = set()
+    for body in node.get("attrs", {}).values():
+        if not isinstance(body, dict) or "nodes" not in body:
+            continue
+        own = {x if isinstance(x, str) else x.get("name") for x in body.get("inputs", [])}
+        own |= {o for n in body["nodes"] for o in n["outputs"]}
+        reads = {x for n in body["nodes"] for x in [*n["inputs"], *outer_reads(n)] if x}
+        found |= {x for x in reads | set(body.get("outputs", [])) if x not in own}
+    return found
 
 
 # --kind: which graphs (fuzz_graphs.py: no control flow; fuzz_control.py: If, Loop, Scan)

@@ -59,6 +59,26 @@ def test_a_failing_graph_is_shrunk_to_the_ancestors_of_the_wrong_tensor():
     assert w not in str(g["nodes"])
 
 
+def test_a_shrunk_graph_keeps_the_tensors_its_bodies_read():
+    from shape_logic.solver import solve
+
+    b = fuzz.Builder(random.Random(0), symbolic=0.0)
+    x, c = b.new_input([2, 3]), b.new_input([2, 3])
+    (y,) = b.add("Relu", [x])  # read only inside the branches
+    (u,) = b.add("Neg", [c])  # not read at all
+    then = {"inputs": [], "outputs": ["t"],
+            "nodes": [{"name": "a", "op": "Sigmoid", "inputs": [y], "outputs": ["t"]}]}
+    other = {"inputs": [], "outputs": [y], "nodes": []}  # (an outer tensor as the output)
+    b.graph["inputs"]["cond"] = {"dtype": "bool", "shape": []}
+    b.graph["nodes"].append({"name": "i", "op": "If", "inputs": ["cond"], "outputs": ["z"],
+                             "attrs": {"then_branch": then, "else_branch": other}})
+    g = fuzz.shrink(b, "z")
+    assert [n["op"] for n in g["nodes"]] == ["Relu", "If"] and set(g["inputs"]) == {x, "cond"}
+    assert u not in str(g["nodes"])
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("z") == "[2, 3]"
+
+
 def test_shape_computations_are_followed_soundly():
     # Shape -> Gather -> integer arithmetic (truncating Div, floored Mod) -> a size: each
     # inferred dim evaluates to the executed one, and most are exact (no fresh name)
