@@ -65,18 +65,24 @@ class CoreFinder:
         assumptions += [-lit for lit in self.check_lit.values()]
         atoms = list(self.ctl.symbolic_atoms.by_signature("conflict", 3))
         runs_atoms = list(self.ctl.symbolic_atoms.by_signature("scope_runs", 1))
+        element_atoms = list(self.ctl.symbolic_atoms.by_signature("if_element", 3))
         found: list = []
         runs: set = set()
+        elements: dict = {}
 
         def on_model(model):
             found.extend(a.symbol for a in atoms if model.is_true(a.literal))
             runs.update(a.symbol.arguments[0].number for a in runs_atoms
                         if model.is_true(a.literal))
+            for a in element_atoms:
+                if model.is_true(a.literal):
+                    y, k, o = a.symbol.arguments
+                    elements.setdefault(y.string, []).append((k.number, o))
 
         self.solves += 1
         stop_if_expired("explaining the shape error")
         self.ctl.solve(assumptions=assumptions, on_model=on_model)
-        errors, _, _ = classify_conflicts(self.graph, found, runs)
+        errors, _, _ = classify_conflicts(self.graph, found, runs, elements)
         return {c.arguments[0] for c in errors}
 
     def view(self, active: set, tensors) -> "Atoms":

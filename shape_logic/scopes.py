@@ -227,19 +227,24 @@ def split_conflicts(graph: Graph, atoms) -> None:
     if not graph.has_bodies or not atoms.conflicts:
         return
     atoms.conflicts, atoms.scope_conflicts, atoms.stuck_ifs = classify_conflicts(
-        graph, atoms.conflicts, atoms.runs)
+        graph, atoms.conflicts, atoms.runs, atoms.elements)
 
 
-def classify_conflicts(graph: Graph, conflicts, runs: set) -> tuple[list, list, dict]:
+def classify_conflicts(graph: Graph, conflicts, runs: set, elements: dict
+                       ) -> tuple[list, list, dict]:
     """(errors, [(scope's operator, conflict)] inside bodies that may not run, If -> branch
     -> conflicts of Ifs that surely run and whose both branches conflict) for conflict
-    atoms given the scopes that surely run (`runs`)."""
+    atoms given the scopes that surely run (`runs`) and the If outputs whose element one
+    branch alone gives (`elements`: if_element/3, rules/If.lp)."""
     if not graph.has_bodies:
         return list(conflicts), [], {}
     scopes = Scopes(graph)
     errors, unsure, scope_conflicts, stuck_ifs = [], [], [], {}
+    found = set(conflicts)
     for c in conflicts:
         k = scopes.unsure(c.arguments[0], runs)
+        if k is None:
+            k = _echoed(scopes, c, found, runs, elements)
         if k is None:
             errors.append(c)
         else:
@@ -254,6 +259,24 @@ def classify_conflicts(graph: Graph, conflicts, runs: set) -> tuple[list, list, 
         else:
             scope_conflicts.append((scopes.kind[k], c))
     return errors, scope_conflicts, stuck_ifs
+
+
+def _echoed(scopes: Scopes, c, found: set, runs: set, elements: dict) -> int | None:
+    """The scope of the branch that alone gives an If's optional output its element, when
+    conflict `c` at that output (a dim or the rank of the element) is the branch's own
+    output's conflict too, which no branch that may not run shows as an error; else None."""
+    import clingo
+
+    place = c.arguments[0]
+    if place.name not in ("dim", "rank") or place.arguments[0].type != clingo.SymbolType.String:
+        return None
+    for _, term in elements.get(place.arguments[0].string, ()):
+        echo = clingo.Function(place.name, [term, *place.arguments[1:]])
+        if clingo.Function("conflict", [echo, *c.arguments[1:]]) in found:
+            k = scopes.unsure(echo, runs)
+            if k is not None:
+                return k
+    return None
 
 
 def other_branch(atoms, place):

@@ -431,7 +431,43 @@ def test_an_optional_s_element_from_one_branch_binds_nothing_around_the_if():
     assert sol.status == "ok" and sol.bindings == {} and sol.constraints == []
     assert sol.shape("z") == "[1, s]"
     assert sol.optional("y") == {"has_element": None} and sol.shape("y") == "[1, 5]"
-    # (check=False: solved again with w's [1, 3], y's element gets 3 and 5, an error of the
-    # If though only the then-branch, which cannot run then, gives it: known, not fixed)
-    out = run(g, {"w": np.zeros((1, 3), np.float32), "c": np.array(False)}, check=False)
+    # (solved again with w's [1, 3]: y's element gets 3 and 5 from the then-branch alone,
+    # which cannot run then - its conflict, not the graph's)
+    out = run(g, {"w": np.zeros((1, 3), np.float32), "c": np.array(False)})
     assert out["y"] is None and out["z"].shape == (1, 3)
+
+
+def _concat_beside_empty(after=()):
+    """then: Optional(Concat(a [1, 5], w [1, 3])), which cannot run; else: an empty
+    optional; `after`: nodes reading the If's output y."""
+    return {"inputs": {"c": {"dtype": "bool", "shape": []},
+                       "a": {"dtype": "f32", "shape": [1, 5]},
+                       "w": {"dtype": "f32", "shape": [1, 3]}},
+            "nodes": [{"name": "i", "op": "If", "inputs": ["c"], "outputs": ["y"], "attrs": {
+                "then_branch": {"inputs": [], "outputs": ["p"], "nodes": [
+                    {"op": "Concat", "inputs": ["a", "w"], "outputs": ["t"],
+                     "attrs": {"axis": 0}},
+                    {"op": "Optional", "inputs": ["t"], "outputs": ["p"]}]},
+                "else_branch": {"inputs": [], "outputs": ["q"], "nodes": [
+                    {"op": "Optional", "inputs": [], "outputs": ["q"],
+                     "attrs": {"type": {"dtype": "f32", "shape": [2, "?"]}}}]}}},
+                *after]}
+
+
+def test_a_clash_in_the_element_only_a_branch_that_cannot_run_gives_is_that_branch_s():
+    # fuzz31: the then-branch's Concat fails (axis 1: 5 and 3), and its output's element,
+    # which the If's output copies (if_other), has both sizes. Counted at the If's output,
+    # the clash was an error of the graph; it is the then-branch's: a warning, and with c
+    # false the graph runs (y holds no element)
+    from shape_logic import run, solve
+
+    g = _concat_beside_empty()
+    sol = solve(g)
+    assert sol.status == "ok", sol.to_text()
+    assert any("If branch cannot run" in w and "`y`" in w for w in sol.warnings)
+    feeds = {"a": np.zeros((1, 5), np.float32), "w": np.zeros((1, 3), np.float32)}
+    assert run(g, {**feeds, "c": np.array(False)})["y"] is None
+    # ... but reading the element needs the then-branch to have run: the graph cannot run
+    got = solve(_concat_beside_empty([{"op": "OptionalGetElement", "inputs": ["y"],
+                                      "outputs": ["e"]}]))
+    assert got.status == "error" and "`e`" in got.to_text()
