@@ -142,12 +142,10 @@ class Atoms:
                 lengths.add(e)
         elif name in ("opt", "opt_some", "opt_none"):
             self.opts.setdefault(_tensor_key(args[0]), set()).add(name)
-        elif name == "floor":
+        elif name in ("floor", "ceiling"):  # (the greatest floor, the least ceiling)
+            kept, pick = (self.floors, max) if name == "floor" else (self.ceilings, min)
             s_, v = args[0].string, args[1].number
-            self.floors[s_] = max(v, self.floors.get(s_, v))
-        elif name == "ceiling":
-            s_, v = args[0].string, args[1].number
-            self.ceilings[s_] = min(v, self.ceilings.get(s_, v))
+            kept[s_] = pick(v, kept.get(s_, v))
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":
