@@ -79,6 +79,18 @@ def test_a_shrunk_graph_keeps_the_tensors_its_bodies_read():
     assert sol.status == "ok" and sol.shape("z") == "[2, 3]"
 
 
+def test_an_error_only_the_inputs_values_make_is_told_apart_from_a_missed_one():
+    # a Gather at an index input's value 7 of a [3] fails in the executor; the solver,
+    # which is given the index's shape and not its value, rightly says ok - and finds
+    # the error once the value is given
+    b = fuzz.Builder(random.Random(0), symbolic=0.0)
+    x, k = b.new_input([3]), b.new_input([], dtype="i64")
+    b.values[k] = np.array(7, np.int64)
+    assert b.add("Gather", [x, k], {"axis": 0}, allow_failure=True) is not None
+    assert b.failed_op == "Gather"
+    assert fuzz.check(b) == ("data", "", None)
+
+
 def test_shape_computations_are_followed_soundly():
     # Shape -> Gather -> integer arithmetic (truncating Div, floored Mod) -> a size: each
     # inferred dim evaluates to the executed one, and most are exact (no fresh name)
