@@ -382,3 +382,15 @@ def test_scatter(seed, shape, data):
 def test_bitcast(seed, shape, pair):
     dtype, to = pair
     check("BitCast", [rand(np.random.default_rng(seed), shape, dtype)], {"to": to}, opset=26)
+
+
+def test_gather_elements_is_shaped_like_indices_shorter_than_the_data_off_the_axis():
+    # (bench/fuzz.py --kind ops, seed 500: np.take_along_axis broadcast indices [2, 1]
+    # against data [3, 2] to [2, 2]; onnxruntime gives [2, 1], as the rules do)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    y = check("GatherElements", [x, np.array([[2], [-2]])], {"axis": 0}, ort=True)
+    assert y[0].tolist() == [[4.0], [2.0]]
+    from shape_logic.kernels import load_kernel
+
+    with pytest.raises(Exception, match="longer than the data"):
+        load_kernel("GatherElements")({"axis": 0})(x, np.zeros((2, 3), np.int64))
