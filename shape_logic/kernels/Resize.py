@@ -27,6 +27,8 @@ class Resize(Kernel):
             sizes = None
         if (scales is None) == (sizes is None):
             raise self.fail("give exactly one of scales and sizes")
+        if attrs.get("axes") is not None:  # (the reference takes them non-negative)
+            attrs["axes"] = [self.axis(a, x.ndim) for a in attrs["axes"]]
         (y,) = Reference._run(None, x, roi, scales, sizes, **attrs)
         return y.astype(x.dtype)
 

@@ -394,3 +394,41 @@ def test_gather_elements_is_shaped_like_indices_shorter_than_the_data_off_the_ax
 
     with pytest.raises(Exception, match="longer than the data"):
         load_kernel("GatherElements")({"axis": 0})(x, np.zeros((2, 3), np.int64))
+
+
+@pytest.mark.parametrize("x, pads, mode, want", [
+    # a crop past the input reaches into the other end's padding: [1] by [1, -2] is []
+    # (cropping first sliced x[0:-1] and padded that: [0]); [1, 2, 3] by [2, -4] is [0]
+    ([1.0], [1, -2], "constant", []), ([1.0, 2, 3], [2, -4], "constant", [0.0]),
+    ([1.0, 2, 3], [-5, 2], "constant", []),
+    # the other modes pad from what the crops leave, which must be there (onnxruntime)
+    ([1.0, 2, 3], [2, -4], "edge", None), ([1.0, 2, 3], [-1, 2], "reflect", None),
+    ([1.0, 2, 3], [-1, 1], "reflect", [2.0, 3, 2]),
+])
+def test_pad_with_negative_pads_is_onnxruntime_s(x, pads, mode, want):
+    from shape_logic.kernels import load_kernel
+
+    kernel = load_kernel("Pad")({"mode": mode})
+    x, pads = np.array(x, np.float32), np.array(pads, np.int64)
+    if want is None:
+        with pytest.raises(Exception):
+            kernel(x, pads)
+        return
+    (y,) = kernel(x, pads)
+    assert y.tolist() == want
+
+
+def test_resize_takes_negative_axes():
+    y = check("Resize", [np.ones((5, 5), np.float32), None, np.array([2.0, 2.5], np.float32)],
+              {"axes": [-2, 1], "mode": "linear"}, ort=True)
+    assert y[0].shape == (10, 12)
+
+
+@pytest.mark.parametrize("axis, want", [(None, [1.0, 3, 4]), (0, [[1.0, 2]])])
+def test_compress_cuts_a_condition_longer_than_the_axis_as_onnxruntime_does(axis, want):
+    from shape_logic.kernels import load_kernel
+
+    x = np.array([[1.0, 2], [3, 4]], np.float32)
+    cond = np.array([1, 0, 1, 1, 1], bool)
+    (y,) = load_kernel("Compress")({} if axis is None else {"axis": axis})(x, cond)
+    assert y.tolist() == want
