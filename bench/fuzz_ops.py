@@ -162,7 +162,9 @@ def g_pool(b, fail):
         # MaxUnpool back: the same kernel, strides and pads; maybe an output_shape
         un = {a: attrs[a] for a in ("kernel_shape", "strides", "pads") if a in attrs}
         ins = [out[0], out[1]]
-        if b.rng.random() < 0.4:
+        # (without output_shape, a ceil_mode window's index may lie past the unpooled
+        # output: a failure only the data shows)
+        if b.rng.random() < 0.4 or attrs.get("ceil_mode") or "auto_pad" in attrs:
             shape = list(b.values[x].shape)
             ins.append(ints(b, shape))
         return b.add("MaxUnpool", ins, un, allow_failure=fail)

@@ -432,3 +432,22 @@ def test_compress_cuts_a_condition_longer_than_the_axis_as_onnxruntime_does(axis
     cond = np.array([1, 0, 1, 1, 1], bool)
     (y,) = load_kernel("Compress")({} if axis is None else {"axis": axis})(x, cond)
     assert y.tolist() == want
+
+
+@pytest.mark.parametrize("op, inputs, attrs", [
+    # (onnxruntime fails each; the kernels broadcast the bound, ignored the extra sizes)
+    ("Clip", [np.ones((2, 2), np.float32), None, np.array([0.5, 1.0], np.float32)], {}),
+    ("Resize", [np.ones((1, 2, 3, 4), np.float32), None, None, np.array([6, 2, 4, 2, 2])],
+     {}),
+    ("Resize", [np.ones(4, np.float32), None, np.array([2.0, 3.0], np.float32)],
+     {"axes": [0]}),
+])
+def test_a_clip_bound_is_one_element_and_resize_has_one_scale_or_size_per_axis(
+        op, inputs, attrs):
+    from shape_logic.kernels import load_kernel
+
+    with pytest.raises(Exception, match="scalar|axes"):
+        load_kernel(op)(attrs)(*inputs)
+    if op == "Clip":  # a bound of one element, [1], is one
+        (y,) = load_kernel(op)({})(inputs[0], None, np.array([0.5], np.float32))
+        assert y.max() == 0.5
