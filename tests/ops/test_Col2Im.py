@@ -54,3 +54,29 @@ def test_matches_reference(image, data):
     x = random_array([1, c * int(np.prod(block)), int(np.prod(counts))])
     check_against_reference("Col2Im", [x, i64(image), i64(block)],
                             {"strides": st_, "pads": pads}, opset=OPSET, const=[1, 2])
+
+
+def test_an_image_shape_and_block_from_the_input_s_own_dims_solve_without_overflow():
+    # (bench/fuzz.py --kind ops, seed 505: X's columns s4 = ((s3 - s1 + 3)//2 + 1)*(s4//2)
+    # and channels s3 = 2*c*s1, both read back as image sizes; the equation's sides, with
+    # the bindings substituted, outgrew an expression and decode crashed: ExprOverflow)
+    from shape_logic.solver import solve
+
+    g = {"opset": 18, "initializers": {"c": {"dtype": "i64", "shape": [1], "data": [2]}},
+         "inputs": {"a": {"dtype": "f32", "shape": ["s0", "s0", "s1"]},
+                    "x": {"dtype": "f32", "shape": ["s2", "s3", "s4"]}},
+         "nodes": [
+             {"name": "h", "op": "Shape", "inputs": ["x"], "outputs": ["h"],
+              "attrs": {"start": 1, "end": 2}},
+             {"name": "w", "op": "Shape", "inputs": ["x"], "outputs": ["w"],
+              "attrs": {"start": 2, "end": 3}},
+             {"name": "i", "op": "Concat", "inputs": ["h", "w"], "outputs": ["i"],
+              "attrs": {"axis": 0}},
+             {"name": "k", "op": "Shape", "inputs": ["a"], "outputs": ["k"],
+              "attrs": {"start": 2, "end": 3}},
+             {"name": "b", "op": "Concat", "inputs": ["k", "c"], "outputs": ["b"],
+              "attrs": {"axis": 0}},
+             {"name": "y", "op": "Col2Im", "inputs": ["x", "i", "b"], "outputs": ["y"],
+              "attrs": {"strides": [2, 2], "pads": [2, 0, 1, 0]}}]}
+    sol = solve(g, explain=False)
+    assert sol.status == "ok" and sol.shape("y") == "[s2, s3//(2*s1), s3, s4]"
