@@ -80,3 +80,36 @@ def test_an_image_shape_and_block_from_the_input_s_own_dims_solve_without_overfl
               "attrs": {"strides": [2, 2], "pads": [2, 0, 1, 0]}}]}
     sol = solve(g, explain=False)
     assert sol.status == "ok" and sol.shape("y") == "[s2, s3//(2*s1), s3, s4]"
+
+
+def _own_image(strides, pads):
+    """Col2Im of x [1, a, s] with image_shape [s], its own axis, and block [1]."""
+    return {"opset": 18, "initializers": {"c": {"dtype": "i64", "shape": [1], "data": [1]}},
+            "inputs": {"x": {"dtype": "f32", "shape": [1, "a", "s"]}},
+            "nodes": [{"name": "h", "op": "Shape", "inputs": ["x"], "outputs": ["h"],
+                       "attrs": {"start": 2, "end": 3}},
+                      {"name": "y", "op": "Col2Im", "inputs": ["x", "h", "c"], "outputs": ["y"],
+                       "attrs": {"dilations": [2], "strides": [strides], "pads": [pads, 0]}}]}
+
+
+def test_an_image_size_that_is_its_own_block_count_binds_the_symbol_to_its_one_size():
+    # s = (s - 1)//2 + 1 holds only at s = 1 (symbols are >= 1): bound, where the range
+    # 0..1 bound nothing and the axis' values nested floors of themselves without end
+    # (bench/fuzz.py --kind ops, seed 507: a timeout)
+    from shape_logic.solver import solve
+
+    sol = solve(_own_image(2, 0), explain=False)
+    assert sol.status == "ok" and sol.shape("y") == "[1, a, 1]"
+
+
+def test_an_image_size_that_is_its_own_block_count_for_two_sizes_ends():
+    # s = s//2 + 1 holds at s = 1 and 2: the values still nest, up to symbolic.MAX_DEPTH
+    # floors, then the arithmetic stops (claiming less, never something wrong)
+    import time
+
+    from shape_logic.solver import solve
+
+    t = time.process_time()
+    sol = solve(_own_image(2, 1), explain=False)
+    assert sol.status == "ok" and sol.shape("y") == "[1, a, s]"
+    assert time.process_time() - t < 8
