@@ -1,11 +1,11 @@
 """Random graphs of operators with size arithmetic for bench/fuzz.py (`--kind ops`).
 
 Spatial operators (ConvTranspose, the pools with ceil_mode / auto_pad / dilations, Pad,
-Resize, DepthToSpace, SpaceToDepth, Col2Im, CenterCropPad, MaxUnpool, GridSample,
-RoiAlign), sizes from values (Range, OneHot, TopK, EyeLike, the spectral windows, DFT,
-STFT) and, in fuzz_ops2.py, indexing, data-dependent sizes, reductions, normalizations
-and broadcasting ones. Attributes are drawn over each operator's whole space (negative
-pads and axes, strides beyond the kernel, output_padding, every auto_pad); a last node may
+Resize, DepthToSpace, SpaceToDepth, Col2Im, CenterCropPad, MaxUnpool), sizes from values
+(Range, OneHot, TopK, EyeLike, the spectral windows, DFT, STFT) and, in fuzz_ops2.py,
+GridSample, RoiAlign, indexing, data-dependent sizes, reductions, normalizations and
+broadcasting ones. Attributes are drawn over each operator's whole space (negative pads
+and axes, strides beyond the kernel, output_padding, every auto_pad); a last node may
 be invalid (`fail`). Size-carrying inputs are constants or, as exporters write them,
 computed from a tensor's Shape (Shape -> Gather / Slice, plus a constant): symbolic.
 """
@@ -279,27 +279,6 @@ def g_center_crop_pad(b, fail):
     return b.add("CenterCropPad", [x, ints(b, sizes)], attrs, allow_failure=fail)
 
 
-def g_grid_sample(b, fail):
-    x = image(b, nd=2)
-    n = b.values[x].shape[0]
-    grid = b.new_input([n if not fail else n + 1, b.rng.randint(1, 4), b.rng.randint(1, 4), 2])
-    attrs = {"mode": b.rng.choice(["bilinear", "nearest", "bicubic"]),
-             "padding_mode": b.rng.choice(["zeros", "border", "reflection"]),
-             "align_corners": b.rng.randint(0, 1)}
-    return b.add("GridSample", [x, grid], attrs, allow_failure=fail)
-
-
-def g_roi_align(b, fail):
-    x = image(b, nd=2, lo=2)
-    n = b.values[x].shape[0]
-    rois_n = b.rng.randint(1, 3)
-    rois = b.new_input([rois_n, 4])
-    idx = b.const([b.rng.randrange(n) for _ in range(rois_n + (1 if fail else 0))])
-    attrs = {"output_height": b.rng.randint(1, 3), "output_width": b.rng.randint(1, 3),
-             "sampling_ratio": b.rng.randint(0, 2), "mode": b.rng.choice(["avg", "max"])}
-    return b.add("RoiAlign", [x, rois, idx], attrs, allow_failure=fail)
-
-
 # ----- sizes from values
 
 def g_range(b, fail):
@@ -377,7 +356,7 @@ def g_stft(b, fail):
 
 OPS_GENERATORS = {g.__name__[2:]: g for g in (
     g_conv_transpose, g_pool, g_global_pool, g_pad, g_resize, g_depth_space, g_col2im,
-    g_center_crop_pad, g_grid_sample, g_roi_align, g_range, g_one_hot, g_top_k, g_eye_like,
+    g_center_crop_pad, g_range, g_one_hot, g_top_k, g_eye_like,
     g_window, g_dft, g_stft)}
 
 

@@ -1,11 +1,12 @@
 """More of `--kind ops`' generators (bench/fuzz_ops.py): indexing (GatherND, ScatterND,
 GatherElements, ScatterElements), data-dependent sizes (Compress, NonZero, Unique),
 Einsum, Gemm, normalizations with their statistics outputs, arg/reductions with keepdims
-and an axes input, and broadcasting ones (PRelu, Clip, variadic Sum/Mean/Max/Min)."""
+and an axes input, broadcasting ones (PRelu, Clip, variadic Sum/Mean/Max/Min), GridSample
+and RoiAlign."""
 from __future__ import annotations
 
 import numpy as np
-from fuzz_ops import ints, pick_or_new, scalar
+from fuzz_ops import image, ints, pick_or_new, scalar
 
 
 def index_input(b, shape, hi: int, negative: bool = True) -> str:
@@ -182,6 +183,27 @@ def g_group_norm(b, fail):
                  {"num_groups": g}, allow_failure=fail)
 
 
+def g_grid_sample(b, fail):
+    x = image(b, nd=2)
+    n = b.values[x].shape[0]
+    grid = b.new_input([n if not fail else n + 1, b.rng.randint(1, 4), b.rng.randint(1, 4), 2])
+    attrs = {"mode": b.rng.choice(["bilinear", "nearest", "bicubic"]),
+             "padding_mode": b.rng.choice(["zeros", "border", "reflection"]),
+             "align_corners": b.rng.randint(0, 1)}
+    return b.add("GridSample", [x, grid], attrs, allow_failure=fail)
+
+
+def g_roi_align(b, fail):
+    x = image(b, nd=2, lo=2)
+    n = b.values[x].shape[0]
+    rois_n = b.rng.randint(1, 3)
+    rois = b.new_input([rois_n, 4])
+    idx = b.const([b.rng.randrange(n) for _ in range(rois_n + (1 if fail else 0))])
+    attrs = {"output_height": b.rng.randint(1, 3), "output_width": b.rng.randint(1, 3),
+             "sampling_ratio": b.rng.randint(0, 2), "mode": b.rng.choice(["avg", "max"])}
+    return b.add("RoiAlign", [x, rois, idx], attrs, allow_failure=fail)
+
+
 REDUCE = ["ReduceMin", "ReduceL2", "ReduceL1", "ReduceProd", "ReduceLogSumExp",
           "ReduceSumSquare", "ReduceMax", "ReduceSum"]
 
@@ -264,4 +286,5 @@ def g_variadic(b, fail):
 OPS2_GENERATORS = {g.__name__[2:]: g for g in (
     g_gather_nd, g_scatter_nd, g_gather_elements, g_scatter_elements, g_compress, g_non_zero,
     g_unique, g_einsum, g_trilu, g_cum_sum, g_reverse_sequence, g_gemm, g_layer_norm,
-    g_group_norm, g_arg_reduce, g_det, g_hardmax, g_clip, g_prelu, g_variadic)}
+    g_group_norm, g_arg_reduce, g_det, g_hardmax, g_clip, g_prelu, g_variadic,
+    g_grid_sample, g_roi_align)}
