@@ -476,9 +476,11 @@ def test_groupnorm_scale_has_one_entry_per_group_at_opset_18_per_channel_from_21
         load_kernel("GroupNormalization")({"num_groups": 2}, opset=opset)(x, s, s)
 
 
-def test_layernorm_scale_broadcasts_to_the_normalized_axes_and_never_beyond():
+def test_layernorm_scale_broadcasts_to_x_and_never_widens_it():
     kernel = load_kernel("LayerNormalization")({"axis": 1}, n_outputs=2)
     y, _ = kernel(np.ones((4, 2, 3), np.float32), np.ones((1, 3), np.float32))
+    assert y.shape == (4, 2, 3)
+    y, _ = kernel(np.ones((4, 2, 3), np.float32), np.ones((4, 2, 3), np.float32))  # (ort)
     assert y.shape == (4, 2, 3)
     with pytest.raises(Exception, match="does not broadcast"):  # onnxruntime fails too
         kernel(np.ones((4, 1, 1), np.float32), np.ones((1, 1, 2), np.float32))
