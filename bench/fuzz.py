@@ -1,12 +1,17 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
-    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq]
+    python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq|ops]
 
 `--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
 same generators, conditions and trip counts constant, graph inputs or computed from shapes.
 `--kind seq` fuzzes sequences and optionals (bench/fuzz_seq.py, fuzz_seq_control.py: If
 and Loop carrying them); a sequence is checked by its length and each element against
 what every element has (`?`: no claim), an optional by has_element and its element.
+`--kind ops` fuzzes the operators whose sizes take arithmetic (bench/fuzz_ops.py,
+fuzz_ops2.py: ConvTranspose, pools with ceil_mode and auto_pad, Pad, Resize, Col2Im,
+Range, TopK, OneHot, DFT, STFT, indexing, Einsum, Gemm, normalizations, reductions,
+data-dependent sizes...), with size inputs constant or computed from shapes; a kind of
+its own so that the base kind's mix stays as it was.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
@@ -49,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_control import build_control  # noqa: E402
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
+from fuzz_ops import build_ops  # noqa: E402
 from fuzz_seq_control import build_seq  # noqa: E402
 from fuzz_values import value  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
@@ -327,7 +333,8 @@ def outer_reads(node: dict) -> set[str]:
 KINDS = {"base": lambda rng: build(rng),
          "control": lambda rng: build_control(rng),
          "all": lambda rng: (build if rng.random() < 0.5 else build_control)(rng),
-         "seq": lambda rng: build_seq(rng)}
+         "seq": lambda rng: build_seq(rng),
+         "ops": lambda rng: build_ops(rng)}
 
 
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
@@ -388,7 +395,7 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per graph")
     p.add_argument("--kind", choices=sorted(KINDS), default="base",
                    help="base: no control flow; control: If, Loop, Scan; all: both; "
-                        "seq: sequences and optionals")
+                        "seq: sequences and optionals; ops: operators with size arithmetic")
     args = p.parse_args(argv)
     r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
              args.kind)

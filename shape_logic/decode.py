@@ -353,16 +353,33 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         if any(name_scope(s) not in runs for s in e1.symbol_set() | e2.symbol_set()
                if is_scoped(s)):
             continue
-        a, b = resolve(e1), resolve(e2)
-        if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
+        found = _constraint(resolve(e1), resolve(e2)) or _constraint(e1, e2)
+        if found is None:
             continue
-        a, b = divided_out(a, b)
-        key = (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
+        a, b, key = found
+        if key is False:
+            continue
         pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
+
+
+def _constraint(a: Expr, b: Expr):
+    """(a, b, key) of the equation a = b after dividing out common factors, its key the
+    difference of the sides (first coefficient positive); key False when it says nothing
+    (a = b, or names of a body remain); None when the sides' arithmetic outgrows an
+    expression (ExprOverflow: a Col2Im's block count, a product of floors, resolved by the
+    bindings - its unresolved sides are tried next, and an equation too large either way is
+    left out, which states less, never something wrong)."""
+    try:
+        if a == b or any(is_scoped(s) for s in (a - b).symbol_set()):
+            return a, b, False
+        a, b = divided_out(a, b)
+        return a, b, (a - b) if (a - b).terms and (a - b).terms[0][1] > 0 else (b - a)
+    except ExprOverflow:
+        return None
 
 
 def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:

@@ -12,6 +12,9 @@ class Clip(Kernel):
     def run(self, x, lo=None, hi=None, min=None, max=None):
         if self.opset < 11:
             lo, hi = min, max
+        for b in (lo, hi):  # one element each (onnxruntime takes [1] too), never broadcast
+            if b is not None and np.size(b) != 1:
+                raise self.fail(f"bound {list(np.shape(b))} is not a scalar")
         if lo is not None:
             x = np.maximum(x, np.asarray(lo).astype(x.dtype))
         if hi is not None:

@@ -1,5 +1,6 @@
 """Compress: the slices of x along `axis` where the bool condition is true (a shorter
-condition keeps only its length); without axis, x is flattened first."""
+condition keeps only its length, a longer one is cut to the axis as onnxruntime cuts it);
+without axis, x is flattened first."""
 import numpy as np
 
 from .base import Kernel
@@ -12,7 +13,6 @@ class Compress(Kernel):
     def run(self, x, cond, axis=None):
         ax = None if axis is None else self.axis(axis, x.ndim)
         n = x.size if ax is None else x.shape[ax]
-        if cond.ndim != 1 or cond.shape[0] > n:
-            raise self.fail(f"condition {list(cond.shape)} must be 1-D and no longer than "
-                            f"{n}")
-        return np.compress(cond.astype(bool), x, axis=ax)
+        if cond.ndim != 1:
+            raise self.fail(f"condition {list(cond.shape)} must be 1-D")
+        return np.compress(cond[:n].astype(bool), x, axis=ax)

@@ -25,13 +25,19 @@ class ConvTranspose(Kernel):
         strides = list(strides or [1] * nd)
         dilations = list(dilations or [1] * nd)
         opad = list(output_padding or [0] * nd)[:nd]
+        # onnxruntime: an output_padding of a stride or more fails (its output size does
+        # not give back the input's), and output_shape names the spatial axes only
+        if any(a >= s for a, s in zip(opad, strides)):
+            raise self.fail(f"output_padding {opad} is not below the strides {strides}")
+        if output_shape is not None and len(output_shape) != nd:
+            raise self.fail(f"output_shape {list(output_shape)} does not have {nd} entries")
         sizes = list(x.shape[2:])
         # the full output before cutting pads: every input pixel's kernel footprint
         full = [(i - 1) * s + (k - 1) * d + 1 + p
                 for i, s, k, d, p in zip(sizes, strides, kernel, dilations, opad)]
         if output_shape is not None or (pads is None and auto_pad in ("SAME_UPPER",
                                                                      "SAME_LOWER")):
-            target = list(output_shape)[-nd:] if output_shape is not None else \
+            target = list(output_shape) if output_shape is not None else \
                 [i * s for i, s in zip(sizes, strides)]
             total = [f - t for f, t in zip(full, target)]
             if auto_pad == "SAME_UPPER":

@@ -15,6 +15,10 @@ class GroupNormalization(Kernel):
         g = num_groups
         if x.ndim < 2 or c % g:
             raise self.fail(f"{c} channels of {list(x.shape)} do not split into {g} groups")
+        per = g if self.opset < 21 else c  # (onnxruntime fails to broadcast the other)
+        if scale.shape != (per,) or bias.shape != (per,):
+            raise self.fail(f"scale {list(scale.shape)} and bias {list(bias.shape)} must be "
+                            f"[{per}] at opset {self.opset}")
         work = x.astype(np.float32 if stash_type == 1 else np.float64).reshape(n, g, -1)
         mean = work.mean(axis=2, keepdims=True)
         var = work.var(axis=2, keepdims=True)

@@ -20,6 +20,13 @@ class LayerNormalization(Kernel):
             stash = np.dtype(numpy_dtype(stash_type, self.op))
         except ValueError as e:
             raise self.fail(str(e)) from None
+        # scale and bias broadcast to X unidirectionally (onnxruntime: an axis before
+        # `axis` too, where it is 1 or X's), never widening it
+        for t in (scale, b):
+            if t is not None and (t.ndim > x.ndim or any(
+                    d not in (1, n) for d, n in zip(t.shape[::-1], x.shape[::-1]))):
+                raise self.fail(f"scale / bias {list(t.shape)} does not broadcast to X "
+                                f"{list(x.shape)}")
         work = x.astype(np.float32 if stash.itemsize <= 4 else np.float64)
         mean = work.mean(axis=axes, keepdims=True)
         centered = work - mean

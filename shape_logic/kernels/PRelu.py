@@ -10,6 +10,11 @@ class PRelu(Binary):
         if self.opset < 7:
             slope = self.old_slope(x, slope)
         check_broadcast(self, x, slope)
+        # unidirectionally: y has x's shape (onnxruntime runs a slope that widens x, its
+        # shape inference and the spec do not; nor do the rules)
+        if np.broadcast_shapes(x.shape, slope.shape) != x.shape:
+            raise self.fail(f"slope {list(slope.shape)} does not broadcast to x "
+                            f"{list(x.shape)}")
         return np.where(x >= 0, x, x * slope).astype(x.dtype, copy=False)
 
     def old_slope(self, x, slope):

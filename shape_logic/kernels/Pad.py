@@ -28,13 +28,26 @@ class Pad(Kernel):
         width = [[0, 0] for _ in range(x.ndim)]
         for i, a in enumerate(axes):
             width[a] = [pads[i], pads[len(axes) + i]]
-        # crop first (negative pads), then pad the rest
+        if any(n + b + e < 0 for n, (b, e) in zip(x.shape, width)):
+            raise self.fail(f"pads {pads} crop more than input {list(x.shape)} has")
+        grow = [(max(b, 0), max(e, 0)) for b, e in width]
+        if mode == "constant":
+            # pad, then crop the padded array: output i is x[i - begin] or the value, also
+            # where a crop reaches past the input into the other end's padding
+            # (onnxruntime: [1] padded by [1, -2] is [0]; cropping first took x[0:-1])
+            y = np.pad(x, grow, mode="constant", constant_values=value)
+            return y[tuple(slice(max(-b, 0), max(-b, 0) + n + b + e)
+                           for n, (b, e) in zip(x.shape, width))]
+        # the other modes crop first (negative pads), then pad the rest from what is left,
+        # which must not be empty where pads crop or grow it (onnxruntime)
+        if any(n + min(b, 0) + min(e, 0) < (1 if b or e else 0)
+               for n, (b, e) in zip(x.shape, width)):
+            raise self.fail(f"pads {pads} leave nothing of input {list(x.shape)} to pad "
+                            f"from in mode {mode}")
         crop = tuple(slice(max(-b, 0), x.shape[a] - max(-e, 0)) for a, (b, e) in
                      enumerate(width))
         x = x[crop]
-        grow = [(max(b, 0), max(e, 0)) for b, e in width]
-        if mode == "constant":
-            return np.pad(x, grow, mode="constant", constant_values=value)
-        if mode == "reflect" and any(n < 2 and sum(g) for n, g in zip(x.shape, grow)):
-            raise self.fail(f"reflect mode needs axes of size >= 2, got {list(x.shape)}")
+        # reflect: each pad below the size of what is left (onnxruntime)
+        if mode == "reflect" and any(max(g) >= n and max(g) for n, g in zip(x.shape, grow)):
+            raise self.fail(f"reflect pads {pads} reach past input {list(x.shape)}")
         return np.pad(x, grow, mode=MODES[mode])

@@ -27,6 +27,12 @@ class Resize(Kernel):
             sizes = None
         if (scales is None) == (sizes is None):
             raise self.fail("give exactly one of scales and sizes")
+        if attrs.get("axes") is not None:  # (the reference takes them non-negative)
+            attrs["axes"] = [self.axis(a, x.ndim) for a in attrs["axes"]]
+        n = x.ndim if attrs.get("axes") is None else len(attrs["axes"])
+        for name, v in (("scales", scales), ("sizes", sizes)):  # (the reference ignores more)
+            if v is not None and np.asarray(v).size != n:
+                raise self.fail(f"{np.asarray(v).size} {name} for {n} axes")
         (y,) = Reference._run(None, x, roi, scales, sizes, **attrs)
         return y.astype(x.dtype)
 

@@ -172,12 +172,16 @@ def _solve_linear_for(d: Expr, s: str) -> Relation | None:
 
 
 def _solve_single(d: Expr, s: str) -> Relation:
-    """All solutions s >= 0 of d(s) = 0, found inside a proven enclosing interval."""
+    """All solutions of d(s) = 0 found inside a proven enclosing interval: s >= 1 for a
+    symbol of the graph (DESIGN.md: the one assumption), s >= 0 for a name the solver made
+    (`_k`: a data-dependent count may be 0). (With 0 allowed, `s = (s - 1)//2 + 1` gave the
+    range 0..1, not the binding s = 1, and a Col2Im whose image size is its own input's
+    axis fed that axis ever deeper floors of itself, without end.)"""
     interval = _enclosing_interval(d, s)
     if interval is None:
         return UNSOLVED
     lo, hi = interval
-    lo = max(lo, 0)
+    lo = max(lo, 0 if s.startswith("_") else 1)
     if hi < lo:
         return CONFLICT
     if hi - lo > MAX_ENUMERATION:

@@ -20,6 +20,11 @@ from typing import Iterable
 MAX_TERMS = 64
 MAX_DEGREE = 12
 MAX_ABS = 2**64  # int64 attribute values (INT64_MAX in Slice) must fit
+# floor divisions, mods, maxes and mins nested in one another: a Col2Im whose image size
+# is its own input's axis s derives that axis again as (s + 1 - 1)//2 + 1 of each value it
+# has, and the equations between the values (s in 1..2) bind nothing, so without a cap
+# the values nest without end (a stack of strided convolutions nests one per layer)
+MAX_DEPTH = 12
 
 
 class ExprOverflow(ArithmeticError):
@@ -29,7 +34,7 @@ class ExprOverflow(ArithmeticError):
 class Atom:
     """An indivisible factor of a monomial."""
 
-    __slots__ = ("kind", "args", "key", "_hash", "_syms", "_bounds")
+    __slots__ = ("kind", "args", "key", "_hash", "_syms", "_bounds", "depth")
 
     # kind order fixes the canonical order of atoms of different kinds
     KINDS = ("sym", "floordiv", "mod", "max", "min", "ragged")
@@ -40,9 +45,14 @@ class Atom:
         if kind == "sym":
             self.key = (0, args[0])
             self._syms = frozenset(args)
+            self.depth = 0
         else:
             self.key = (Atom.KINDS.index(kind), tuple(a.key for a in args))
             self._syms = None
+            self.depth = 1 + max((b.depth for a in args for mono, _ in a.terms
+                                  for b, _ in mono), default=0)
+            if self.depth > MAX_DEPTH:
+                raise ExprOverflow(f"{kind} nested {self.depth} deep")
         self._hash = hash(self.key)
         self._bounds = None  # bounds.atom_bounds, computed once (atoms are immutable)
 

@@ -213,3 +213,11 @@ def test_bfloat16_computed(op, n, seed, shape):
 def test_castlike(src, like, seed, shape):
     rng = np.random.default_rng(seed)
     check("CastLike", [rand(rng, shape, src, -50, 50), rand(rng, (1,), like)])
+
+
+@pytest.mark.parametrize("x, slope", [((1,), (2,)), ((1, 1), (2, 2, 2)), ((2, 3), (1, 1, 3))])
+def test_prelu_s_slope_broadcasts_to_x_and_never_widens_it(x, slope):
+    from shape_logic.kernels import load_kernel
+
+    with pytest.raises(Exception, match="does not broadcast to x"):
+        load_kernel("PRelu")({})(np.ones(x, np.float32), np.ones(slope, np.float32))

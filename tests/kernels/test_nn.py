@@ -454,3 +454,33 @@ def test_swiglu(seed, shape, alpha):
     rng = np.random.default_rng(seed)
     check("SwiGLU", [rand(rng, shape, "f32", -30, 30), rand(rng, shape)], {"alpha": alpha},
           opset=28)
+
+
+@pytest.mark.parametrize("attrs, inputs", [
+    # onnxruntime: an output_padding of the stride or more fails, also under a dilation
+    ({"strides": [1, 2], "dilations": [2, 1], "output_padding": [1, 0]},
+     ((1, 1, 5, 2), (1, 2, 2, 1))),
+    # output_shape names the spatial axes only ("Attribute output_shape has incorrect size")
+    ({"output_shape": [1, 2, 6, 2]}, ((1, 1, 5, 2), (1, 2, 2, 1))),
+])
+def test_conv_transpose_rejects_what_onnxruntime_rejects(attrs, inputs):
+    x, w = (np.ones(s, np.float32) for s in inputs)
+    with pytest.raises(Exception):
+        load_kernel("ConvTranspose")(attrs)(x, w)
+
+
+@pytest.mark.parametrize("opset, per", [(18, 4), (21, 2)])
+def test_groupnorm_scale_has_one_entry_per_group_at_opset_18_per_channel_from_21(opset, per):
+    x, s = np.ones((1, 4, 1), np.float32), np.ones(per, np.float32)
+    with pytest.raises(Exception, match="must be"):
+        load_kernel("GroupNormalization")({"num_groups": 2}, opset=opset)(x, s, s)
+
+
+def test_layernorm_scale_broadcasts_to_x_and_never_widens_it():
+    kernel = load_kernel("LayerNormalization")({"axis": 1}, n_outputs=2)
+    y, _ = kernel(np.ones((4, 2, 3), np.float32), np.ones((1, 3), np.float32))
+    assert y.shape == (4, 2, 3)
+    y, _ = kernel(np.ones((4, 2, 3), np.float32), np.ones((4, 2, 3), np.float32))  # (ort)
+    assert y.shape == (4, 2, 3)
+    with pytest.raises(Exception, match="does not broadcast"):  # onnxruntime fails too
+        kernel(np.ones((4, 1, 1), np.float32), np.ones((1, 1, 2), np.float32))

@@ -382,3 +382,72 @@ def test_scatter(seed, shape, data):
 def test_bitcast(seed, shape, pair):
     dtype, to = pair
     check("BitCast", [rand(np.random.default_rng(seed), shape, dtype)], {"to": to}, opset=26)
+
+
+def test_gather_elements_is_shaped_like_indices_shorter_than_the_data_off_the_axis():
+    # (bench/fuzz.py --kind ops, seed 500: np.take_along_axis broadcast indices [2, 1]
+    # against data [3, 2] to [2, 2]; onnxruntime gives [2, 1], as the rules do)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    y = check("GatherElements", [x, np.array([[2], [-2]])], {"axis": 0}, ort=True)
+    assert y[0].tolist() == [[4.0], [2.0]]
+    from shape_logic.kernels import load_kernel
+
+    with pytest.raises(Exception, match="longer than the data"):
+        load_kernel("GatherElements")({"axis": 0})(x, np.zeros((2, 3), np.int64))
+
+
+@pytest.mark.parametrize("x, pads, mode, want", [
+    # a crop past the input reaches into the other end's padding: [1] by [1, -2] is []
+    # (cropping first sliced x[0:-1] and padded that: [0]); [1, 2, 3] by [2, -4] is [0]
+    ([1.0], [1, -2], "constant", []), ([1.0, 2, 3], [2, -4], "constant", [0.0]),
+    ([1.0, 2, 3], [-5, 2], "constant", []),
+    # the other modes pad from what the crops leave, which must be there (onnxruntime)
+    ([1.0, 2, 3], [2, -4], "edge", None), ([1.0, 2, 3], [-1, 2], "reflect", None),
+    ([1.0, 2, 3], [-1, 1], "reflect", [2.0, 3, 2]),
+])
+def test_pad_with_negative_pads_is_onnxruntime_s(x, pads, mode, want):
+    from shape_logic.kernels import load_kernel
+
+    kernel = load_kernel("Pad")({"mode": mode})
+    x, pads = np.array(x, np.float32), np.array(pads, np.int64)
+    if want is None:
+        with pytest.raises(Exception):
+            kernel(x, pads)
+        return
+    (y,) = kernel(x, pads)
+    assert y.tolist() == want
+
+
+def test_resize_takes_negative_axes():
+    y = check("Resize", [np.ones((5, 5), np.float32), None, np.array([2.0, 2.5], np.float32)],
+              {"axes": [-2, 1], "mode": "linear"}, ort=True)
+    assert y[0].shape == (10, 12)
+
+
+@pytest.mark.parametrize("axis, want", [(None, [1.0, 3, 4]), (0, [[1.0, 2]])])
+def test_compress_cuts_a_condition_longer_than_the_axis_as_onnxruntime_does(axis, want):
+    from shape_logic.kernels import load_kernel
+
+    x = np.array([[1.0, 2], [3, 4]], np.float32)
+    cond = np.array([1, 0, 1, 1, 1], bool)
+    (y,) = load_kernel("Compress")({} if axis is None else {"axis": axis})(x, cond)
+    assert y.tolist() == want
+
+
+@pytest.mark.parametrize("op, inputs, attrs", [
+    # (onnxruntime fails each; the kernels broadcast the bound, ignored the extra sizes)
+    ("Clip", [np.ones((2, 2), np.float32), None, np.array([0.5, 1.0], np.float32)], {}),
+    ("Resize", [np.ones((1, 2, 3, 4), np.float32), None, None, np.array([6, 2, 4, 2, 2])],
+     {}),
+    ("Resize", [np.ones(4, np.float32), None, np.array([2.0, 3.0], np.float32)],
+     {"axes": [0]}),
+])
+def test_a_clip_bound_is_one_element_and_resize_has_one_scale_or_size_per_axis(
+        op, inputs, attrs):
+    from shape_logic.kernels import load_kernel
+
+    with pytest.raises(Exception, match="scalar|axes"):
+        load_kernel(op)(attrs)(*inputs)
+    if op == "Clip":  # a bound of one element, [1], is one
+        (y,) = load_kernel(op)({})(inputs[0], None, np.array([0.5], np.float32))
+        assert y.max() == 0.5

@@ -416,3 +416,23 @@ def test_an_optional_s_element_from_one_branch_binds_no_name_around_the_if():
     assert sol.sequence("t13") == {"length": 2}
     assert str(sol.dims("t13")[3]) != "5"
     assert str(sol.dims("n3/else_branch/tb4_17")[3]) == "s1"
+
+
+def test_operators_with_size_arithmetic_are_solved_soundly():
+    # --kind ops (bench/fuzz_ops.py, fuzz_ops2.py): ConvTranspose, pools with ceil_mode
+    # and auto_pad, Pad with negative pads, Resize, Col2Im, Range, TopK, OneHot, DFT,
+    # STFT, indexing, Einsum, Gemm, normalizations, reductions, data-dependent sizes, with
+    # size inputs computed from shapes: every stated dim is the executed one
+    r = fuzz.fuzz(150, seed=11, program_every=10, timeout=5, kind="ops")
+    v = r["verdicts"]
+    assert v.get("unsound", 0) == 0 and v.get("crash", 0) == 0, r["failures"][:3]
+    assert v.get("timeout", 0) <= 1, r["failures"]
+    assert v.get("ok", 0) >= 125 and v.get("caught", 0) > 0
+    ops = r["per_op"]
+    assert sum(1 for op in (
+        "ConvTranspose", "MaxPool", "AveragePool", "LpPool", "Pad", "Resize", "Col2Im",
+        "DepthToSpace", "SpaceToDepth", "CenterCropPad", "GatherND", "ScatterND",
+        "GatherElements", "ScatterElements", "OneHot", "TopK", "Compress", "NonZero",
+        "Unique", "Range", "Einsum", "Trilu", "CumSum", "ReverseSequence", "Gemm",
+        "LayerNormalization", "GroupNormalization", "EyeLike", "DFT", "STFT", "GridSample",
+        "RoiAlign", "Det", "Hardmax", "Clip", "PRelu") if ops.get(op)) >= 30, ops
