@@ -39,7 +39,9 @@ greedy decoding; TorchScript exporter only). --hf on Hugging Face transformers m
 Wav2Vec2, SEW-D, CLIP vision, DETR, and bench/hf_models2.py's: RoBERTa, ALBERT, DeBERTa-v2,
 Longformer, Funnel, T5, BART, Whisper, BLOOM, Falcon, Mistral (also over a KV cache),
 Qwen2, Phi, GPT-NeoX, ConvNeXt, BEiT, DINOv2, SegFormer, Swin, WavLM, Wav2Vec2-Conformer,
-Speech2Text, MobileViT, Swin V2; tiny configs, random weights; needs the transformers
+Speech2Text, MobileViT, Swin V2, and bench/hf_models3.py's: Mixtral's mixture-of-experts
+block, GPT-J, Gemma 2, GPTBigCode, Mamba 2, XLNet, FNet, LED, LongT5, YOLOS, DPT, Swin2SR,
+ViTDet, MobileNetV2, EnCodec; tiny configs, random weights; needs the transformers
 package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
 applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
 from com.microsoft).

@@ -95,7 +95,7 @@ class Comparisons:
             if any((name_scope(s) or 0) not in around
                    for s in x.symbol_set() | y.symbol_set()):
                 return []
-            for c in (ops.apply("min", [x, y]), ops.apply("max", [x, y])):
+            for c in (ops.apply("min", [x, y]), ops.apply("max", [x, y]), x, y):
                 if self._as_in(c, x, ka.number) and self._as_in(c, y, kb.number):
                     return expr_to_symbol(c)
         except FAILURES:
@@ -106,7 +106,7 @@ class Comparisons:
         """c is e in scope k's names under the solve's bounds."""
         c, e = scope_expr(c, k), scope_expr(e, k)
         return self.floors.simplified(c) == self.floors.simplified(e) or \
-            self._bounds(c - e) == (0, 0)
+            self._bounds(c - e) == (0, 0) or self.floors.vanishes(c - e)
 
     @remembered
     def inherit(self, s: clingo.Symbol, k: clingo.Symbol, inner: clingo.Symbol):

@@ -137,6 +137,22 @@ class Floors:
             self._bounds[e] = hit
         return hit
 
+    def vanishes(self, e: Expr) -> bool:
+        """e is 0 at every value of its one symbol from that symbol's floor (else 1) to its
+        ceiling, a range of at most LEAST_CAP values, each tried: where the bounds of a
+        floor division are looser than the range (an If's else-branch of 2*(t//4) - 1 != 15
+        runs where 32 <= t <= 35, and there 2*(t//4) - 1 is 15: ViTDet's relative position
+        table, resized unless it has that size already)."""
+        syms = e.symbol_set()
+        if len(syms) != 1:
+            return False
+        (s,) = syms
+        hi = self.ceilings.get(s)
+        lo = self.floors.get(s, 1)
+        if hi is None or hi - lo > LEAST_CAP:
+            return False
+        return all(evaluate(e, s, v) == 0 for v in range(lo, hi + 1))
+
     def simplified(self, e: Expr) -> Expr:
         """e without the max and min arguments that others dominate under the floors
         (`max(0, f - 1)` is `f - 1` where f >= 2); the other atoms as they are."""

@@ -38,6 +38,10 @@ def _floordiv(a: Expr, b: Expr) -> Expr:
     q = exact_div(a, b)
     if q is not None:
         return q
+    # padded lengths in a product, as multiples of their windows (_padded_form)
+    a_form, b_form = _padded_form(a), _padded_form(b)
+    if a_form != a or b_form != b:
+        return floordiv(a_form, b_form)
     # a common factor cancels: floor(m*a / (m*b)) = floor(a / b) wherever the division is
     # defined (m != 0); Reshape's -1 after a split axis gives floor(b*h*w / (2*b*w))
     common = _common_factor(a, b)
@@ -92,6 +96,9 @@ def _floordiv_int(a: Expr, c: int) -> Expr:
     whole = _multiple_of(r_expr, c)
     if whole:
         return q_expr + floordiv(r_expr, whole) * (whole // c)
+    padded = _padded_factor(r_expr, c)
+    if padded is not None:
+        return q_expr + padded
     return q_expr + Expr.atom(Atom("floordiv", (r_expr, Expr.const(c))))
 
 
@@ -106,6 +113,36 @@ def _multiple_of(a: Expr, c: int) -> int | None:
             if m.is_int and m.value > c and m.value % c == 0 and mod(a, m) == 0:
                 return m.value
     return None
+
+
+def _padded_factor(a: Expr, c: int) -> Expr | None:
+    """a//c for a nonlinear a with a padded factor (_padded_form): that form's."""
+    form = _padded_form(a)
+    return None if form == a else floordiv(form, c)
+
+
+def _padded_form(a: Expr, nonlinear_only: bool = True) -> Expr:
+    """a with its factors L that are multiples of some M, lengths padded to whole windows
+    (`x + (k*x)%M` with 1 + k = 0 mod M: the remainder by M simplifies to 0), written
+    M*(L//M): a = L*q is M*(L//M)*q exactly. ViTDet pads the patches to whole windows of
+    3, Hp = h + 2*h%3 and Wp alike, and takes Hp*Wp//3//3 windows and b*Hp*Wp*c // (9*(Hp//3)
+    *(Wp//3)*c) as a Reshape's -1: expanded polynomials that no linear rule divided, now
+    9*(Hp//3)*(Wp//3) and a multiple of it. (Nonlinear a only at the top: a linear L keeps
+    its form, x + (k*x)%M, as everywhere.)"""
+    if nonlinear_only and a.degree() < 2:
+        return a
+    for atom in sorted(a.atoms()):
+        if atom.kind != "mod" or not atom.args[1].is_int or atom.args[1].value <= 1:
+            continue
+        m = atom.args[1].value
+        # L = y + atom with y = -numerator (mod m), coefficients in [0, m)
+        length = Expr({mono: (-k) % m for mono, k in atom.args[0].terms}) + Expr.atom(atom)
+        if mod(length, m) != 0:
+            continue
+        q = exact_div(a, length)
+        if q is not None:
+            return floordiv(length, m) * m * _padded_form(q, False)
+    return a
 
 
 def ceildiv(a, b) -> Expr:

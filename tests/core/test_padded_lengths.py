@@ -2,11 +2,14 @@
 to a multiple of the window (m = s + 3*s%4, for a window of 4), chunks of half a window
 (m//2 beside 2*(m//4), one number), and aranges over symbolic lengths as
 NonZero(ConstantOfShape([n], 1)). Each graph is checked against onnxruntime."""
+import itertools
+
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
+from shape_logic.symbolic import ops
 from shape_logic.symbolic.bounds import bounds
 from shape_logic.symbolic.parse import parse_dim
 
@@ -100,3 +103,81 @@ def test_padded_chunks_and_an_arange_over_a_symbolic_length():
     rng = np.random.default_rng(0)
     for b, s in ((1, 1), (2, 4), (3, 5), (1, 11), (2, 16)):
         assert_runtime_shapes(model, sol, {"x": rng.standard_normal((b, s)).astype(np.float32)})
+
+
+@pytest.mark.parametrize("text, c, canonical", [
+    # (h + 2*h%3)*(w + 2*w%3), two lengths padded to whole windows of 3, expanded
+    ("(h + 2*h%3)*(w + 2*w%3)", 9, "((h + 2*h%3)//3)*((w + 2*w%3)//3)"),
+    ("(h + 2*h%3)*(w + 2*w%3)", 3, "3*((h + 2*h%3)//3)*((w + 2*w%3)//3)"),
+    ("(h + 2*h%3)*(w + 2*w%3)", 27, "((h + 2*h%3)//3)*((w + 2*w%3)//3)//3"),
+    ("(s + 3*s%4)*(t + 7*t%8)", 8, "4*((s + 3*s%4)//4)*((t + 7*t%8)//8)"),
+    ("b*s + b*(3*s%4)", 4, "b*((s + 3*s%4)//4)"),
+    ("(h + 2*h%3)*(w + 2*w%3)", 2, "9*((h + 2*h%3)//3)*((w + 2*w%3)//3)//2"),
+    ("4*b*(h + 2*h%3)*(w + 2*w%3)", "36*((h + 2*h%3)//3)*((w + 2*w%3)//3)", "b"),
+    ("(h + h%3)*w", 3, None),               # h + h%3 is no multiple of 3
+])
+def test_a_product_of_padded_lengths_divided_by_their_window(text, c, canonical):
+    e, d = parse_dim(text), parse_dim(str(c))
+    q = ops.floordiv(e, d)
+    assert str(q) == (canonical or f"({e})//{c}")
+    for h, w, s, t, b in itertools.product(range(1, 10), range(1, 8), (1, 2, 5), (1, 6, 9),
+                                           (1, 3)):
+        env = {k: parse_dim(str(v)) for k, v in dict(h=h, w=w, s=s, t=t, b=b).items()}
+        assert q.subs(env).value == e.subs(env).value // d.subs(env).value
+
+
+def _windows_model():
+    """ViTDet's window partition: x [b, h, w, 4] padded to whole windows of 3 (Hp = h +
+    (-h)%3, Wp alike), cut into [b*(Hp/3)*(Wp/3), 3, 3, 4] windows and put back together
+    as [n // (Hp*Wp//3//3), Hp//3, Wp//3, 3, 3, -1], the batch recomputed from the windows."""
+    def padded(axis):
+        return [
+            helper.make_node("Gather", ["shape", f"axis{axis}"], [f"n{axis}"], axis=0),
+            helper.make_node("Neg", [f"n{axis}"], [f"neg{axis}"]),
+            helper.make_node("Mod", [f"neg{axis}", "three"], [f"pad{axis}"]),
+            helper.make_node("Add", [f"n{axis}", f"pad{axis}"], [f"p{axis}"]),
+            helper.make_node("Div", [f"p{axis}", "three"], [f"k{axis}"]),
+            helper.make_node("Unsqueeze", [f"pad{axis}", "zeros1"], [f"pad{axis}_1"]),
+            helper.make_node("Unsqueeze", [f"k{axis}", "zeros1"], [f"k{axis}_1"]),
+        ]
+    nodes = [helper.make_node("Shape", ["x"], ["shape"]), *padded(1), *padded(2),
+             helper.make_node("Concat", ["zeros4", "zeros1", "pad1_1", "pad2_1", "zeros1"],
+                              ["pads"], axis=0),
+             helper.make_node("Pad", ["x", "pads"], ["xp"]),
+             helper.make_node("Concat", ["minus1", "k1_1", "three1", "k2_1", "three1", "four1"],
+                              ["cut"], axis=0),
+             helper.make_node("Reshape", ["xp", "cut"], ["cells"]),
+             helper.make_node("Transpose", ["cells"], ["cellsT"], perm=[0, 1, 3, 2, 4, 5]),
+             helper.make_node("Reshape", ["cellsT", "flat"], ["windows"]),
+             helper.make_node("Shape", ["windows"], ["wshape"]),
+             helper.make_node("Gather", ["wshape", "zero"], ["n"], axis=0),
+             helper.make_node("Mul", ["p1", "p2"], ["area"]),
+             helper.make_node("Div", ["area", "three"], ["area3"]),
+             helper.make_node("Div", ["area3", "three"], ["count"]),
+             helper.make_node("Div", ["n", "count"], ["batch"]),
+             helper.make_node("Unsqueeze", ["batch", "zeros1"], ["batch1"]),
+             helper.make_node("Concat", ["batch1", "k1_1", "k2_1", "three1", "three1", "minus1"],
+                              ["back"], axis=0),
+             helper.make_node("Reshape", ["windows", "back"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "windows",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "h", "w", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.asarray(v, np.int64), k) for k, v in {
+            "zero": 0, "axis1": 1, "axis2": 2, "three": 3, "zeros1": [0], "zeros4": [0] * 4,
+            "minus1": [-1], "three1": [3], "four1": [4], "flat": [-1, 3, 3, 4]}.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_the_batch_recomputed_from_windows_of_padded_lengths():
+    """n // (Hp*Wp//3//3): the product of the padded lengths divided twice by 3 is the
+    product of their window counts, which divides the windows' count exactly (it was an
+    atom of the expanded product, and the batch and channels were fresh names)."""
+    model = _windows_model()
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings
+    assert sol.shape("y") == "[b, (h + 2*h%3)//3, (w + 2*w%3)//3, 3, 3, 4]"
+    rng = np.random.default_rng(0)
+    for b, h, w in ((1, 3, 3), (2, 4, 7), (1, 8, 5), (3, 9, 10)):
+        x = rng.standard_normal((b, h, w, 4)).astype(np.float32)
+        assert_runtime_shapes(model, sol, {"x": x})

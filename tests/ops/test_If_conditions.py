@@ -329,3 +329,43 @@ def test_a_branch_inside_a_branch_inherits_its_bounds():
         feed = {"x": np.ones((2, t, 4), np.float32)}
         assert_runtime_shapes(model, sol, feed)
         assert run(model, feed)["y"].shape == (2, 4, 4)
+
+
+def test_the_else_branch_of_an_inequality_gives_the_size_it_compared():
+    """ViTDet resizes its relative position table [15, 8] to e = 2*(t//4) - 1 rows unless
+    it has them already: If(Not(Equal(15, e)), resized, table). The else-branch runs where
+    32 <= t <= 35 (a floor and a ceiling), and there e is 15 at each t, though the bounds
+    of t//4 are looser than that: both branches give e (it was a fresh name)."""
+    then_branch = helper.make_graph(
+        [helper.make_node("Unsqueeze", ["e", "zero1"], ["e1"]),
+         helper.make_node("ConstantOfShape", ["e1"], ["resized"])], "resize", [],
+        [helper.make_tensor_value_info("resized", TensorProto.FLOAT, None)])
+    else_branch = helper.make_graph(
+        [helper.make_node("Identity", ["table"], ["same"])], "keep", [],
+        [helper.make_tensor_value_info("same", TensorProto.FLOAT, None)])
+    nodes = [helper.make_node("Shape", ["x"], ["xs"]),
+             helper.make_node("Gather", ["xs", "one"], ["t"], axis=0),
+             helper.make_node("Div", ["t", "four"], ["q"]),
+             helper.make_node("Add", ["q", "q"], ["q2"]),
+             helper.make_node("Sub", ["q2", "one"], ["e"]),
+             helper.make_node("Equal", ["fifteen", "e"], ["eq"]),
+             helper.make_node("Not", ["eq"], ["cond"]),
+             helper.make_node("If", ["cond"], ["y"], name="if", then_branch=then_branch,
+                              else_branch=else_branch)]
+    graph = helper.make_graph(
+        nodes, "resize_unless_sized", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                     ["b", "t"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [_const("one", 1), _const("four", 4), _const("fifteen", 15), _const("zero1", [0]),
+         numpy_helper.from_array(np.zeros(15, np.float32), "table")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.warnings and sol.bindings == {}
+    assert sol.shape("y") == "[2*(t//4) - 1]"
+    assert sol.shape("if/else_branch/same") == "[15]"
+    for t in (4, 31, 32, 35, 36, 50):
+        assert_runtime_shapes(model, sol, {"x": np.zeros((2, t), np.float32)})
+    # the table of another size (14 rows) is no size e takes: the else-branch's sizes
+    # differ from the then-branch's wherever it runs, and no join is made
+    model.graph.initializer[-1].CopyFrom(numpy_helper.from_array(np.zeros(14, np.float32), "table"))
+    assert solve(model).shape("y").startswith("[_")
