@@ -5,17 +5,17 @@
 For each of onnx's node test cases we support (one node, no subgraph; small integer inputs
 made constants, as the conformance check does: conformance.shape_model), the model is
 copied `small` and `large` times side by side (every tensor renamed per copy) and each is
-solved without explaining errors (once to warm up, then the best of 3). The copies share nothing, so the time should
-grow with their number; a case whose time grows more than `ratio` times while the copies
-grow large/small times (4x by default) is printed. Such a rule joins atoms of other copies
-before it finds its own: gringo matched `transpose_at(N, I, K, J)` by the element index I
-alone for each new element of any Transpose (I is the same few numbers in every copy), and
-104 Reshape -> Transpose pairs took 44 s to ground (MobileNetV2's padding: 50 s a solve).
-Keying the recursive atom by the tensor whose elements arrive (`transpose_at(X, N, ...)`)
-made it linear: 0.1 s. Rules over values run only where values are known: --ints also
-makes every float input of at most 64 elements an int64 constant (its data rounded; an
-operator that takes no integers then solves to an error, timed all the same), computed by
-a Reshape of a constant.
+solved without explaining errors (once to warm up, then the best of 3). The copies share
+nothing, so the time should grow with their number; a case whose time grows more than
+`ratio` times while the copies grow large/small times (4x by default) is printed. Such a
+rule joins atoms of other copies before it finds its own: gringo matched `transpose_at(N,
+I, K, J)` by the element index I alone for each new element of any Transpose (I is the
+same few numbers in every copy), and 104 Reshape -> Transpose pairs took 44 s to ground
+(MobileNetV2's padding: 50 s a solve). Keying the recursive atom by the tensor whose
+elements arrive (`transpose_at(X, N, ...)`) made it linear: 0.1 s. Rules over values run
+only where values are known: --ints also makes every float input of at most 64 elements an
+int64 constant (its data rounded; an operator that takes no integers then solves to an
+error, timed all the same), computed by a Reshape of a constant.
 """
 from __future__ import annotations
 
@@ -44,21 +44,12 @@ def copied(model, k: int):
                                  domain=n.domain)
             m.attribute.extend(n.attribute)
             nodes.append(m)
-        for vi in g.input:
-            v = type(vi)()
-            v.CopyFrom(vi)
-            v.name = name(vi.name)
-            inputs.append(v)
-        for t in g.initializer:
-            u = type(t)()
-            u.CopyFrom(t)
-            u.name = name(t.name)
-            inits.append(u)
-        for vi in g.output:
-            v = type(vi)()
-            v.CopyFrom(vi)
-            v.name = name(vi.name)
-            outputs.append(v)
+        for protos, into in ((g.input, inputs), (g.initializer, inits), (g.output, outputs)):
+            for proto in protos:
+                renamed = type(proto)()
+                renamed.CopyFrom(proto)
+                renamed.name = name(proto.name)
+                into.append(renamed)
     graph = helper.make_graph(nodes, "copies", inputs, outputs, inits)
     return helper.make_model(graph, opset_imports=model.opset_import)
 
