@@ -1,6 +1,6 @@
 """Grounding that grows faster than the graph: each operator's rules on many copies of a node.
 
-    python bench/op_scaling.py [--small 4] [--large 16] [--ratio 8] [--ints] [OP ...]
+    python bench/op_scaling.py [--small 8] [--large 32] [--ratio 8] [--ints] [OP ...]
 
 For each of onnx's node test cases we support (one node, no subgraph; small integer inputs
 made constants, as the conformance check does: conformance.shape_model), the model is
@@ -93,8 +93,8 @@ def best_time(model) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("ops", nargs="*", help="only the cases of these operators")
-    p.add_argument("--small", type=int, default=4)
-    p.add_argument("--large", type=int, default=16)
+    p.add_argument("--small", type=int, default=8)
+    p.add_argument("--large", type=int, default=32)
     p.add_argument("--ratio", type=float, default=8.0, help="report growth above this")
     p.add_argument("--ints", action="store_true", help="small float inputs as int64 values")
     args = p.parse_args(argv)
