@@ -1,8 +1,7 @@
 """MaxUnpool: zeros of the unpooled shape, [n, c, (d - 1) * stride - pads + kernel per
 spatial axis], with x's values put at the flat positions `indices` gives (MaxPool's
-indices into its whole input); with output_shape (no smaller than that), the flat
-positions are output_shape's, as onnxruntime places them (MaxPool's input had that shape;
-onnx's reference pads the unpooled tensor at the end of each axis instead)."""
+indices into its whole input); with output_shape, that tensor padded with zeros at the
+end of each axis to output_shape (as onnx's reference)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
@@ -21,11 +20,6 @@ class MaxUnpool(Kernel):
         pads = pads or [0] * (2 * k)
         shape = x.shape[:2] + tuple((d - 1) * s - (pads[i] + pads[i + k]) + kk for i, (d, s, kk)
                                     in enumerate(zip(x.shape[2:], strides, kernel_shape)))
-        if output_shape is not None:
-            want = tuple(self.ints(output_shape))
-            if len(want) != len(shape) or any(w < d for w, d in zip(want, shape)):
-                raise self.fail(f"output_shape {list(want)} is smaller than {list(shape)}")
-            shape = want
         total = int(np.prod(shape))
         idx = indices.reshape(-1).astype(np.int64)
         if idx.size and (idx.min() < 0 or idx.max() >= total):
@@ -33,4 +27,12 @@ class MaxUnpool(Kernel):
                             f"{total} elements of {list(shape)}")
         y = np.zeros(total, x.dtype)
         y[idx] = x.reshape(-1)
-        return y.reshape(shape)
+        y = y.reshape(shape)
+        if output_shape is None:
+            return y
+        want = tuple(self.ints(output_shape))
+        if len(want) != len(shape) or any(w < s for w, s in zip(want, shape)):
+            raise self.fail(f"output_shape {list(want)} is smaller than {list(shape)}")
+        out = np.zeros(want, x.dtype)
+        out[tuple(slice(0, s) for s in shape)] = y
+        return out
