@@ -44,7 +44,7 @@ class Atoms:
     # those inside bodies that may not run, as (the body's operator, conflict): scopes.py
     scope_conflicts: list = field(default_factory=list)
     runs: set = field(default_factory=set)  # the scopes that surely run (scope_runs/1)
-    # an If's optional output whose element one branch alone gives: Y -> [(scope, term)]
+    # an If's optional output whose element one branch alone gives: Y -> [its output's term]
     elements: dict = field(default_factory=dict)
     # If nodes no branch of which can run: If -> branch -> conflicts (scopes.py)
     stuck_ifs: dict = field(default_factory=dict)
@@ -123,7 +123,7 @@ class Atoms:
         elif name == "scope_runs":
             self.runs.add(args[0].number)
         elif name == "if_element":
-            self.elements.setdefault(args[0].string, []).append((args[1].number, args[2]))
+            self.elements.setdefault(args[0].string, []).append(args[1])
         elif name == "min_rank":
             t = _tensor_key(args[0])
             self.min_rank[t] = max(self.min_rank.get(t, 0), args[1].number)

@@ -65,7 +65,7 @@ class CoreFinder:
         assumptions += [-lit for lit in self.check_lit.values()]
         atoms = list(self.ctl.symbolic_atoms.by_signature("conflict", 3))
         runs_atoms = list(self.ctl.symbolic_atoms.by_signature("scope_runs", 1))
-        element_atoms = list(self.ctl.symbolic_atoms.by_signature("if_element", 3))
+        element_atoms = list(self.ctl.symbolic_atoms.by_signature("if_element", 2))
         found: list = []
         runs: set = set()
         elements: dict = {}
@@ -76,8 +76,8 @@ class CoreFinder:
                         if model.is_true(a.literal))
             for a in element_atoms:
                 if model.is_true(a.literal):
-                    y, k, o = a.symbol.arguments
-                    elements.setdefault(y.string, []).append((k.number, o))
+                    y, o = a.symbol.arguments
+                    elements.setdefault(y.string, []).append(o)
 
         self.solves += 1
         stop_if_expired("explaining the shape error")

@@ -235,7 +235,7 @@ def classify_conflicts(graph: Graph, conflicts, runs: set, elements: dict
     """(errors, [(scope's operator, conflict)] inside bodies that may not run, If -> branch
     -> conflicts of Ifs that surely run and whose both branches conflict) for conflict
     atoms given the scopes that surely run (`runs`) and the If outputs whose element one
-    branch alone gives (`elements`: if_element/3, rules/If.lp)."""
+    branch alone gives (`elements`: if_element/2, rules/If.lp)."""
     if not graph.has_bodies:
         return list(conflicts), [], {}
     scopes = Scopes(graph)
@@ -270,7 +270,7 @@ def _echoed(scopes: Scopes, c, found: set, runs: set, elements: dict) -> int | N
     place = c.arguments[0]
     if place.name not in ("dim", "rank") or place.arguments[0].type != clingo.SymbolType.String:
         return None
-    for _, term in elements.get(place.arguments[0].string, ()):
+    for term in elements.get(place.arguments[0].string, ()):
         echo = clingo.Function(place.name, [term, *place.arguments[1:]])
         if clingo.Function("conflict", [echo, *c.arguments[1:]]) in found:
             k = scopes.unsure(echo, runs)
