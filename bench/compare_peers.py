@@ -13,7 +13,10 @@ light models, whose inputs are fixed). Per model and tool:
            sequence's: every element's; an optional's: its element's, if it has one);
   wrong    dims the tool states that differ from the runtime at some size;
   time     wall time of one inference (each tool's first call pays its imports and
-           one-time set-up, as a command-line run would).
+           one-time set-up, as a command-line run would). The harness's own heap (torch,
+           the exports, onnxruntime's truths) is frozen out of the garbage collector
+           before each model's calls: a tool's collections would otherwise traverse it,
+           which no command-line run of the tool has to do.
 
 Totals are printed for the exported models, the light models and all; then each tool's
 warm time (best of --warm further calls per model, after the first), as a process that
@@ -49,6 +52,7 @@ from com.microsoft).
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import re
@@ -290,6 +294,8 @@ def main(argv=None):
         produced = {t for n in model.graph.node for t in n.output if t}
         tensors = sorted(produced & set(truths[0]))
         cells = []
+        gc.collect()
+        gc.freeze()  # the tools' collections skip the harness's heap (see `time` above)
         for tool, fn in TOOLS.items():
             t0 = time.perf_counter()
             try:
