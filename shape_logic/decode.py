@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 import clingo
@@ -311,8 +312,10 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
     constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
+    # (a body's that may not run too: its tensor would have no size there if it ran)
     conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
-                  for c in atoms.conflicts if c.arguments[0].name == "dim"
+                  for c in chain(atoms.conflicts, (c for _, c in atoms.scope_conflicts))
+                  if c.arguments[0].name == "dim"
                   and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,

@@ -74,6 +74,24 @@ def test_a_branch_does_not_bind_the_tensors_it_reads():
                for w in sol.warnings)
 
 
+def test_a_branch_that_cannot_run_prints_no_size_where_its_values_clash():
+    # Relu's output in the then-branch has axis 1 of x, 5, and the Squeeze after it needs
+    # 1: the branch cannot run, and that axis has no size to print (it printed 1, which
+    # the Relu of x never gives); the warning names the two sizes
+    from shape_logic import solve
+
+    relu = [{"op": "Relu", "inputs": ["x"], "outputs": ["r"]},
+            {"op": "Squeeze", "inputs": ["r", "one"], "outputs": ["t"]}]
+    g = squeeze_if(relu, IDENTITY)
+    g["inputs"]["x"]["shape"] = "[2, 5, 3]"
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[2, 5, 3]"
+    assert sol.shape("if/then_branch/r") == "[2, ?, 3]"
+    assert sol.shape("if/else_branch/e") == "[2, 5, 3]"
+    assert any("axis 1 of `if/then_branch/r` has two sizes: 1 and 5" in w
+               for w in sol.warnings)
+
+
 def test_what_both_branches_give_in_the_names_around_them():
     # each branch's copy of x has its own names; the If takes what both give, named back
     from shape_logic import solve
