@@ -264,3 +264,17 @@ def test_a_constraint_is_printed_without_the_factors_common_to_its_terms():
     assert divided("max(m, n)", "5") == ("max(m, n)", "5")  # nothing divides out
     assert divided("2*(h//2)", "h") == ("2*(h//2)", "h")
     assert divided("38", "30") == ("38", "30")  # an inconsistent graph's integers stay
+
+
+def test_a_division_that_folded_terms_in_is_not_folded_into_another():
+    # s6 + s6//2 + (s6 + s6//2)//2 (floor(1.5 * floor(1.5 * s6)), two Resizes): the printer
+    # folded s6 into s6//2, then that division into the outer one, dropping what it held:
+    # `(s6 + 3*(s6//2))//2`, 5 at s6 = 4 where the tensor has 9 (fuzz --kind ops --seed 3312,
+    # graph 3598)
+    s = parse_dim("s6")
+    e = ops.floordiv(ops.floordiv(s * 3, 2) * 3, 2)
+    text = str(e)
+    assert text == "3*s6//2 + (3*s6//2)//2"
+    assert parse_dim(text) == e
+    for v in range(1, 20):
+        assert evaluate(parse_dim(text), {"s6": v}) == (3 * ((3 * v) // 2)) // 2

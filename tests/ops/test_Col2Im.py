@@ -113,3 +113,35 @@ def test_an_image_size_that_is_its_own_block_count_for_two_sizes_ends():
     sol = solve(_own_image(2, 1), explain=False)
     assert sol.status == "ok" and sol.shape("y") == "[1, a, s]"
     assert time.process_time() - t < 8
+
+
+def test_a_block_read_from_the_input_s_own_channels_ends():
+    # block_shape [c - 3, 2] from X's own channels c: X's channels multiplied back from Y's
+    # by a block that is X's channels again made a new value, a new block, a new quotient
+    # without end (bench/fuzz.py --kind ops, seed 3301, graph 2493: a timeout). Back from
+    # Y only by a block of integer size; forward, Y's channels are c // (2c - 6).
+    import time
+
+    from shape_logic.solver import solve
+
+    def i(v):
+        return {"dtype": "i64", "shape": [1], "data": [v]}
+
+    g = {"opset": 18, "inputs": {"x": {"dtype": "f32", "shape": ["n", "c", "l"]}},
+         "initializers": {"h": i(2), "w": i(6), "m3": i(-3), "two": i(2)},
+         "nodes": [
+             {"name": "i", "op": "Concat", "inputs": ["h", "w"], "outputs": ["i"],
+              "attrs": {"axis": 0}},
+             {"name": "s", "op": "Shape", "inputs": ["x"], "outputs": ["s"],
+              "attrs": {"start": 1, "end": 2}},
+             {"name": "a", "op": "Add", "inputs": ["s", "m3"], "outputs": ["a"]},
+             {"name": "b", "op": "Concat", "inputs": ["a", "two"], "outputs": ["b"],
+              "attrs": {"axis": 0}},
+             {"name": "y", "op": "Col2Im", "inputs": ["x", "i", "b"], "outputs": ["y"],
+              "attrs": {"dilations": [2, 2], "strides": [2, 2], "pads": [2, 1, 2, 2]}}]}
+    t = time.process_time()
+    sol = solve(g, explain=False, timeout=20)
+    assert sol.status == "ok" and sol.shape("y") == "[n, c//(2*c - 6), 2, 6]"
+    # the block count: 4 * ((13 - 2c)//2 + 1) = 28 - 4c
+    assert sol.shape("x") == "[n, c, 28 - 4*c]"
+    assert time.process_time() - t < 8

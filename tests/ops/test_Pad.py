@@ -49,6 +49,18 @@ CASES = {
                              "error"),
     "reflect pad past the size (onnxruntime rejects it)": (
         {"inputs": ["[3, 4]", i64(3, 0, 0, 0)], "attrs": {"mode": "reflect"}}, "error"),
+    # (the modes other than constant crop first, then pad from what is left - onnxruntime;
+    # fuzz --kind ops --seed 3311, graph 209: the crop was not counted)
+    "reflect past what a crop leaves": ({"inputs": ["[3, 4]", i64(1, 0, -2, 0)],
+                                         "attrs": {"mode": "reflect"}}, "error"),
+    "reflect within what a crop leaves": ({"inputs": ["[3, 4]", i64(1, 0, -1, 0)],
+                                           "attrs": {"mode": "reflect"}}, {"y0": "[3, 4]"}),
+    "edge-padding what a crop empties": ({"inputs": ["[2, 4]", i64(1, 0, -2, 0)],
+                                          "attrs": {"mode": "edge"}}, "error"),
+    "edge-cropping an axis to nothing": ({"inputs": ["[2, 4]", i64(0, 0, -2, 0)],
+                                          "attrs": {"mode": "edge"}}, "error"),
+    "constant-padding what a crop empties": ({"inputs": ["[2, 4]", i64(1, 0, -2, 0)]},
+                                             {"y0": "[1, 4]"}),
     "edge-padding an empty axis": ({"inputs": ["[0, 4]", i64(1, 0, 0, 0)],
                                     "attrs": {"mode": "edge"}}, "error"),
     "no pads (opset 11)": ({"inputs": ["[b, s]"], "opset": 11}, "error"),
