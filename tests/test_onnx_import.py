@@ -348,8 +348,35 @@ def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(monkeypatch):
     assert list(sol.set_aside) == ["y2"] and sol.bindings == {}
     cancelled = {tuple(outputs): cancel is not None and cancel.is_set()
                  for outputs, cancel in calls}
-    assert cancelled == {(): False, ("y1",): False, ("y2",): True, ("y1", "y2"): False}
-    assert len(calls) == 4
+    # (the trial of y2 with y1 kept declares both: it is the model's own solve, not redone)
+    assert cancelled == {(): False, ("y1",): False, ("y2",): True}
+    assert len(calls) == 3
+
+
+def test_the_trial_of_every_declaration_is_the_model_s_own_solve(monkeypatch):
+    # the legacy exporter names a dim after another it merged it with: MobileNetV2's one
+    # output [batch, 1280, height//32, ..] declared [C_0, 1280, C_0, C_3]. Solved without
+    # the declaration (one solve more, started at once: the name is shared), and its trial
+    # - every declaration in force - is the model's solve already made
+    from shape_logic import narrowing
+
+    calls = []
+    solved_with = narrowing._solved_with
+
+    def spy(problem, outputs, cancel=None):
+        calls.append(list(outputs))
+        return solved_with(problem, outputs, cancel)
+
+    monkeypatch.setattr(narrowing, "_solved_with", spy)
+    m = model([helper.make_node("Relu", ["x"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["batch", 8, "h", "w"])],
+              [helper.make_tensor_value_info("y", F, ["C_0", 8, "C_0", "C_3"])])
+    sol = solve(m)
+    assert sol.status == "ok" and sol.shape("y") == "[batch, 8, h, w]" and sol.bindings == {}
+    assert list(sol.set_aside) == ["y"]
+    (w,) = sol.warnings
+    assert "which would require" in w and "the graph gives [batch, 8, h, w]" in w
+    assert calls == [[]]
 
 
 def test_import_writes_a_branch_s_constant(tmp_path):

@@ -18,28 +18,43 @@ SYMBOL_RANGE = (1, 2**62)
 def bounds(e) -> tuple[float, float]:
     b = e._bounds  # expressions are immutable: computed once per expression
     if b is None:
-        b = e._bounds = _bounds(e)
+        b = e._bounds = _bounds(e, [MAX_REFINEMENTS])
     return b
 
 
-def _bounds(e) -> tuple[float, float]:
+# the expressions one bounds() may bound to refine its own (each refinement bounds two
+# or more expressions built from e's terms, which may refine again on their own atoms:
+# nested floor divisions made that 2^depth). Past it an expression gets its interval.
+# An explaining solve (no bindings substituted) of a Col2Im whose block size is computed
+# (fuzz --kind ops --seed 511, graph 358) nested `x//4` inside `//(s1 - 1)` ever deeper:
+# 4,000 expressions bounded per call, doubling per level, and the allowance of
+# computations that stops such a grounding was never reached (> 100 s).
+MAX_REFINEMENTS = 64
+
+
+def _bounds(e, budget: list) -> tuple[float, float]:
+    """e's bounds, refining on its atoms while budget[0] (shared by the whole call, spent
+    depth first: a pure function of e) lasts."""
     lo, hi = _interval(e)
     if lo == hi:
         return lo, hi
     if lo < 1 and len(e.terms) <= MAX_SHIFTED_TERMS and e.degree() >= 2:
         lo = max(lo, _shifted_lower(e))
+    if budget[0] <= 0:
+        return lo, hi
+    budget[0] -= 1
     # the refinements build expressions of their own (k times e's other terms), which may
     # pass the arithmetic's limits where e does not: 2^63 - 1 - ((w + 1)//2 + 1)//2 (a
     # Slice's end, INT64_MAX, beside a pooled width) took it to 4*(2^63 - 1) and failed,
     # so min(2^63 - 1, that width) gave up and the Slice's length was a fresh name (DETR's
     # position embedding). The interval is a bound all the same.
     try:
-        return _refined(e, lo, hi)
+        return _refined(e, lo, hi, budget)
     except ExprOverflow:
         return lo, hi
 
 
-def _refined(e, lo, hi) -> tuple[float, float]:
+def _refined(e, lo, hi, budget: list) -> tuple[float, float]:
     """e's interval [lo, hi] narrowed on an atom that occurs alone in a term."""
     # a modulo or a floored division by an integer that occurs alone in a term (c*(x%d),
     # c*(x//k)) is bounded by expressions of its own arguments: e lies between its values
@@ -47,7 +62,7 @@ def _refined(e, lo, hi) -> tuple[float, float]:
     # intervals lose (x%h < h, so min(h, x%h) is x%h; h - 2*(h//2) >= 0)
     linear = _alone(e, _sandwiched)
     if not linear:
-        return _extremum_refined(e, lo, hi)
+        return _extremum_refined(e, lo, hi, budget)
     if len(linear) > MAX_REFINED:
         return lo, hi
     atom, c = linear[0]
@@ -59,8 +74,9 @@ def _refined(e, lo, hi) -> tuple[float, float]:
     else:  # k*(x//k) is in [x - k + 1, x]: bound k*e, then e
         k = den.value
         ends = [k * rest + c * num, k * rest + c * (num - (k - 1))]
-    r_lo = min(bounds(x)[0] for x in ends)
-    r_hi = max(bounds(x)[1] for x in ends)
+    ends = [_bounds(x, budget) for x in ends]
+    r_lo = min(b[0] for b in ends)
+    r_hi = max(b[1] for b in ends)
     if k > 1:
         r_lo = -((-r_lo) // k) if r_lo not in (inf, -inf) else r_lo
         r_hi = r_hi // k if r_hi not in (inf, -inf) else r_hi
@@ -73,7 +89,7 @@ MAX_REFINED = 3
 MAX_EXTREMUM_ARGS = 4
 
 
-def _extremum_refined(e, lo, hi) -> tuple[float, float]:
+def _extremum_refined(e, lo, hi, budget: list) -> tuple[float, float]:
     """e's interval narrowed on a min or max atom that occurs alone in a term, c*m: a min
     is at most each of its arguments and a max at least each, so (by c's sign) one side
     of e is bounded by e with m replaced by any one argument, whichever bounds it best.
@@ -85,7 +101,7 @@ def _extremum_refined(e, lo, hi) -> tuple[float, float]:
         return lo, hi
     atom, c = linear[0]
     rest = _without(e, atom)
-    ends = [bounds(rest + c * arg) for arg in atom.args]
+    ends = [_bounds(rest + c * arg, budget) for arg in atom.args]
     if (atom.kind == "min") == (c < 0):  # c*m >= c*arg for every argument: e from below
         return max(lo, max(b[0] for b in ends)), hi
     return lo, min(hi, min(b[1] for b in ends))

@@ -207,3 +207,41 @@ def test_where_pairs_the_elements_of_short_vectors_only():
         return sum(1 for _ in ctl.symbolic_atoms.by_signature("where_at", 4))
 
     assert where_at_atoms(3) == 9 and where_at_atoms(2000) == 0
+
+
+# fuzz --kind ops --seed 511, graph 358: a Col2Im whose block size is Shape(x1)[1:2] - 1
+COL2IM_COMPUTED_BLOCK = {
+    "opset": 18,
+    "inputs": {"x0": {"dtype": "f32", "shape": [4]},
+               "x1": {"dtype": "f32", "shape": ["s0", "s1", "s2"]},
+               "x2": {"dtype": "f32", "shape": [1]}, "x3": {"dtype": "f32", "shape": [1]},
+               "x5": {"dtype": "f32", "shape": [2, 1, 3]}},
+    "initializers": {"c6": {"dtype": "i64", "shape": [1], "data": [6]},
+                     "c8": {"dtype": "i64", "shape": [1], "data": [-1]}},
+    "nodes": [
+        {"name": "n0", "op": "GroupNormalization", "inputs": ["x1", "x2", "x3"],
+         "outputs": ["t4"], "attrs": {"num_groups": 1}},
+        {"name": "n1", "op": "Shape", "inputs": ["x1"], "outputs": ["t7"],
+         "attrs": {"start": 1, "end": 2}},
+        {"name": "n2", "op": "Add", "inputs": ["t7", "c8"], "outputs": ["t9"]},
+        {"name": "n3", "op": "Col2Im", "inputs": ["x5", "c6", "t9"], "outputs": ["t10"]}]}
+
+
+def test_an_explanation_that_runs_away_stops_at_its_allowance():
+    """Found by bench/fuzz.py (ops, seed 511, graph 358): the Col2Im's 3 block positions
+    bind s1 = 5, so its block is both s1 - 1 and 4, and explaining (no binding substituted)
+    divides and multiplies x5's channels by either without end, nesting `x//4` in
+    `//(s1 - 1)`. The allowance of computations stops that, but bounding one such
+    expression refined on every nested floor division (2^depth expressions: 4,000 and
+    doubling) and the explaining solve ran past 100 s. Bounds now refine within a budget
+    (symbolic/bounds.py, MAX_REFINEMENTS): the error is the plain solve's, unexplained."""
+    from shape_logic.solver import UNEXPLAINED
+
+    plain = solve(COL2IM_COMPUTED_BLOCK, explain=False)
+    sol = solve(COL2IM_COMPUTED_BLOCK, timeout=120)
+    assert plain.status == sol.status == "error"
+    # the fast solve's conflicts, at the Col2Im or its input's channels (which of them
+    # shows first may differ after other solves in the process)
+    assert sol.diagnostics and all('node "n3"' in d.message or "axis 1 of `x5`" in d.message
+                                   for d in sol.diagnostics)
+    assert all(UNEXPLAINED in d.notes for d in sol.diagnostics)
