@@ -118,7 +118,9 @@ def led():
     """Its encoder pads the sequence to whole windows of 4 and cuts the padding back off as
     x[:, :-pad]: seq rows where seq % 4 != 0, none where the pad is 0 (and the decoder's
     cross-attention then fails in onnxruntime). A size no one expression gives: left open,
-    16 tensors (onnxruntime's symbolic inference says seq, wrong at multiples of 4)."""
+    16 tensors (onnxruntime's symbolic inference says seq, wrong at multiples of 4); the
+    cross-attention's scores plus the mask are seq wherever they run (broadcast.lp's
+    case_dim)."""
     _, T = modules()
     from hf_models2 import _seq2seq
 
