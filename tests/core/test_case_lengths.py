@@ -114,3 +114,35 @@ def test_a_reshape_carries_the_cases_of_an_axis():
     for n in (1, 3, 6):
         out = shape_logic.run(g, {"x": np.zeros(n, np.float32), "y": np.zeros(n, np.float32)})
         assert out["z"].shape == (1, n)
+
+
+def cross_attention() -> dict:
+    """LED's cross-attention over the cut (padded_and_cut's xc): its scores plus y [n]
+    reshaped to Shape(xc), an entry without a value (the cut's count, open), then against
+    the cut's rows as keys [-1, 1] by a MatMul, whose contraction makes those rows n."""
+    g = padded_and_cut()
+    g["initializers"]["col"] = {"dtype": "i64", "shape": [2], "data": [-1, 1]}
+    g["initializers"]["row"] = {"dtype": "i64", "shape": [2], "data": [1, -1]}
+    g["nodes"] += [{"op": "Shape", "inputs": ["xc"], "outputs": ["shc"]},
+                   {"op": "Reshape", "inputs": ["z", "shc"], "outputs": ["zr"]},
+                   {"op": "Reshape", "inputs": ["zr", "row"], "outputs": ["r2"]},
+                   {"op": "Reshape", "inputs": ["xc", "col"], "outputs": ["v"]},
+                   {"op": "MatMul", "inputs": ["r2", "v"], "outputs": ["p"]}]
+    return g
+
+
+def test_a_count_known_outright_sizes_the_entries_a_case_leaves_open():
+    sol = shape_logic.solve(cross_attention())
+    # z = xc + y carries the cut's case; reshaped to Shape(xc), whose element has no
+    # value, it is n (its count over nothing); the MatMul makes v's rows n, and v's
+    # count gives the cut back n (Reshape.lp's case_back): the graph runs only there
+    assert sol.shape("z") == "[n]" and sol.shape("zr") == "[n]"
+    assert sol.shape("v") == "[n, 1]" and sol.shape("xc") == "[n]"
+    assert sol.shape("p") == "[1, 1]"
+    for n in (1, 3, 5, 7):
+        out = shape_logic.run(cross_attention(), {"x": np.zeros(n, np.float32),
+                                                  "y": np.zeros(n, np.float32)})
+        assert out["p"].shape == (1, 1)
+    with pytest.raises(Exception):
+        shape_logic.run(cross_attention(), {"x": np.zeros(8, np.float32),
+                                            "y": np.zeros(8, np.float32)})
