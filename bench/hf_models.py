@@ -79,8 +79,9 @@ def llama():
 def mpt():
     """MPT (ALiBi attention, no position embeddings) at 5 positions and at 65, past its
     max_seq_len of 64: its ALiBi table [heads, 1, 64] is sliced from 64 - seq, which takes
-    seq positions up to 64 and 1 at 65 (the scores broadcast it). onnxruntime's symbolic
-    inference says seq there."""
+    seq positions up to 64 and 1 at 65 (the scores broadcast it): open, 2 tensors
+    (onnxruntime's symbolic inference says seq there). The scores plus it are seq at every
+    length that runs (broadcast.lp's case_dim: seq is 1 only where the start is >= 0)."""
     _, T = modules()
     config = T.MptConfig(vocab_size=VOCAB, d_model=32, n_layers=2, n_heads=4, max_seq_len=64)
     model, _ = text_model(T.MptModel, config, False, False)

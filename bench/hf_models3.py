@@ -117,8 +117,10 @@ def yolos():
 def led():
     """Its encoder pads the sequence to whole windows of 4 and cuts the padding back off as
     x[:, :-pad]: seq rows where seq % 4 != 0, none where the pad is 0 (and the decoder's
-    cross-attention then fails in onnxruntime). A size no one expression gives: left open,
-    16 tensors (onnxruntime's symbolic inference says seq, wrong at multiples of 4)."""
+    cross-attention then fails in onnxruntime). So the rows are seq in every run: the
+    cut's length in each case (rules/Slice.lp's case_dim), the scores plus the mask [batch,
+    1, target, seq] seq (broadcast.lp: seq is 1 only where the pad is not 0), and the
+    attention's MatMul gives the rows that (rules/Reshape.lp's counts)."""
     _, T = modules()
     from hf_models2 import _seq2seq
 

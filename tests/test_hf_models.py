@@ -217,6 +217,10 @@ def test_vitdet_s_windows_over_padded_patches():
     ("long_t5", "[batch, target, 32]"),
     # windows of 4 over the image padded to whole windows (onnxruntime's: 81% known)
     ("swin2sr", "[batch, 8, height + 3*height%4, width + 3*width%4]"),
+    # the encoder's padding cut back as x[:, :-pad], seq rows only where seq % 4 != 0
+    # (Slice.lp's case_dim), seq wherever the cross-attention runs (broadcast.lp,
+    # Reshape.lp's counts): 16 tensors were open
+    ("led", "[batch, target, 32]"),
 ])
 def test_third_round_architectures(name, out):
     model, feeds, _ = getattr(hf_models.hf_models3, name)()

@@ -254,6 +254,9 @@ def test_a_slice_from_a_start_of_unknown_sign_is_not_guessed():
     assert [str(d) for d in dims[:2]] == ["4", "1"]
     assert dims[2].symbols() and "seq" not in dims[2].symbols()  # a fresh name, not seq
     assert sol.to_json()["ranges"] == {str(dims[2]): [0, 64]}  # at most the table's axis
+    # the scores keep seq: the slice is seq long where 64 - seq >= 0, and elsewhere seq is
+    # no 1 (encodings/broadcast.lp's case_dim)
+    assert sol.shape("y") == "[b, 4, seq, seq]"
     for seq, length in ((5, 5), (64, 64), (65, 1)):
         run = Program(g).run({"x": np.zeros((1, 4, seq, seq), np.float32)})
         assert run["bias"].shape == (4, 1, length)

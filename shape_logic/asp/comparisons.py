@@ -18,7 +18,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @inherit,
-    @le."""
+    @le, @one_where."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -125,6 +125,36 @@ class Comparisons:
         except FAILURES:
             return Number(2)
         return Number(1 if lo >= 0 else 0 if hi < 0 else 2)
+
+    @remembered
+    def one_where(self, e: clingo.Symbol, c: clingo.Symbol):
+        """1 when dim e is 1 only where c >= 0 (one_only_where), else 0."""
+        try:
+            return Number(int(one_only_where(symbol_to_expr(e), symbol_to_expr(c),
+                                             self._bounds)))
+        except FAILURES + (ValueError, ZeroDivisionError):
+            return Number(0)
+
+
+# the values of a dim's one symbol at which one_only_where evaluates it
+ONE_CAP = 64
+
+
+def one_only_where(e: Expr, c: Expr, bounds_of=bounds) -> bool:
+    """e = 1 implies c >= 0, whatever the symbols are: e is never 1 (not_one), or e has one
+    symbol s, c is provably >= 0 at each s in 1..ONE_CAP where e is 1, and past ONE_CAP
+    (s = ONE_CAP + s', s' >= 1) e is provably not 1. So exact whatever the form of e.
+    (`bounds_of`, the solve's floors, only for e itself: s' is no symbol they bound.)"""
+    if not_one(e, bounds_of):
+        return True
+    syms = e.symbol_set()
+    if len(syms) != 1:
+        return False
+    (s,) = syms
+    for v in range(1, ONE_CAP + 1):
+        if floors.evaluate(e, s, v) == 1 and bounds(c.subs({s: Expr.const(v)}))[0] < 0:
+            return False
+    return not_one(e.subs({s: Expr.sym(s) + ONE_CAP}))
 
 
 def not_one(e: Expr, bounds_of=bounds) -> bool:
