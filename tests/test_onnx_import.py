@@ -325,20 +325,11 @@ def test_a_declaration_that_names_a_dim_by_its_own_symbols_is_kept():
     assert sol.shape("y") == "[1, k*l]"
 
 
-def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(monkeypatch):
+def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(narrowing_solves):
     # y1 is read by a node, so its trial is solved, and kept; meanwhile the trial of y2
     # alone ran ahead (narrowing._Solves) assuming y1 set aside: it is cancelled, and y2 is
     # tried with y1 kept, as in the sequential order
-    from shape_logic import narrowing
-
-    calls = []
-    solved_with = narrowing._solved_with
-
-    def spy(problem, outputs, cancel=None):
-        calls.append((list(outputs), cancel))
-        return solved_with(problem, outputs, cancel)
-
-    monkeypatch.setattr(narrowing, "_solved_with", spy)
+    calls = narrowing_solves
     m = model([helper.make_node("Relu", ["x"], ["y1"]), helper.make_node("Relu", ["y1"], ["y2"])],
               [helper.make_tensor_value_info("x", F, ["batch", "seq", 8])],
               [helper.make_tensor_value_info("y1", F, ["batch", "seq", 8]),
@@ -353,21 +344,11 @@ def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(monkeypatch):
     assert len(calls) == 3
 
 
-def test_the_trial_of_every_declaration_is_the_model_s_own_solve(monkeypatch):
+def test_the_trial_of_every_declaration_is_the_model_s_own_solve(narrowing_solves):
     # the legacy exporter names a dim after another it merged it with: MobileNetV2's one
     # output [batch, 1280, height//32, ..] declared [C_0, 1280, C_0, C_3]. Solved without
     # the declaration (one solve more, started at once: the name is shared), and its trial
     # - every declaration in force - is the model's solve already made
-    from shape_logic import narrowing
-
-    calls = []
-    solved_with = narrowing._solved_with
-
-    def spy(problem, outputs, cancel=None):
-        calls.append(list(outputs))
-        return solved_with(problem, outputs, cancel)
-
-    monkeypatch.setattr(narrowing, "_solved_with", spy)
     m = model([helper.make_node("Relu", ["x"], ["y"])],
               [helper.make_tensor_value_info("x", F, ["batch", 8, "h", "w"])],
               [helper.make_tensor_value_info("y", F, ["C_0", 8, "C_0", "C_3"])])
@@ -376,7 +357,7 @@ def test_the_trial_of_every_declaration_is_the_model_s_own_solve(monkeypatch):
     assert list(sol.set_aside) == ["y"]
     (w,) = sol.warnings
     assert "which would require" in w and "the graph gives [batch, 8, h, w]" in w
-    assert calls == [[]]
+    assert [outputs for outputs, _ in narrowing_solves] == [[]]
 
 
 def test_import_writes_a_branch_s_constant(tmp_path):
