@@ -220,3 +220,19 @@ def test_matches_reference(case, allowzero):
     shape, target = case
     check_against_reference("Reshape", [random_array(shape), i64(*target).reshape(-1)],
                             {"allowzero": int(allowzero)}, opset=OPSET, const=[1])
+
+
+def test_two_inferred_axes_leave_the_output_undetermined():
+    # with two -1 entries neither takes "what remains": each used to take the whole count,
+    # printing y [36, 36] beside the error for x [2, 18] (36*36 elements from 36)
+    import shape_logic
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": [2, 18]}},
+        "initializers": {"t": {"dtype": "i64", "shape": [2], "data": [-1, -1]}},
+        "nodes": [{"name": "r", "op": "Reshape", "inputs": ["x", "t"], "outputs": ["y"]},
+                  {"name": "e", "op": "Relu", "inputs": ["y"], "outputs": ["z"]}]})
+    assert sol.status == "error"
+    assert "several inferred axes" in sol.diagnostics[0].message
+    for t in ("y", "z"):
+        dims = sol.shape(t).strip("[]").split(", ")
+        assert len(dims) == 2 and all(d.startswith("_") for d in dims), sol.shape(t)
