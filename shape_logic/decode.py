@@ -12,7 +12,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from typing import Any
 
 import clingo
@@ -26,6 +25,7 @@ from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
+from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
 from .void_classes import FreshNames, VoidClasses, void_edge, void_join
@@ -312,11 +312,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
     constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
-    # (a body's that may not run too: its tensor would have no size there if it ran)
-    conflicted = {(c.arguments[0].arguments[0].string, c.arguments[0].arguments[1].number)
-                  for c in chain(atoms.conflicts, (c for _, c in atoms.scope_conflicts))
-                  if c.arguments[0].name == "dim"
-                  and c.arguments[0].arguments[0].type == clingo.SymbolType.String}
+    conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \
+        atoms.scope_conflicts else set()
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, constraints, rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,

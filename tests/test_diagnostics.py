@@ -150,3 +150,18 @@ def test_a_tensor_whose_ranks_clash_prints_no_rank():
     assert sol.status == "error"
     assert [d.message for d in sol.diagnostics] == ["`y` is declared [] but the graph gives [4, 5]"]
     assert sol.shape("x") == "[4, 5]" and sol.shape("y").startswith("_")
+
+
+def test_an_invalid_nodes_outputs_have_no_size_to_print():
+    # pads of the wrong length: the rules still read a size from them ([1, 4, 5]), but
+    # the node cannot run, so no reading of the graph gives its output one; the rank
+    # stays, and the tensors before it keep theirs
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": [1, 2, 5]},
+                   "w": {"dtype": "f32", "shape": [4, 2, 3]}},
+        "nodes": [{"name": "c", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
+                   "attrs": {"pads": [1, 1, 1]}}]})
+    assert [d.code for d in sol.diagnostics] == ["E0008"]
+    assert sol.shape("y") == "[?, ?, ?]"
+    assert sol.shape("x") == "[1, 2, 5]"
+    assert sol.to_json()["tensors"]["y"]["shape"] == "[?, ?, ?]"

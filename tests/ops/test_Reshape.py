@@ -233,6 +233,7 @@ def test_two_inferred_axes_leave_the_output_undetermined():
                   {"name": "e", "op": "Relu", "inputs": ["y"], "outputs": ["z"]}]})
     assert sol.status == "error"
     assert "several inferred axes" in sol.diagnostics[0].message
-    for t in ("y", "z"):
-        dims = sol.shape(t).strip("[]").split(", ")
-        assert len(dims) == 2 and all(d.startswith("_") for d in dims), sol.shape(t)
+    assert sol.shape("y") == "[?, ?]"  # the invalid node's output (conflicted.py)
+    # and the Relu after it has no size from it either: fresh names, not 36
+    dims = sol.shape("z").strip("[]").split(", ")
+    assert len(dims) == 2 and all(d.startswith("_") for d in dims), sol.shape("z")
