@@ -1,8 +1,10 @@
 """Gemm: y = alpha * A' B' + beta * C, A' = A or A^T (transA), B' likewise; C optional
-(required before opset 11) and broadcast to [M, N]."""
+(required before opset 11) and broadcast to [M, N]. A large product is split over
+the intra-op threads by columns (split_products.py)."""
 import numpy as np
 
 from .base import Kernel
+from .split_products import matmul_parts
 
 
 class Gemm(Kernel):
@@ -17,7 +19,7 @@ class Gemm(Kernel):
         b = b.T if transB else b
         if a.shape[1] != b.shape[0]:
             raise self.fail(f"A' {list(a.shape)} and B' {list(b.shape)} do not multiply")
-        y = a @ b
+        y = matmul_parts(a, b)  # (on the intra-op threads when large)
         if alpha != 1.0:
             y = y * y.dtype.type(alpha)
         if c is not None and beta != 0.0:

@@ -372,3 +372,29 @@ def test_exact_rows_copy_the_taps_of_the_output_positions(exact_rows):
         exact.copy_taps(flat, got, 0, r0 * 7, r1 * 7)
         np.testing.assert_array_equal(got.reshape(2, 3, 9, r1 - r0, 7),
                                       want[..., r0:r1, :])
+
+
+@pytest.mark.parametrize("attrs, x_shape, w_shape", [
+    ({"group": 4}, (1, 12, 5, 6), (8, 3, 1, 1)),  # grouped 1x1 (ShuffleNet's)
+    ({}, (2, 6, 4, 5), (3, 6, 1, 1)),  # fewer filters than channels: bias not folded
+    ({"group": 2, "pads": [1, 1, 1, 1]}, (1, 4, 5, 5), (6, 2, 3, 3)),
+])
+def test_bias_plane_gives_the_bits_of_a_bias_column(monkeypatch, attrs, x_shape, w_shape):
+    """A small bias is added as a plane kept from call to call (Conv.PLANE_BYTES), with
+    the bits of the [M, 1] column; a new bias array makes a new plane."""
+    from shape_logic.kernels import Conv as conv_kernel
+
+    rng = np.random.default_rng(len(x_shape) + w_shape[0])
+    x, w = rand(rng, x_shape), rand(rng, w_shape)
+    kernel = load_kernel("Conv")(attrs)
+    kernel.relu = True
+    for b in (rand(rng, w_shape[:1]), rand(rng, w_shape[:1])):
+        with_plane = kernel(x, w, b)[0]
+        assert kernel._plane[0] is not None and kernel._plane[2].flags.c_contiguous
+        with_plane_again = kernel(x, w, b)[0]
+        monkeypatch.setattr(conv_kernel, "PLANE_BYTES", 0)
+        column = load_kernel("Conv")(attrs)
+        column.relu = True
+        assert np.array_equal(with_plane, column(x, w, b)[0])
+        assert np.array_equal(with_plane_again, with_plane)
+        monkeypatch.undo()

@@ -484,3 +484,16 @@ def test_layernorm_scale_broadcasts_to_x_and_never_widens_it():
     assert y.shape == (4, 2, 3)
     with pytest.raises(Exception, match="does not broadcast"):  # onnxruntime fails too
         kernel(np.ones((4, 1, 1), np.float32), np.ones((1, 1, 2), np.float32))
+
+
+@pytest.mark.parametrize("beta", [0.5, 0.75, 1.0, 0.6])
+def test_lrn_powers_by_square_roots_match_the_power(beta):
+    """LRN's usual betas by square roots (LRN.POWERS) within float32's rounding of
+    `** beta` over float64 sums; another beta takes `**` itself."""
+    rng = np.random.default_rng(int(beta * 100))
+    x = (rng.standard_normal((2, 7, 5, 4)) * 30).astype(np.float32)
+    (y,) = load_kernel("LRN")({"size": 3, "alpha": 0.01, "beta": beta, "bias": 2.0})(x)
+    sq = np.pad(x.astype(np.float64) ** 2, [(0, 0), (1, 1), (0, 0), (0, 0)])
+    want = x / (2.0 + 0.01 / 3 * (sq[:, :7] + sq[:, 1:8] + sq[:, 2:9])) ** beta
+    assert y.dtype == np.float32
+    np.testing.assert_allclose(y, want, rtol=3e-6, atol=0)
