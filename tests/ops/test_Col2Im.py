@@ -214,3 +214,17 @@ def test_an_image_shape_from_another_tensor_still_gives_the_block_count():
                    {"name": "y", "op": "Col2Im", "inputs": ["x", "s", "k"], "outputs": ["y"]}]}
     sol = solve(g)
     assert sol.status == "ok" and sol.shape("x") == "[_1, _2, h*w - 2*h - 2*w + 4]"
+
+
+def test_an_image_shape_read_from_what_the_input_is_computed_from_meets_its_count():
+    # x = Relu(z), image [s, s] from z's axis 2: x's counts went to z's axis (one shape)
+    # and were read back as image sizes, as from x itself (a timeout)
+    from shape_logic.solver import solve
+
+    g = _own_images(["n", "c", "s"], [2, 2], [0, 1, 0, 1])
+    g["inputs"] = {"z": g["inputs"].pop("x")}
+    g["nodes"][0]["inputs"] = ["z"]
+    g["nodes"].insert(0, {"name": "r", "op": "Relu", "inputs": ["z"], "outputs": ["x"]})
+    sol = solve(g, timeout=20)
+    assert sol.status == "ok" and sol.shape("y") == "[n, c//3, s, s]"
+    assert "((s + 1)//2)*((s + 1)//2) = s" in sol.constraints
