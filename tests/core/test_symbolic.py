@@ -278,3 +278,22 @@ def test_a_division_that_folded_terms_in_is_not_folded_into_another():
     assert parse_dim(text) == e
     for v in range(1, 20):
         assert evaluate(parse_dim(text), {"s6": v}) == (3 * ((3 * v) // 2)) // 2
+
+
+def test_a_count_of_a_count_nested_to_the_depth_limit_prints_what_it_is():
+    # Col2Im's block count of its own axis s, (s - 3)//2 + 1 positions times 3, taken of
+    # itself again and again (its image size read back from its input): from the 5th
+    # level the printer dropped folded terms, and the text clingo carries was another
+    # expression - `s3 cannot be both 9 and range(3, 6)` of a graph that runs at s3 = 3
+    # (bench/fuzz.py --kind ops --seed 3312, graph 1585: unsound before the printer fix
+    # of fuzz seed 3312, graph 3598)
+    from shape_logic.symbolic.expr import MAX_DEPTH
+
+    e, values = parse_dim("s3"), {v: v for v in (3, 6, 9, 10)}
+    for _ in range(MAX_DEPTH):
+        e = 3 * (ops.floordiv(e - 3, 2) + 1)
+        values = {v: 3 * ((x - 3) // 2 + 1) for v, x in values.items()}
+        back = parse_dim(str(e))
+        assert back == e
+        for v, x in values.items():
+            assert evaluate(back, {"s3": v}) == x
