@@ -6,7 +6,10 @@
   an operand kind its operator does not take). The node cannot run, so its outputs have
   no size at all; what the rules derived for them assumes a node that could (Reshape's
   sizes of a target with a bad entry, Conv's of pads of the wrong length) and no reading
-  of the graph gives it. Their rank stays: the table still shows where they are.
+  of the graph gives it. Their rank stays: the table still shows where they are. So do
+  the tensors the graph computes from them (a Relu after a Softmax of a bad axis): no
+  reading of the graph gives those a size either. (A clash is not followed downstream:
+  each of its values holds in some reading, and so do the sizes computed from it.)
 
 A body's conflicts count too, in a body that may not run (scopes.py): its tensors would
 have no size where it ran.
@@ -33,10 +36,28 @@ def conflicted_axes(graph, atoms, shapes: dict) -> set:
         elif where.name == "node" and c.arguments[2].name == "invalid":
             invalid.add(where.arguments[0].string)
     if invalid:
-        for node in chain(graph.nodes, graph.body_nodes):
-            if node.name in invalid:
-                for t in node.outputs:
-                    shape = shapes.get(t)
-                    if t and shape is not None and shape.rank is not None:
-                        axes.update((t, i) for i in range(shape.rank))
+        for t in _computed_from(graph, invalid):
+            shape = shapes.get(t)
+            if shape is not None and shape.rank is not None:
+                axes.update((t, i) for i in range(shape.rank))
     return axes
+
+
+def _computed_from(graph, invalid: set) -> set:
+    """The outputs of the `invalid` nodes, and the tensors the graph's nodes compute from
+    them (in whatever order the file lists the nodes); a body's node: its own outputs."""
+    out = {t for n in chain(graph.nodes, graph.body_nodes) if n.name in invalid
+           for t in n.outputs if t}
+    readers: dict = {}
+    for node in graph.nodes:
+        for t in node.inputs:
+            if t:
+                readers.setdefault(t, []).append(node)
+    todo = list(out)
+    while todo:
+        for node in readers.get(todo.pop(), ()):
+            for t in node.outputs:
+                if t and t not in out:
+                    out.add(t)
+                    todo.append(t)
+    return out

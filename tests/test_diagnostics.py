@@ -154,14 +154,17 @@ def test_a_tensor_whose_ranks_clash_prints_no_rank():
 
 def test_an_invalid_nodes_outputs_have_no_size_to_print():
     # pads of the wrong length: the rules still read a size from them ([1, 4, 5]), but
-    # the node cannot run, so no reading of the graph gives its output one; the rank
-    # stays, and the tensors before it keep theirs
+    # the node cannot run, so no reading of the graph gives its output one, nor the Relu's
+    # computed from it (listed first: the order of the file does not matter); the rank
+    # stays, and the tensors before it or beside it keep theirs
     sol = shape_logic.solve({
         "inputs": {"x": {"dtype": "f32", "shape": [1, 2, 5]},
                    "w": {"dtype": "f32", "shape": [4, 2, 3]}},
-        "nodes": [{"name": "c", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
-                   "attrs": {"pads": [1, 1, 1]}}]})
+        "nodes": [{"name": "r", "op": "Relu", "inputs": ["y"], "outputs": ["z"]},
+                  {"name": "c", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"],
+                   "attrs": {"pads": [1, 1, 1]}},
+                  {"name": "s", "op": "Sigmoid", "inputs": ["x"], "outputs": ["v"]}]})
     assert [d.code for d in sol.diagnostics] == ["E0008"]
-    assert sol.shape("y") == "[?, ?, ?]"
-    assert sol.shape("x") == "[1, 2, 5]"
-    assert sol.to_json()["tensors"]["y"]["shape"] == "[?, ?, ?]"
+    assert sol.shape("y") == sol.shape("z") == "[?, ?, ?]"
+    assert sol.shape("x") == sol.shape("v") == "[1, 2, 5]"
+    assert sol.to_json()["tensors"]["z"]["shape"] == "[?, ?, ?]"
