@@ -36,7 +36,7 @@ class LRN(Kernel):
             raise self.fail(f"input must be [N, C, ...], got {list(x.shape)}")
         c = x.shape[1]
         before, after = (size - 1) // 2, size // 2  # floor and ceil of (size - 1) / 2
-        dtype = x.dtype if x.dtype.kind == "f" else np.float64
+        dtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
         sq = scratch("LRN squares", x.shape[:1] + (c + before + after,) + x.shape[2:], dtype)
         sq[:, :before] = 0
         sq[:, before + c:] = 0

@@ -497,3 +497,14 @@ def test_lrn_powers_by_square_roots_match_the_power(beta):
     want = x / (2.0 + 0.01 / 3 * (sq[:, :7] + sq[:, 1:8] + sq[:, 2:9])) ** beta
     assert y.dtype == np.float32
     np.testing.assert_allclose(y, want, rtol=3e-6, atol=0)
+
+
+def test_lrn_of_integers_sums_in_float64_and_keeps_their_type():
+    # (the rule takes any element type; the sums and power are float64's, as before the
+    # scratch buffers, whose dtype.type a NumPy scalar type lacked)
+    x = np.arange(24, dtype=np.int64).reshape(1, 4, 2, 3)
+    (y,) = load_kernel("LRN")({"size": 3, "alpha": 0.01, "beta": 0.75, "bias": 2.0})(x)
+    sq = np.pad(x.astype(np.float64) ** 2, [(0, 0), (1, 1), (0, 0), (0, 0)])
+    want = (x / (2.0 + 0.01 / 3 * (sq[:, :4] + sq[:, 1:5] + sq[:, 2:6])) ** 0.75)
+    assert y.dtype == np.int64
+    np.testing.assert_array_equal(y, want.astype(np.int64))
