@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .asp.wide_bounds import wide_bound_notes
 from .errors import InputError
 from .shapes import parse_shape
 from .symbolic.parse import ShapeSyntaxError
@@ -48,6 +49,9 @@ def cmd_test_rule(args) -> int:
     kernel = _load_kernel(args.kernel, op, attrs, args.outputs) if args.kernel else None
     if not args.case:
         raise InputError("give at least one --case with the node's input shapes")
+    # a rule that costs every solve time, whatever it infers, is worth a word first
+    for note in wide_bound_notes(path.read_text(), str(path)):
+        print("note: " + note)
     failures = 0
     for spec in args.case:
         ok, line = check_rule_case(op, path.parent, spec, attrs, args.outputs, kernel)
