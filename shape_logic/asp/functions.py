@@ -80,7 +80,7 @@ class Functions(Relating, Comparisons):
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
-        self.scope_clashes = 0  # pairs of integers colliding in bodies (relating.py)
+        self.scope_clashes = 0  # integer pairs colliding in relate_in_scope: bodies' and graph's
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
         # What the fast mode took as known (a binding, a pick): (key, atoms one of which
         # makes it sound, the ground rules out by then); `stamps` watches the grounding,
