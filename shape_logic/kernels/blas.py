@@ -24,3 +24,44 @@ def blas_threads(threads: int | None):
     if threads is None:
         return contextlib.nullcontext()
     return _controller().limit(limits=threads, user_api="blas")
+
+
+# OpenBLAS's float32 products run through our products' columns (the output positions of
+# a convolution) 16 at a time with its AVX-512 kernels, 8 with its AVX2 ones (Haswell,
+# Zen); the columns left over go through narrower kernels, each another pass over the
+# weights, so a product over 55 or 63 columns takes longer than over 56 or 64 (one
+# thread, [512, 4609] weights: SkylakeX 55 -> 56 columns 2501 -> 2071 us, 63 -> 64 2714
+# -> 1991; Haswell 55 -> 56 3819 -> 3342, 63 -> 64 3663 -> 3274). The targets (as
+# threadpoolctl reports them) whose kernels take 16 columns at a time:
+WIDE_KERNELS = frozenset({"skylakex", "cooperlake", "sapphirerapids"})
+# only products over fewer columns are padded: beyond, the leftover is a small part of
+# the work and the copy of the result out of the padded one costs as much
+PAD_BELOW = 256
+
+
+@cache
+def column_unit() -> int:
+    """16 when NumPy's BLAS is OpenBLAS with AVX-512 kernels (WIDE_KERNELS), else 8: read
+    once, when first asked (OpenBLAS picks its kernels when it loads)."""
+    try:
+        libs = [i for i in _controller().info() if i.get("user_api") == "blas"]
+    except Exception:  # noqa: BLE001  (no threadpoolctl's view of the BLAS: the default)
+        libs = []
+    arch = str(libs[0].get("architecture") or "").lower() if libs else ""
+    return 16 if arch in WIDE_KERNELS else 8
+
+
+def padded_columns(n: int) -> int:
+    """How many columns a product over `n` should compute (n, or more: the extra ones are
+    thrown away): up to a multiple of 8 when 5-7 are left over (both kernel widths), and
+    with 16-wide kernels up to a multiple of 16 when 9-15 are ([1000, 513] weights, 169
+    -> 176 columns: 1024 -> 928 us; [256, 2401], 25 -> 32: 321 -> 265). With 8-wide
+    kernels those cost more (169 -> 176: 1854 -> 1932 us), and so do 1-4 left over
+    with either (SkylakeX [512, 4608], 49 -> 56: 1540 -> 1870 us)."""
+    if n >= PAD_BELOW:
+        return n
+    if n % 8 >= 5:
+        n += 8 - n % 8
+    if n % 16 >= 9 and column_unit() == 16:
+        n += 16 - n % 16
+    return n
