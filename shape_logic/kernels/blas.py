@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 from functools import cache
 
+import numpy as np
+
 
 @cache
 def _controller():
@@ -51,14 +53,15 @@ def column_unit() -> int:
     return 16 if arch in WIDE_KERNELS else 8
 
 
-def padded_columns(n: int) -> int:
-    """How many columns a product over `n` should compute (n, or more: the extra ones are
-    thrown away): up to a multiple of 8 when 5-7 are left over (both kernel widths), and
-    with 16-wide kernels up to a multiple of 16 when 9-15 are ([1000, 513] weights, 169
+def padded_columns(n: int, dtype=None) -> int:
+    """How many columns a float32 product over `n` should compute (n, or more: the extra
+    ones are thrown away; other dtypes keep n: not measured, or not BLAS's): up to a
+    multiple of 8 when 5-7 are left over (both kernel widths), and with 16-wide kernels
+    up to a multiple of 16 when 9-15 are ([1000, 513] weights, 169
     -> 176 columns: 1024 -> 928 us; [256, 2401], 25 -> 32: 321 -> 265). With 8-wide
     kernels those cost more (169 -> 176: 1854 -> 1932 us), and so do 1-4 left over
     with either (SkylakeX [512, 4608], 49 -> 56: 1540 -> 1870 us)."""
-    if n >= PAD_BELOW:
+    if n >= PAD_BELOW or (dtype is not None and dtype != np.float32):
         return n
     if n % 8 >= 5:
         n += 8 - n % 8

@@ -77,7 +77,7 @@ def ones_below(cols: np.ndarray, axis: int, width: int | None = None) -> np.ndar
 def column_block(shape: tuple, positions: int, dtype, name: str = "columns"):
     """A scratch block [..., rows, padded_columns(positions)] for column matrices over
     `positions` columns, the columns past them zero (thrown away after the products)."""
-    width = padded_columns(positions)
+    width = padded_columns(positions, dtype)
     block = scratch(name, tuple(shape) + (width,), dtype)
     if width > positions:
         block[..., positions:] = 0
@@ -177,7 +177,7 @@ class Call:
             cols = plan.tap(flat, 0)[..., lo:hi]
             w = wg[0]
             if self.wb is not None:  # the bias by a row of ones (Conv.folded), in a copy
-                cols, w = ones_below(cols, 1, padded_columns(hi - lo)), self.wb[0]
+                cols, w = ones_below(cols, 1, padded_columns(hi - lo, cols.dtype)), self.wb[0]
             for i in range(n):
                 product(w, cols[i], plan.head(yg[i, 0])[..., lo:hi])
         else:  # the columns of a few rows at a time, so that they stay in the cache

@@ -15,7 +15,7 @@ from .test_conv_threads import CASES
 @pytest.mark.parametrize("threads", [1, 3])
 @pytest.mark.parametrize("extra", [1, 13])
 def test_padded_columns_agree_with_the_reference(monkeypatch, case, threads, extra):
-    monkeypatch.setattr(conv_parts, "padded_columns", lambda n: n + extra)
+    monkeypatch.setattr(conv_parts, "padded_columns", lambda n, dtype=None: n + extra)
     monkeypatch.setattr(workers, "MIN_WORK", 1)
     x_shape, w_shape, attrs = CASES[case]
     rng = np.random.default_rng(len(case) + extra)
@@ -31,6 +31,8 @@ def test_padded_columns_agree_with_the_reference(monkeypatch, case, threads, ext
 def test_padded_columns_rule(monkeypatch, unit, padded):
     monkeypatch.setattr(blas, "column_unit", lambda: unit)
     assert {n: blas.padded_columns(n) for n in padded} == padded
+    assert {n: blas.padded_columns(n, np.dtype(np.float32)) for n in padded} == padded
+    assert all(blas.padded_columns(n, np.dtype(np.float64)) == n for n in padded)
 
 
 def test_column_unit_names_a_width():
