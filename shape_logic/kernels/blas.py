@@ -34,7 +34,8 @@ def blas_threads(threads: int | None):
 # weights, so a product over 55 or 63 columns takes longer than over 56 or 64 (one
 # thread, [512, 4609] weights: SkylakeX 55 -> 56 columns 2501 -> 2071 us, 63 -> 64 2714
 # -> 1991; Haswell 55 -> 56 3819 -> 3342, 63 -> 64 3663 -> 3274). The targets (as
-# threadpoolctl reports them) whose kernels take 16 columns at a time:
+# threadpoolctl reports them) whose kernels take 16 columns at a time, ~1.7x as fast as
+# the AVX2 ones on our products (workers.min_work):
 WIDE_KERNELS = frozenset({"skylakex", "cooperlake", "sapphirerapids"})
 # only products over fewer columns are padded: beyond, the leftover is a small part of
 # the work and the copy of the result out of the padded one costs as much
@@ -56,15 +57,13 @@ def column_unit() -> int:
 def padded_columns(n: int, dtype=None) -> int:
     """How many columns a float32 product over `n` should compute (n, or more: the extra
     ones are thrown away; other dtypes keep n: not measured, or not BLAS's): up to a
-    multiple of 8 when 5-7 are left over (both kernel widths), and with 16-wide kernels
-    up to a multiple of 16 when 9-15 are ([1000, 513] weights, 169
-    -> 176 columns: 1024 -> 928 us; [256, 2401], 25 -> 32: 321 -> 265). With 8-wide
-    kernels those cost more (169 -> 176: 1854 -> 1932 us), and so do 1-4 left over
-    with either (SkylakeX [512, 4608], 49 -> 56: 1540 -> 1870 us)."""
-    if n >= PAD_BELOW or (dtype is not None and dtype != np.float32):
+    multiple of 8 when 5-7 are left over, with either kernel width ([512, 4609] weights,
+    55 -> 56 columns: 2501 -> 2071 us SkylakeX, 3819 -> 3342 Haswell). 1-4 left over
+    cost less than the columns added (SkylakeX [512, 4608], 49 -> 56: 1540 -> 1870 us).
+    With 16-wide kernels a product with 9-12 left over of 16 is also ~10% faster padded
+    to 16, hot ([1000, 513] 169 -> 176 columns: 1024 -> 928 us), but not in the models
+    (SqueezeNet's 169-column convolutions 1-3% slower, ZFNet's 108 and 25 1-3%: the
+    weights come from memory, and the copy out of the padded result): not done."""
+    if n >= PAD_BELOW or (dtype is not None and dtype != np.float32) or n % 8 < 5:
         return n
-    if n % 8 >= 5:
-        n += 8 - n % 8
-    if n % 16 >= 9 and column_unit() == 16:
-        n += 16 - n % 16
-    return n
+    return n + 8 - n % 8

@@ -24,12 +24,12 @@ def test_padded_columns_agree_with_the_reference(monkeypatch, case, threads, ext
             check("Conv", [rand(rng, x_shape), rand(rng, w_shape), b], attrs)
 
 
-@pytest.mark.parametrize("unit, padded", [
-    (8, {49: 49, 52: 52, 53: 56, 55: 56, 57: 57, 63: 64, 169: 169, 25: 25, 256: 256}),
-    (16, {49: 49, 52: 52, 53: 56, 55: 56, 57: 64, 60: 64, 63: 64, 169: 176, 25: 32,
-          251: 256, 256: 256, 3565: 3565})])
-def test_padded_columns_rule(monkeypatch, unit, padded):
+@pytest.mark.parametrize("unit", [8, 16])
+def test_padded_columns_rule(monkeypatch, unit):
+    """Up to a multiple of 8 when 5-7 are left over, whatever the kernels' width."""
     monkeypatch.setattr(blas, "column_unit", lambda: unit)
+    padded = {49: 49, 52: 52, 53: 56, 55: 56, 57: 57, 60: 60, 63: 64, 169: 169, 25: 25,
+              251: 251, 253: 256, 256: 256, 3565: 3565}
     assert {n: blas.padded_columns(n) for n in padded} == padded
     assert {n: blas.padded_columns(n, np.dtype(np.float32)) for n in padded} == padded
     assert all(blas.padded_columns(n, np.dtype(np.float64)) == n for n in padded)
