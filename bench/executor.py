@@ -1,6 +1,7 @@
 """The NumPy executor on onnx's "light" models vs onnxruntime and onnx's reference evaluator.
 
-    python bench/executor.py [--repeat N] [--no-reference] [--one-thread] [MODEL ...]
+    python bench/executor.py [--repeat N] [--no-reference] [--one-thread] [--native-blas]
+                             [MODEL ...]
 
 For each model (default: all of onnx/backend/test/data/light/light_*.onnx) the inputs
 are made as onnx's test runner makes them (Runner.generate_dummy_data, random=False).
@@ -17,6 +18,15 @@ Defaults against defaults: our Program as a user makes it (threads: the CPUs the
 may use, BLAS on one thread inside each) and an onnxruntime session with default options
 (its intra-op threads, spinning allowed). --threads, --ort-no-spin, --ours-threads and
 --blas-threads set either side; --one-thread also times our Program(threads=1).
+
+--native-blas runs the bench with OpenBLAS's own choice of kernels: the command starts
+itself again with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment
+(both together, that process alone). Some machines set them (an older target than the
+CPU's, e.g. Haswell on an AVX-512 CPU), since older OpenBLAS builds compute wrong
+results or crash on those processors; they slow a current NumPy's products (~1.6x), so
+to compare with onnxruntime (whose kernels do not read them) unset both in the bench
+command alone. The "NumPy's BLAS" line says which kernels then run (threadpoolctl).
+The package, its tests and CI never change either variable.
 """
 from __future__ import annotations
 
@@ -145,9 +155,20 @@ def blas_kernels() -> str:
     if not libs:
         return "not found"
     lib = libs[0]
-    forced = os.environ.get("OPENBLAS_CORETYPE")
+    forced = ", ".join(f"{k}={os.environ[k]}" for k in FORCED_BLAS if k in os.environ)
     return (f"{lib.get('internal_api')} {lib.get('version')}, {lib.get('architecture')} "
-            "kernels" + (f" (OPENBLAS_CORETYPE={forced})" if forced else ""))
+            f"kernels ({forced or 'chosen by OpenBLAS for this CPU'})")
+
+
+# the variables --native-blas removes (together: see the docstring)
+FORCED_BLAS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+def native_env(env) -> dict | None:
+    """`env` without FORCED_BLAS, or None when it sets neither."""
+    if not any(k in env for k in FORCED_BLAS):
+        return None
+    return {k: v for k, v in env.items() if k not in FORCED_BLAS}
 
 
 def main(argv=None):
@@ -167,7 +188,16 @@ def main(argv=None):
     ap.add_argument("--one-thread", action="store_true",
                     help="also time our Program(threads=1), in the same turns")
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--native-blas", action="store_true",
+                    help="run again without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE "
+                         "(OpenBLAS's own kernels for this CPU; this process alone)")
     args = ap.parse_args(argv)
+    env = native_env(os.environ) if args.native_blas else None
+    if env is not None:  # (the new process finds neither set: it runs the bench)
+        removed = ", ".join(f"{k}={os.environ[k]}" for k in FORCED_BLAS if k in os.environ)
+        print(f"--native-blas: running again without {removed}", flush=True)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *argv], env)
     paths = [p for p in light_models()
              if not args.models or any(m in os.path.basename(p) for m in args.models)]
     print(f"onnxruntime: threads {args.threads or 'default'}, spinning "

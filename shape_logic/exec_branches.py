@@ -11,7 +11,7 @@ from the same fork tensor and every tensor inside a chain read by its next step 
 So a branch needs nothing from another, nor from steps outside the group except the fork
 tensor, and nothing outside reads a branch before the join: the group can run where its
 first step was, in any interleaving. Branches are taken longest first (`cost`, a
-step's multiply-adds, the unit of workers.MIN_WORK).
+step's multiply-adds, the unit of workers.min_work()).
 
 Frees are assigned again by last use over the items, a group being one (a step between
 two of a group's steps in the sequential order now runs after the group): within a
@@ -128,12 +128,12 @@ def _refree(items: list, outputs: set) -> None:
 
 def run_group(group: Group, run_step, env: dict) -> None:
     """Run a group's branches, at the same time when the intra-op threads allow it and
-    the branches beside the longest are work enough to pay for it (workers.MIN_WORK:
+    the branches beside the longest are work enough to pay for it (workers.min_work():
     waking a worker for a short branch costs more than it gives, as for a kernel's
     parts; the steps then run one after the other, each free to split its own work),
     and the longest branch is not most of the group's work (LONGEST_SHARE).
     `run_step(step, lock)` runs one step (its checks under `lock`)."""
-    if workers.current() <= 1 or group.beside < workers.MIN_WORK or \
+    if workers.current() <= 1 or group.beside < workers.min_work() or \
             group.longest > LONGEST_SHARE * (group.longest + group.beside):
         for step in group.steps:
             run_step(step, None)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .Relu import zeros
+from .blas import padded_columns
 from .scratch import scratch
 
 CHUNK_BYTES = 2 << 20  # the column matrices of one pass (a few groups), at most
@@ -57,16 +58,44 @@ def spread(total: int, parts: int, unit: int) -> list[int]:
     return [0] + [b for b in inner if 0 < b < total] + [total]
 
 
-def ones_below(cols: np.ndarray, axis: int) -> np.ndarray:
+def ones_below(cols: np.ndarray, axis: int, width: int | None = None) -> np.ndarray:
     """cols with a row of ones appended along `axis` (a scratch copy): against weights
-    whose last column is the bias, the products add it."""
+    whose last column is the bias, the products add it. With a `width` beyond the
+    last axis's, the copy has that many columns, the extra ones zero (`padded`)."""
     shape = list(cols.shape)
     shape[axis] += 1
-    block = scratch("columns", tuple(shape), cols.dtype)
+    width = shape[-1] if width is None else width
+    block = scratch("columns", tuple(shape[:-1]) + (width,), cols.dtype)
     index = (slice(None),) * axis
-    np.copyto(block[index + (slice(0, -1),)], cols)
+    np.copyto(block[index + (slice(0, -1),) + (Ellipsis, slice(0, cols.shape[-1]))], cols)
     block[index + (-1,)] = 1
+    if width > cols.shape[-1]:
+        block[..., cols.shape[-1]:] = 0
     return block
+
+
+def column_block(shape: tuple, positions: int, dtype, name: str = "columns"):
+    """A scratch block [..., rows, padded_columns(positions)] for column matrices over
+    `positions` columns, the columns past them zero (thrown away after the products)."""
+    width = padded_columns(positions, dtype)
+    block = scratch(name, tuple(shape) + (width,), dtype)
+    if width > positions:
+        block[..., positions:] = 0
+    return block
+
+
+def product(w: np.ndarray, cols: np.ndarray, out: np.ndarray) -> None:
+    """out [M, n] = w @ cols [K, width] over its first n columns: when the columns are
+    padded (`padded_columns`), a product over all of them into a scratch array, then its
+    first n columns copied out (BLAS's full-width kernels and a copy of the result cost
+    less than its kernels for the columns left over)."""
+    n = out.shape[-1]
+    if cols.shape[-1] == n:
+        np.matmul(w, cols, out=out)
+        return
+    full = scratch("padded product", out.shape[:-1] + cols.shape[-1:], out.dtype)
+    np.matmul(w, cols, out=full)
+    np.copyto(out, full[..., :n])
 
 
 class Call:
@@ -147,23 +176,24 @@ class Call:
         if k == 1 and not plan.masks:  # a 1x1 kernel: the (strided) input is the columns
             cols = plan.tap(flat, 0)[..., lo:hi]
             w = wg[0]
-            if self.wb is not None:  # the bias by a row of ones (Conv.folded)
-                cols, w = ones_below(cols, 1), self.wb[0]
+            if self.wb is not None:  # the bias by a row of ones (Conv.folded), in a copy
+                cols, w = ones_below(cols, 1, padded_columns(hi - lo, cols.dtype)), self.wb[0]
             for i in range(n):
-                np.matmul(w, cols[i], out=plan.head(yg[i, 0])[..., lo:hi])
+                product(w, cols[i], plan.head(yg[i, 0])[..., lo:hi])
         else:  # the columns of a few rows at a time, so that they stay in the cache
             rows = max(1, COLUMN_BYTES // (n * c * k * plan.pitch * flat.itemsize))
             ones = int(self.wb is not None)  # a last row of ones: the bias column's
+            w = wg[0] if self.wb is None else self.wb[0]
             for a in range(lo, hi, rows * plan.pitch):
                 z = min(hi, a + rows * plan.pitch)
-                block = scratch("columns", (n, c * k + ones, z - a), flat.dtype)
+                block = column_block((n, c * k + ones), z - a, flat.dtype)
                 if ones:
                     block[:, c * k] = 1
-                cols = block[:, :c * k].reshape(n, c, k, z - a)  # (a view: an axis split)
+                # (views: a cut of the columns, an axis split)
+                cols = np.reshape(block[:, :c * k, :z - a], (n, c, k, z - a), copy=False)
                 plan.copy_taps(flat, cols, 0, a, z)
                 for i in range(n):
-                    np.matmul(wg[0] if self.wb is None else self.wb[0], block[i],
-                              out=plan.head(yg[i, 0])[..., a:z])
+                    product(w, block[i], plan.head(yg[i, 0])[..., a:z])
         for _, rows, row in self.dups:
             yg[:, 0, rows, lo:hi] = yg[:, 0, row, lo:hi]
         if self.split and self.compact:
@@ -177,10 +207,12 @@ class Call:
         k = len(plan.taps)
         ones = int(self.wb is not None)  # a last row of ones: the bias column's
         # (a name of its own: a part running on this thread asks for "columns")
-        block = scratch("shared columns", (n, c * k + ones, plan.length), flat.dtype)
+        length = plan.length
+        block = column_block((n, c * k + ones), length, flat.dtype, "shared columns")
         if ones:
             block[:, c * k] = 1
-        plan.copy_taps(flat, block[:, :c * k].reshape(n, c, k, plan.length), 0)
+        plan.copy_taps(flat, np.reshape(block[:, :c * k, :length], (n, c, k, length),
+                                        copy=False), 0)
         self.shared = block
 
     def filter_rows(self, r0: int, r1: int) -> None:
@@ -192,7 +224,7 @@ class Call:
         cols = self.shared if self.shared is not None else plan.tap(self.flat, 0)
         w = (self.wg if self.wb is None else self.wb)[0, r0:r1]
         for i in range(cols.shape[0]):
-            np.matmul(w, cols[i], out=plan.head(yg[i, 0, r0:r1]))
+            product(w, cols[i], plan.head(yg[i, 0, r0:r1]))
         if self.split:
             self.finish(0, 1, r0, r1)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import itertools
 import os
 import threading
@@ -66,17 +67,36 @@ def current() -> int:
 # it (the threads hand Python's lock back and forth between NumPy calls), so a call of
 # ~300 us (~8 M multiply-adds of one thread's BLAS) barely breaks even (measured on the
 # light models' convolutions: 3.6 M took 1.5-2x longer in two parts; 28 M 1.2x faster,
-# 100 M+ 1.4-1.8x)
-MIN_WORK = 1 << 23
+# 100 M+ 1.4-1.8x). That was with OpenBLAS's AVX2 (Haswell) kernels; its AVX-512 ones
+# (SkylakeX) run the products ~1.7x as fast, so the same time is twice the work
+# (interleaved in one process, 2 threads, median of 80 runs, load 2.6-3.1, 16 M against
+# 8 M: SqueezeNet 11.70 -> 9.33 ms wall, 11.16 -> 9.16 CPU; DenseNet-121 134.9 -> 130.1
+# wall, 72.5 -> 69.8 CPU). Picked by the kernels NumPy's BLAS runs (blas.column_unit)
+NARROW_MIN_WORK = 1 << 23
+WIDE_MIN_WORK = 1 << 24
+MIN_WORK = None  # a number overrides the choice (tests: 1, to split everything)
+
+
+def min_work() -> int:
+    """A part's least work: MIN_WORK if set, else by the BLAS kernels (read once)."""
+    return _by_kernels() if MIN_WORK is None else MIN_WORK
+
+
+@functools.cache
+def _by_kernels() -> int:
+    from .blas import column_unit
+
+    return WIDE_MIN_WORK if column_unit() == 16 else NARROW_MIN_WORK
 
 
 def worth(work: int) -> int:
     """How many parts to split `work` units (multiply-adds, or elements copied) into: 1
     when there is one thread or the work is too small to pay for waking a worker."""
     n = current()
-    if n <= 1 or work < MIN_WORK:
+    least = min_work()
+    if n <= 1 or work < least:
         return 1
-    return min(n, max(1, work // MIN_WORK))
+    return min(n, max(1, work // least))
 
 
 def parallel(part, n_parts: int) -> None:

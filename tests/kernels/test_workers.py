@@ -103,11 +103,26 @@ def test_two_callers_at_once_both_finish():
 
 
 def test_small_work_is_not_split():
+    least = workers.min_work()
     with workers.threads(4):
-        assert workers.worth(workers.MIN_WORK - 1) == 1
-        assert workers.worth(2 * workers.MIN_WORK) == 2
-        assert workers.worth(100 * workers.MIN_WORK) == 4
-    assert workers.worth(100 * workers.MIN_WORK) == 1  # one thread
+        assert workers.worth(least - 1) == 1
+        assert workers.worth(2 * least) == 2
+        assert workers.worth(100 * least) == 4
+    assert workers.worth(100 * least) == 1  # one thread
+
+
+def test_least_work_by_the_blas_kernels(monkeypatch):
+    """16 M multiply-adds a part with AVX-512 kernels (products ~1.7x as fast), 8 M
+    else; MIN_WORK, when set, overrides."""
+    from shape_logic.kernels import blas
+
+    for unit, least in ((16, workers.WIDE_MIN_WORK), (8, workers.NARROW_MIN_WORK)):
+        workers._by_kernels.cache_clear()
+        monkeypatch.setattr(blas, "column_unit", lambda unit=unit: unit)
+        assert workers.min_work() == least
+    monkeypatch.setattr(workers, "MIN_WORK", 5)
+    assert workers.min_work() == 5
+    workers._by_kernels.cache_clear()
 
 
 @pytest.mark.skipif(not hasattr(workers.os, "sched_setaffinity")
