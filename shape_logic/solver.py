@@ -269,10 +269,11 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
         if beyond is None:
             beyond = seen[id(shape)] = [(i, d.value) for i, d in enumerate(shape.dims or ())
                                         if d.is_int and d.value > limit]
-        out.extend(f"{t}: axis {i} is {v}, beyond 2^62 (no runtime can hold it)"
-                   for i, v in beyond)
-        if len(out) >= 5:
-            break
+        if beyond:  # (rarely: most shapes are checked once, and hold nothing beyond)
+            out.extend(f"{t}: axis {i} is {v}, beyond 2^62 (no runtime can hold it)"
+                       for i, v in beyond)
+            if len(out) >= 5:
+                break
     return out[:5]
 
 
