@@ -78,22 +78,17 @@ class Atoms:
         a = Atoms()
         text = symbols_text(symbols)
         escapes = "\\" in text  # else names need no unquoting and scan faster
-        dim_re, rank_re, dtype_re = _PATTERNS[escapes]
         lines = "\n" + text + "\n"
-        found = dim_re.findall(lines)
+        found, found_ranks, found_dtypes = (
+            [(_unquote(m[0]),) + m[1:] for m in p.findall(lines)] if escapes else p.findall(lines)
+            for p in _PATTERNS[escapes])
         # a dim's text -> its Expr (None: unreadable), once per distinct text (few of them)
         values = {v: _dim_text(v) for v in {value for _, _, value in found}}
         dims, ranks, dtypes = defaultdict(set), defaultdict(set), defaultdict(set)
-        if escapes:
-            found = [(_unquote(name), axis, value) for name, axis, value in found]
         for name, axis, value in found:
             e = values[value]
             if e is not None:
                 dims[(name, int(axis))].add(e)
-        found_ranks, found_dtypes = rank_re.findall(lines), dtype_re.findall(lines)
-        if escapes:
-            found_ranks = [(_unquote(name), rank) for name, rank in found_ranks]
-            found_dtypes = [(_unquote(name), dtype) for name, dtype in found_dtypes]
         for name, rank in found_ranks:
             ranks[name].add(int(rank))
         for name, dtype in found_dtypes:

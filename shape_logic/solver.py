@@ -263,9 +263,7 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     out = []
     seen: dict = {}  # id(Shape) -> its (axis, size) beyond the limit: decode shares Shapes
     for t, shape in shapes.items():
-        if shape is None:
-            continue
-        beyond = seen.get(id(shape))
+        beyond = seen.get(id(shape)) if shape is not None else ()
         if beyond is None:
             beyond = seen[id(shape)] = [(i, d.value) for i, d in enumerate(shape.dims or ())
                                         if d.is_int and d.value > limit]
