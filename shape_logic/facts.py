@@ -365,10 +365,11 @@ def tensor_attr_facts(n: str, k: str, arr: np.ndarray) -> list[str]:
 def _element_terms(dt: str, flat: np.ndarray) -> list[str]:
     """The terms of a small integer or bool (1, 0) tensor's elements (or a tiny float
     one's), row-major; none for a larger one."""
+    # (elements as Python scalars at once: iterating an array makes a NumPy scalar of each)
     if dt in INTEGER_DTYPES and flat.size <= MAX_VALUE_ELEMENTS:
-        return [int_text(int(v)) for v in flat]
+        return [int_text(int(v)) for v in flat.tolist()]
     if dt in ("f16", "bf16", "f32", "f64") and flat.size <= MAX_REAL_ELEMENTS:
-        return [f'real("{float(v)!r}")' for v in flat]
+        return [f'real("{float(v)!r}")' for v in flat.tolist()]
     return []
 
 

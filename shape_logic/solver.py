@@ -263,16 +263,15 @@ def _absurd_dims(shapes: dict, limit: int = 2**62) -> list[str]:
     out = []
     seen: dict = {}  # id(Shape) -> its (axis, size) beyond the limit: decode shares Shapes
     for t, shape in shapes.items():
-        if shape is None:
-            continue
-        beyond = seen.get(id(shape))
+        beyond = seen.get(id(shape)) if shape is not None else ()
         if beyond is None:
             beyond = seen[id(shape)] = [(i, d.value) for i, d in enumerate(shape.dims or ())
                                         if d.is_int and d.value > limit]
-        out.extend(f"{t}: axis {i} is {v}, beyond 2^62 (no runtime can hold it)"
-                   for i, v in beyond)
-        if len(out) >= 5:
-            break
+        if beyond:  # (rarely: most shapes are checked once, and hold nothing beyond)
+            out.extend(f"{t}: axis {i} is {v}, beyond 2^62 (no runtime can hold it)"
+                       for i, v in beyond)
+            if len(out) >= 5:
+                break
     return out[:5]
 
 

@@ -20,7 +20,7 @@ from ..symbolic import ops
 from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
 from . import element_arith, float_ints
-from .lifting import FAILURES, arithmetic, remembered
+from .lifting import FAILURES, arithmetic, handles, remembered
 from .lifting import dims as _dims
 from .relating import Relating, real_of as _real
 from .comparisons import Comparisons, not_one as _not_one
@@ -149,7 +149,7 @@ class Functions(Relating, Comparisons):
         a Conv's output size per axis is one call, and most are alike (DenseNet: 240 calls)."""
         if self.exhausted(args):
             return []
-        key = (formula, args, len(self.known) if self.known is not None else -1)
+        key = (formula._rep, handles(args), len(self.known) if self.known is not None else -1)
         hit = self._calcs.get(key)
         if hit is None:
             hit = self._calcs[key] = self._calc(formula, args)

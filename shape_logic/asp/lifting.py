@@ -19,11 +19,19 @@ def dims(*args: clingo.Symbol) -> list[Expr]:
     return [symbol_to_expr(a) for a in args]
 
 
+def handles(args) -> tuple:
+    """Arguments as a dict key: their symbols' handles. clingo interns symbols (equal
+    symbols have one handle), and an integer hashes and compares in C, where a Symbol's
+    `__hash__` and `__eq__` each call into clingo from Python (a remembered call of a GPT-2
+    block's 1,637 per solve hashed and compared its arguments ~4 times)."""
+    return tuple([a._rep for a in args])
+
+
 def arithmetic(f: Callable[..., Expr]):
     """Lift a function on Exprs to clingo terms, returning [] on failure."""
 
     def lifted(self, *args):
-        key = (lifted, args)
+        key = (lifted, handles(args))
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -51,7 +59,7 @@ def remembered(f):
     `exhausted` check, which must see every call."""
 
     def g(self, *args):
-        key = (g, args)
+        key = (g, handles(args))
         hit = self._pure.get(key)
         if hit is None:
             hit = self._pure[key] = f(self, *args)
