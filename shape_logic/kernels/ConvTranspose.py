@@ -60,8 +60,10 @@ class ConvTranspose(Kernel):
             p = list(pads or [0] * (2 * nd))
             begin = p[:nd]
             target = [f - p[i] - p[nd + i] for i, f in enumerate(full)]
-        if any(t < 0 for t in target):
-            raise self.fail(f"output size {target} is negative (input {list(x.shape)}, "
+        # an empty output axis fails too (onnxruntime: "Computed output dimension is <= 0",
+        # "Explicit output size must be positive"; the rules' empty_output)
+        if any(t <= 0 for t in target):
+            raise self.fail(f"output size {target} is not positive (input {list(x.shape)}, "
                             f"kernel {kernel}, pads {pads})")
         g, cg, mg = group, c // group, w.shape[1]
         k_size = int(np.prod(kernel))

@@ -483,6 +483,10 @@ def test_swiglu(seed, shape, alpha):
     ({"output_shape": [4, 4]}, ((2, 3, 2, 3), (3, 1, 2, 1))),
     ({"output_shape": [3, 4]}, ((2, 3, 2, 3), (3, 1, 2, 1))),
     ({"strides": [3], "output_shape": [11]}, ((1, 1, 3), (1, 1, 2))),
+    # an empty output axis ("Computed output dimension is <= 0", "Explicit output size
+    # must be positive"), as the rules' empty_output says
+    ({"pads": [1, 0]}, ((1, 1, 1), (1, 1, 1))),
+    ({"output_shape": [0]}, ((1, 1, 2), (1, 1, 2))),
 ])
 def test_conv_transpose_rejects_what_onnxruntime_rejects(attrs, inputs):
     x, w = (np.ones(s, np.float32) for s in inputs)
