@@ -59,6 +59,7 @@ class Atoms:
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
+    void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
     floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
@@ -138,6 +139,10 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
+        elif name == "void_name":
+            e = _expr(args[2])
+            if e is not None:
+                self.void_names.setdefault((_tensor_key(args[0]), args[1].number), set()).add(e)
         elif name in ("seq", "seq_len"):
             lengths = self.seqs.setdefault(_tensor_key(args[0]), set())
             if name == "seq_len" and (e := _expr(args[1])) is not None:
@@ -256,7 +261,8 @@ class Decoded:
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
     resolve = Resolver(atoms.binds)
     void = VoidClasses(atoms)
-    fresh = FreshNames(graph.fresh_count)
+    fresh = FreshNames(graph.fresh_count, atoms.void_names, void.find,
+                       lambda names: min((resolve(e) for e in names), key=simplicity))
     shapes, dtypes, poly = {}, {}, []
     data_ranges: dict = {}
     tensors = graph.tensors()

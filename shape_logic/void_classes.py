@@ -17,16 +17,27 @@ def void_join(args) -> tuple:
 
 
 class FreshNames:
-    """Names for axes nothing determines, one per class of equal axes."""
+    """Names for axes nothing determines, one per class of equal axes; a class with an axis
+    that a rule names when it has no value (void_name/3: `names`, (T, I) -> set of Expr,
+    `find` its class) is named so, by its simplest name (`pick`)."""
 
-    def __init__(self, start: int):
+    def __init__(self, start: int, names: dict | None = None, find=None, pick=min):
         self.count = start
         self.by_class: dict = {}
+        self.names, self.find, self.pick = names, find, pick
+        self.named: dict | None = None
 
     def for_class(self, root) -> Expr:
         if root not in self.by_class:
-            self.count += 1
-            self.by_class[root] = Expr.sym(f"_{self.count}")
+            if self.named is None:  # (the classes of the named axes, once a void is met)
+                self.named = {}
+                for axis, names in (self.names or {}).items():
+                    self.named.setdefault(self.find(axis), set()).update(names)
+            if root in self.named:
+                self.by_class[root] = self.pick(self.named[root])
+            else:
+                self.count += 1
+                self.by_class[root] = Expr.sym(f"_{self.count}")
         return self.by_class[root]
 
 

@@ -39,7 +39,19 @@ class ConvTranspose(Kernel):
                                                                      "SAME_LOWER")):
             target = list(output_shape) if output_shape is not None else \
                 [i * s for i, s in zip(sizes, strides)]
-            total = [f - t for f, t in zip(full, target)]
+            # onnxruntime pads by max(0, full - target): an output_shape beyond the full
+            # output gets its zeros at the end (a SAME target beyond it is not met: the
+            # full output), and one that reaches a block position more than the input
+            # has (stride * d + e, e the dilated kernel) fails, as the rule file says
+            # (rules/ConvTranspose.lp; bench/fuzz.py --kind ops --seed 3505, graph 1061)
+            total = [max(f - t, 0) for f, t in zip(full, target)]
+            if output_shape is None:
+                target = [f - t for f, t in zip(full, total)]
+            reach = [s * i + (k - 1) * d + 1
+                     for i, s, k, d in zip(sizes, strides, kernel, dilations)]
+            if any(t >= r for t, r in zip(target, reach)):
+                raise self.fail(f"output_shape {target} reaches past the block positions of "
+                                f"input {list(x.shape)} (each below {reach})")
             if auto_pad == "SAME_UPPER":
                 begin = [t // 2 for t in total]
             else:
@@ -48,8 +60,10 @@ class ConvTranspose(Kernel):
             p = list(pads or [0] * (2 * nd))
             begin = p[:nd]
             target = [f - p[i] - p[nd + i] for i, f in enumerate(full)]
-        if any(t < 0 for t in target):
-            raise self.fail(f"output size {target} is negative (input {list(x.shape)}, "
+        # an empty output axis fails too (onnxruntime: "Computed output dimension is <= 0",
+        # "Explicit output size must be positive"; the rules' empty_output)
+        if any(t <= 0 for t in target):
+            raise self.fail(f"output size {target} is not positive (input {list(x.shape)}, "
                             f"kernel {kernel}, pads {pads})")
         g, cg, mg = group, c // group, w.shape[1]
         k_size = int(np.prod(kernel))
@@ -61,7 +75,7 @@ class ConvTranspose(Kernel):
             dst = (Ellipsis,) + tuple(slice(o * d, o * d + (i - 1) * s + 1, s)
                                       for o, d, i, s in zip(off, dilations, sizes, strides))
             y[dst] += cols[(slice(None), slice(None)) + off]
-        # an output_shape beyond the full output means negative pads: zeros at the edges
+        # an output_shape beyond the full output (pads 0): zeros at the end
         grow = [(max(-b_, 0), max(b_ + t - f, 0)) for b_, t, f in zip(begin, target, full)]
         if any(lo or hi for lo, hi in grow):
             y = np.pad(y, [(0, 0), (0, 0)] + grow)

@@ -89,6 +89,20 @@ def test_conv_transpose_output_shape(seed, x, k, s):
           {"strides": [s, s], "output_shape": [out, out - 1]})
 
 
+@FAST
+@given(seed=seeds, x=st.integers(1, 4), k=st.integers(1, 3), s=st.integers(2, 3),
+       mode=st.sampled_from(["NOTSET", "SAME_UPPER", "SAME_LOWER"]), data=st.data())
+def test_conv_transpose_output_shape_past_the_full_output_pads_zeros_at_the_end(
+        seed, x, k, s, mode, data):
+    # onnxruntime pads by max(0, full - output_shape): below stride * x + k the output
+    # gets its zeros at the end whatever auto_pad says (SAME_UPPER put one at the start)
+    rng = np.random.default_rng(seed)
+    full = (x - 1) * s + k
+    out = data.draw(st.integers(full, s * x + k - 1))
+    check("ConvTranspose", [rand(rng, (1, 2, x)), rand(rng, (2, 3, k))],
+          {"strides": [s], "output_shape": [out], "auto_pad": mode}, ort=True)
+
+
 @st.composite
 def pool_case(draw, dilations=True):
     nd = draw(st.integers(1, 3))
@@ -462,6 +476,17 @@ def test_swiglu(seed, shape, alpha):
      ((1, 1, 5, 2), (1, 2, 2, 1))),
     # output_shape names the spatial axes only ("Attribute output_shape has incorrect size")
     ({"output_shape": [1, 2, 6, 2]}, ((1, 1, 5, 2), (1, 2, 2, 1))),
+    # an output_shape at stride * d + e or beyond: a block position more than the input
+    # has ("Explicit output_shape is inconsistent with input spatial dimensions"); the
+    # kernel padded it with zeros, where the rules call it an error (bench/fuzz.py --kind
+    # ops --seed 3505, graph 1061: 'unsound')
+    ({"output_shape": [4, 4]}, ((2, 3, 2, 3), (3, 1, 2, 1))),
+    ({"output_shape": [3, 4]}, ((2, 3, 2, 3), (3, 1, 2, 1))),
+    ({"strides": [3], "output_shape": [11]}, ((1, 1, 3), (1, 1, 2))),
+    # an empty output axis ("Computed output dimension is <= 0", "Explicit output size
+    # must be positive"), as the rules' empty_output says
+    ({"pads": [1, 0]}, ((1, 1, 1), (1, 1, 1))),
+    ({"output_shape": [0]}, ((1, 1, 2), (1, 1, 2))),
 ])
 def test_conv_transpose_rejects_what_onnxruntime_rejects(attrs, inputs):
     x, w = (np.ones(s, np.float32) for s in inputs)

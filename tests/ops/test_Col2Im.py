@@ -228,3 +228,58 @@ def test_an_image_shape_read_from_what_the_input_is_computed_from_meets_its_coun
     sol = solve(g, timeout=20)
     assert sol.status == "ok" and sol.shape("y") == "[n, c//3, s, s]"
     assert "((s + 1)//2)*((s + 1)//2) = s" in sol.constraints
+
+
+def _tied_images(x, k):
+    """_own_images with the image shape read from k, tied to x by a Concat of both (axis 1:
+    k's batch and last axis are x's). Not an ancestor of x: each count given to x's axis
+    went to k's through the Concat and came back as two image sizes."""
+    g = _own_images(x, [2, 2], [0, 1, 0, 1])
+    g["inputs"]["k"] = {"dtype": "f32", "shape": k}
+    g["nodes"][0]["inputs"] = ["k"]
+    g["nodes"].insert(0, {"name": "cat", "op": "Concat", "inputs": ["x", "k"], "outputs": ["z"],
+                          "attrs": {"axis": 1}})
+    return g
+
+
+def test_an_image_shape_read_from_a_tensor_tied_to_the_input_by_a_node_meets_its_count():
+    # (hand-built: past the 20 s limit, eqn/2 100000+ atoms.) The same answer as from x's
+    # own axis: the count ((s + 1)//2)^2 must be s
+    import time
+
+    from shape_logic.solver import solve
+
+    t = time.process_time()
+    sol = solve(_tied_images(["n", "c", "s"], ["n", "c", "s"]), timeout=20)
+    assert sol.status == "ok" and sol.shape("y") == "[n, c//3, s, s]"
+    assert sol.shape("z") == "[n, 2*c, s]"
+    assert "((s + 1)//2)*((s + 1)//2) = s" in sol.constraints
+    # x's last axis unknown: the Concat gives it k's s, the count meets it there
+    sol = solve(_tied_images(["n", "c", "?"], ["n", "c", "s"]), timeout=20)
+    assert sol.status == "ok" and sol.shape("x") == "[n, c, s]"
+    assert "((s + 1)//2)*((s + 1)//2) = s" in sol.constraints
+    assert time.process_time() - t < 4
+    # 4 runs ((4 + 1)//2 squared is 4), 5 does not (9 block positions)
+    assert solve(_tied_images([1, 3, 4], [1, 3, 4])).shape("y") == "[1, 1, 4, 4]"
+    bad = solve(_tied_images([1, 3, 5], [1, 3, 5]), timeout=20)
+    assert bad.status == "error" and "5 and 9" in bad.diagnostics[0].message
+
+
+def test_the_input_s_last_axis_is_its_count_when_nothing_else_gives_it_a_size():
+    # x without a shape, tied to k only through their sums (an Add of two scalars): the
+    # image read from k meets x's count (the structure cannot tell that no size flows
+    # through the sums), and x's axis, without any other size, prints the count (the
+    # decoder, void_name/3) rather than a fresh name
+    from shape_logic.solver import solve
+
+    g = _own_images(["n", "c", "s"], [2, 2], [0, 1, 0, 1])
+    g["inputs"] = {"x": {"dtype": "f32"}, "k": g["inputs"]["x"]}
+    g["nodes"][0]["inputs"] = ["k"]
+    g["nodes"][:0] = [{"name": "rx", "op": "ReduceSum", "inputs": ["x"], "outputs": ["rx"],
+                       "attrs": {"keepdims": 0}},
+                      {"name": "rk", "op": "ReduceSum", "inputs": ["k"], "outputs": ["rk"],
+                       "attrs": {"keepdims": 0}},
+                      {"name": "a", "op": "Add", "inputs": ["rx", "rk"], "outputs": ["a"]}]
+    sol = solve(g, timeout=20)
+    assert sol.status == "ok" and sol.shape("y") == "[_1, _3, s, s]"
+    assert sol.shape("x") == "[_1, _2, ((s + 1)//2)*((s + 1)//2)]"

@@ -189,3 +189,46 @@ def test_shared_weights_keep_their_own_attributes():
     sol = solve(g)
     assert sol.status == "ok"
     assert (sol.shape("ya"), sol.shape("yb")) == ("[1, 2, h + 2]", "[1, 2, 2*h + 5]")
+
+
+def test_an_output_shape_at_stride_times_the_input_plus_the_kernel_fails_in_the_rules_and_runs():
+    # bench/fuzz.py --kind ops --seed 3505, graph 1061 ('unsound': the solver calls it an
+    # error, it runs): x [2, 3, 2, 3], W [3, 1, 2, 1], output_shape [4, 4]: 4 >= 1*2 + 2 and
+    # 4 >= 1*3 + 1, a block position more than x has on both axes. onnxruntime fails
+    # ("Explicit output_shape is inconsistent with input spatial dimensions"), as the rules
+    # say; the kernel padded zeros. Now both fail; below stride*d + e, past the full output
+    # (stride 3: full 8, 11 the limit), the output has its zeros at the end
+    import numpy as np
+    import pytest
+
+    from shape_logic import solve
+    from shape_logic.executor import run
+
+    def graph(x, w, attrs):
+        return {"opset": 18, "inputs": {"x": {"dtype": "f32", "shape": x},
+                                        "w": {"dtype": "f32", "shape": w}},
+                "nodes": [{"name": "n4", "op": "ConvTranspose", "inputs": ["x", "w"],
+                           "outputs": ["y"], "attrs": attrs}]}
+
+    def feeds(x, w):
+        return {"x": np.ones(x, np.float32), "w": np.ones(w, np.float32)}
+
+    x, w = [2, 3, 2, 3], [3, 1, 2, 1]
+    for out in ([4, 4], [3, 4], [4, 3]):
+        g = graph(x, w, {"output_shape": out})
+        sol = solve(g)
+        assert sol.status == "error" and "output shape too large" in sol.diagnostics[0].message
+        with pytest.raises(Exception):
+            run(g, feeds(x, w))
+    g = graph(x, w, {"output_shape": [3, 3]})
+    assert solve(g).shape("y") == "[2, 1, 3, 3]"
+    assert run(g, feeds(x, w))["y"].shape == (2, 1, 3, 3)
+    x, w = [1, 1, 3], [1, 1, 2]
+    g = graph(x, w, {"strides": [3], "output_shape": [10], "auto_pad": "SAME_UPPER"})
+    assert solve(g).shape("y") == "[1, 1, 10]"
+    y = run(g, feeds(x, w))["y"]
+    assert y.shape == (1, 1, 10) and y[0, 0, 0] == 1 and (y[0, 0, 8:] == 0).all()
+    g = graph(x, w, {"strides": [3], "output_shape": [11]})
+    assert solve(g).status == "error"
+    with pytest.raises(Exception):
+        run(g, feeds(x, w))
