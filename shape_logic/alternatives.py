@@ -16,7 +16,8 @@ from __future__ import annotations
 import time
 
 from .asp.program import ENCODINGS_DIR
-from .decode import Atoms, decode
+from .answer_set import Atoms
+from .decode import decode
 from .limits import Abandoned, allowance
 
 MAX_MODELS = 16

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from .decode import Atoms
+from .answer_set import Atoms
 from .graph import Graph
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import clingo
 
 from .graph import Graph
-from .decode import Atoms
+from .answer_set import Atoms
 from .neighbourhood import graph_distances
 from .limits import stop_if_expired
 from .scopes import classify_conflicts
@@ -88,7 +88,7 @@ class CoreFinder:
     def view(self, active: set, tensors) -> "Atoms":
         """The shown atoms about `tensors` (and every conflict and binding) with `active`
         sources on - read from this grounding, without grounding again."""
-        from .decode import Atoms
+        from .answer_set import Atoms
 
         if self._index is None:
             self._index = _index_atoms(self.ctl)

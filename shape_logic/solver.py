@@ -23,7 +23,8 @@ from .asp.functions import Functions
 from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
-from .decode import Atoms, decode
+from .answer_set import Atoms
+from .decode import decode
 from .errors import InputError
 from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
