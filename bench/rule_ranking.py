@@ -1,6 +1,7 @@
 """Which of the rules a graph's solve keeps cost its grounding most, without leaving any out.
 
     python bench/rule_ranking.py MODEL [--mode closure|instances|fixed] [--top N] [--reps R]
+    python bench/rule_ranking.py --all [--top N] [--reps R]
 
 Leaving rules out of a grounding (ablation) can make it run away (arithmetic then meets
 values the left-out rules would have stopped). Here every rule is measured against the
@@ -19,6 +20,11 @@ is Horn, so every one is a fact) given as facts, which no rule extends - no runa
 
 MODEL: an ONNX or JSON graph. Run under `ulimit -v` all the same, and time on a quiet
 machine (flock); `instances` counts, so it does not care.
+
+--all: `fixed` for every rule of our encodings and rule files, no graph (~20-100 us for
+most). A rule far above that is worth a look: two integer bounds of one variable make a
+range literal, enumerated in a rule outside a recursive component (RULES.md, "Two bounds
+of one variable"); `@`-terms are never called (no body is satisfied).
 """
 from __future__ import annotations
 
@@ -59,6 +65,28 @@ def kept_rules(source):
         elif s.ast_type == ast.ASTType.Rule and part == "base":
             rules.append(s)
     return problem, ctl, funcs, rules
+
+
+def shipped_rules() -> list:
+    """The rules of each of our encodings and rule files: a list per file."""
+    import clingo.ast as ast
+
+    files = sorted((ROOT / "encodings").glob("*.lp")) + sorted((ROOT / "rules").glob("*.lp"))
+    out = []
+    for path in files:
+        rules: list = []
+        ast.parse_files([str(path)], lambda s: s.ast_type == ast.ASTType.Rule and rules.append(s))
+        out.append(rules)
+    return out
+
+
+class NoFunctions:
+    """A context where every `@`-function exists (for rules grounded on no facts)."""
+
+    def __getattr__(self, name):
+        import clingo
+
+        return lambda *args: clingo.Number(0)
 
 
 def where(rule) -> str:
@@ -160,11 +188,23 @@ def fixed_costs(funcs, rules, reps: int, copies: int = 10) -> list[float]:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model")
+    ap.add_argument("model", nargs="?")
     ap.add_argument("--mode", choices=("closure", "instances", "fixed"), default="closure")
+    ap.add_argument("--all", action="store_true",
+                    help="fixed, for every rule of our encodings and rule files (no MODEL)")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args(argv)
+    if args.all:  # (a control per file: one holding them all makes every part's grounding
+        # slower in proportion to the whole program, ~2.5 ms a rule whatever it is)
+        rules, costs = [], []
+        for file_rules in shipped_rules():
+            rules += file_rules
+            costs += fixed_costs(NoFunctions(), file_rules, args.reps)
+        _report(f"{len(rules)} rules; fixed", costs, "us", rules, args.top)
+        return
+    if args.model is None:
+        ap.error("give a MODEL, or --all")
     source = args.model
     if source.endswith(".onnx"):
         import onnx
@@ -178,12 +218,17 @@ def main(argv=None):
         costs, unit = instance_counts(ctl, funcs, rules), "instances"
     else:
         costs, unit = fixed_costs(funcs, rules, args.reps), "us"
-    print(f"{len(rules)} rules kept, {atoms} atoms; {args.mode}: {sum(costs):.1f} {unit} in all")
+    _report(f"{len(rules)} rules kept, {atoms} atoms; {args.mode}", costs, unit, rules,
+            args.top)
+
+
+def _report(head: str, costs: list, unit: str, rules: list, top: int) -> None:
+    print(f"{head}: {sum(costs):.1f} {unit} in all")
     by_file: collections.Counter = collections.Counter()
     for cost, r in zip(costs, rules):
         by_file[where(r).split(":")[0]] += cost
     print("by file: " + ", ".join(f"{f} {c:.1f}" for f, c in by_file.most_common(12)))
-    for cost, r in sorted(zip(costs, rules), key=lambda x: -x[0])[:args.top]:
+    for cost, r in sorted(zip(costs, rules), key=lambda x: -x[0])[:top]:
         print(f"{cost:9.2f} {unit:9s} {where(r):26s} {str(r)[:110]}")
 
 

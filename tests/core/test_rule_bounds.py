@@ -2,7 +2,7 @@
 bounds of one variable"): clingo makes a range literal of such a pair, which a rule outside
 a recursive component enumerates value by value (`E > -4194304, E < 4194304` grounded
 alone: ~250 ms). One of the two bounds written as a tuple, `(K, 0) >= (-32767, 0)`, means
-the same and makes none. bench/rule_preparation.py times each rule grounded alone."""
+the same and makes none. `bench/rule_ranking.py --all` times each rule on no facts."""
 import clingo
 import clingo.ast as ast
 
