@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import itertools
 import os
 import threading
+
+from . import blas
 
 _threads = contextvars.ContextVar("shape_logic_threads", default=1)
 
@@ -78,15 +79,11 @@ MIN_WORK = None  # a number overrides the choice (tests: 1, to split everything)
 
 
 def min_work() -> int:
-    """A part's least work: MIN_WORK if set, else by the BLAS kernels (read once)."""
-    return _by_kernels() if MIN_WORK is None else MIN_WORK
-
-
-@functools.cache
-def _by_kernels() -> int:
-    from .blas import column_unit
-
-    return WIDE_MIN_WORK if column_unit() == 16 else NARROW_MIN_WORK
+    """A part's least work: MIN_WORK if set, else by the BLAS kernels (blas.column_unit,
+    read once)."""
+    if MIN_WORK is not None:
+        return MIN_WORK
+    return WIDE_MIN_WORK if blas.column_unit() == 16 else NARROW_MIN_WORK
 
 
 def worth(work: int) -> int:

@@ -117,12 +117,10 @@ def test_least_work_by_the_blas_kernels(monkeypatch):
     from shape_logic.kernels import blas
 
     for unit, least in ((16, workers.WIDE_MIN_WORK), (8, workers.NARROW_MIN_WORK)):
-        workers._by_kernels.cache_clear()
         monkeypatch.setattr(blas, "column_unit", lambda unit=unit: unit)
         assert workers.min_work() == least
     monkeypatch.setattr(workers, "MIN_WORK", 5)
     assert workers.min_work() == 5
-    workers._by_kernels.cache_clear()
 
 
 @pytest.mark.skipif(not hasattr(workers.os, "sched_setaffinity")
