@@ -23,7 +23,7 @@ from math import gcd
 from typing import Callable
 
 from . import ops
-from .expr import Atom, Expr, ZERO
+from .expr import Atom, Expr, ExprOverflow, ZERO
 
 MAX_ENUMERATION = 4096
 
@@ -89,26 +89,51 @@ def _expand_mod(e: Expr) -> Expr:
     return total
 
 
+# floor divisions _with_remainders takes out of one equation at most (each rewrite
+# multiplies it by a divisor and may expand a product)
+MAX_REMAINDER_REWRITES = 16
+
+
 def _with_remainders(d: Expr) -> Expr:
     """A multiple of d (so the same equation d = 0) without the floor divisions x//m whose
     remainder x % m simplifies to no remainder at all (ops.mod): x//m is (x - x % m)/m, so
-    m*d is c*(x - x % m) + m*(d - c*(x//m)). `n + 7*n%8 = 8*((n + 7*n%8)//8)`, a length
-    padded to a multiple of 8 said to be one, holds for every n: (n + 7*n%8) % 8 is 0."""
-    for _ in range(len(d.terms)):  # (each rewrite takes a floor division away)
+    for a term c*(x//m)*r (r: the rest of its monomial) m*d is c*(x - x % m)*r + m*(d -
+    c*(x//m)*r). `n + 7*n%8 = 8*((n + 7*n%8)//8)`, a length padded to a multiple of 8 said
+    to be one, holds for every n: (n + 7*n%8) % 8 is 0. So does a product of such lengths
+    against their windows: ViTDet pads h and w to multiples of 3 and its Reshape meets
+    `Hp*Wp = 9*(Hp//3)*(Wp//3)` (Hp = h + 2*h%3), which otherwise stayed an unsolved
+    constraint, and made its model a solve without the declared output (three more)."""
+    for _ in range(MAX_REMAINDER_REWRITES):  # (each rewrite takes a floor division away)
         for mono, c in d.terms:
-            if len(mono) != 1 or mono[0][1] != 1 or mono[0][0].kind != "floordiv":
+            found = _exact_floor_division(mono)
+            if found is None:
                 continue
-            x, m = mono[0][0].args
-            if not m.is_int or m.value <= 0:
-                continue
-            remainder = ops.mod(x, m)
-            if any(a.kind == "mod" for a in remainder.atoms()):
-                continue
-            d = _expand_mod((x - remainder) * c + (d - Expr({mono: c})) * m.value)
+            (x, m), remainder, rest = found
+            try:
+                d = _expand_mod((x - remainder) * c * rest + (d - Expr({mono: c})) * m.value)
+            except ExprOverflow:
+                return d
             break
         else:
             return d
     return d
+
+
+def _exact_floor_division(mono) -> tuple | None:
+    """((x, m), x % m, the monomial without one x//m as an Expr) for a floor division x//m
+    of `mono` by an integer m > 0 whose remainder simplifies to no remainder at all."""
+    for i, (atom, power) in enumerate(mono):
+        if atom.kind != "floordiv":
+            continue
+        x, m = atom.args
+        if not m.is_int or m.value <= 0:
+            continue
+        remainder = ops.mod(x, m)
+        if any(a.kind == "mod" for a in remainder.atoms()):
+            continue
+        rest = mono[:i] + ((atom, power - 1),) * (power > 1) + mono[i + 1:]
+        return (x, m), remainder, Expr({rest: 1})
+    return None
 
 
 def reduced(d: Expr) -> Expr:

@@ -1,4 +1,6 @@
 """The symbolic arithmetic: canonical forms, exact operations, sound equation solving."""
+import math
+
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
@@ -190,6 +192,11 @@ def test_caps_stop_blow_up():
     ("4*b*n + 4*b*(7*n%8)", "32*b*((n + 7*n%8)//8)", "same", None, None),
     ("n + n%4", "4*((n + n%4)//4)", "unsolved", None, None),  # 2*n % 4 = 0: n even
     ("2*h + 1", "2*((2*h + 1)//2)", "conflict", None, None),  # an odd number is not even
+    # ViTDet's windows: h and w padded to multiples of 3, their product against the windows'
+    ("(h + 2*h%3)*(w + 2*w%3)", "9*((h + 2*h%3)//3)*((w + 2*w%3)//3)", "same", None, None),
+    ("(h + 2*h%3)*(w + 2*w%3) + 1", "9*((h + 2*h%3)//3)*((w + 2*w%3)//3)", "conflict", None,
+     None),
+    ("3*(h//3)*w", "h*w", "unsolved", None, None),  # only where 3 divides h
 ])
 def test_relate(a, b, kind, symbol, value):
     r = relate(parse_dim(a), parse_dim(b))
@@ -223,6 +230,35 @@ def test_relate_is_sound(p1, p2, env):
         assert env[r.symbol] == evaluate(r.value, env) if r.symbol in env else True
     if r.kind == "range":
         assert r.lo <= env[r.symbol] <= r.hi
+
+
+@st.composite
+def padded_products(draw):
+    """(Expr, evaluator) of k * (a product of lengths x padded to a multiple of m, each
+    written as the length or as m*(length//m)) + c: the forms of windowed attention."""
+    k = draw(st.integers(1, 4))
+    e, factors = Expr.const(k), []
+    for _ in range(draw(st.integers(1, 2))):
+        s, m = draw(st.sampled_from(SYMS)), draw(st.integers(2, 5))
+        length = Expr.sym(s) + ops.mod(Expr.sym(s) * (m - 1), Expr.const(m))
+        if draw(st.booleans()):
+            length = ops.floordiv(length, Expr.const(m)) * m
+        e = e * length
+        factors.append((s, m))
+    c = draw(st.integers(-2, 2))
+    return e + c, lambda env: c + k * math.prod(env[s] + (-env[s]) % m for s, m in factors)
+
+
+@settings(max_examples=300, deadline=None)
+@given(padded_products(), padded_products(), envs)
+def test_relate_is_sound_on_products_of_padded_lengths(p1, p2, env):
+    """Products of padded lengths, as lengths or whole windows, relate soundly; two forms
+    of one product are the same equation for every value."""
+    (e1, f1), (e2, f2) = p1, p2
+    r = relate(e1, e2)
+    holds = f1(env) == f2(env)
+    assert r.kind != "same" or holds, f"{e1} = {e2} called the same but differs at {env}"
+    assert r.kind != "conflict" or not holds, f"{e1} = {e2} called a conflict, holds at {env}"
 
 
 @pytest.mark.parametrize("text, canonical", [
