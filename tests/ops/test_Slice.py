@@ -19,6 +19,13 @@ def i64(*v):
 CASES = {
     "[1:]": ({"inputs": ["[b, s]", i64(1), i64(MAX), i64(1)]}, {"y0": "[b, s - 1]"}),
     "[:-1]": ({"inputs": ["[b, s]", i64(0), i64(-1), i64(1)]}, {"y0": "[b, s - 1]"}),
+    # INT64_MAX is past any axis, also one whose expression has no bound under it (BEiT)
+    "[1:] of a product": ({"inputs": ["[b*s + 1, s]", i64(1), i64(MAX), i64(0)]},
+                          {"y0": "[b*s, s]"}),
+    "[-2:] of a product": ({"inputs": ["[b*s*h]", i64(-2), i64(MAX), i64(0)]},
+                           {"y0": "[min(2, b*h*s)]"}),
+    "[1:2^62] of a product: clamped": ({"inputs": ["[b*s]", i64(1), i64(2**62), i64(0)]},
+                                       {"y0": "[min(4611686018427387904, b*s) - 1]"}),
     "[::2]": ({"inputs": ["[b, s]", i64(0), i64(MAX), i64(1), i64(2)]},
               {"y0": "[b, (s + 1)//2]"}),
     "[::-1]": ({"inputs": ["[b, s]", i64(-1), i64(MIN), i64(1), i64(-1)]}, {"y0": "[b, s]"}),
