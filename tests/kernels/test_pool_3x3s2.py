@@ -1,0 +1,70 @@
+"""2-D 3x3/2 pools (kernels/pool_3x3s2.py: rows then columns, by chunks of planes) vs
+onnx's reference evaluator and, bit for bit, the whole-array passes (`pooling.pairs`)
+they replace; odd and even sizes, pads, ceil_mode, chunk boundaries."""
+
+import numpy as np
+import pytest
+
+from shape_logic.kernels import pool_3x3s2 as module
+from shape_logic.kernels import pooling
+
+from .reference import check, rand
+
+SIZES = [(3, 3), (4, 4), (5, 8), (8, 5), (9, 9), (12, 13), (27, 27), (28, 28), (55, 56)]
+
+
+def _used(monkeypatch):
+    used = []
+    monkeypatch.setattr(pooling, "pool_3x3s2",
+                        lambda *a, f=module.pool_3x3s2: used.append(1) or f(*a))
+    return used
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+@pytest.mark.parametrize("chunk", [module.CHUNK_BYTES, 1, 300])
+def test_against_the_reference(monkeypatch, size, op, chunk):
+    """Odd sizes without padding, even ones with one position before (pads or
+    SAME_UPPER/LOWER as onnx works them out), ceil_mode where it changes nothing;
+    chunks of one plane, of a few, or all of them."""
+    monkeypatch.setattr(module, "CHUNK_BYTES", chunk)
+    used = _used(monkeypatch)
+    rng = np.random.default_rng(sum(size))
+    x = rand(rng, (2, 5, *size))
+    pads = [1 - n % 2 for n in size] + [0, 0]
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": pads}
+    if op == "AveragePool":
+        for include in (0, 1):
+            check(op, [x], {**attrs, "count_include_pad": include}, rtol=1e-5)
+    else:
+        check(op, [x], attrs, rtol=0, atol=0)
+        check(op, [x], {**attrs, "ceil_mode": 1}, rtol=0, atol=0)
+    assert used or (op, size) == ("AveragePool", (3, 3))  # (one window: plane_means)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("fn", [np.maximum, np.add])
+def test_same_bits_as_pairs(monkeypatch, size, fn):
+    """The same operations in the same order as `pairs` on each axis: the same bits."""
+    monkeypatch.setattr(module, "CHUNK_BYTES", 7 * size[0] * size[1])
+    rng = np.random.default_rng(7)
+    x = rand(rng, (3, 4, *size))
+    begin = [1 - n % 2 for n in size]
+    want = pooling.pairs(pooling.pairs(x, 2, fn, begin[0]), 3, fn, begin[1])
+    got = module.pool_3x3s2(x, begin, fn)
+    assert got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape,attrs", [
+    ((1, 2, 9, 9), {"pads": [1, 1, 1, 1]}),  # padding on an odd length: not this path
+    ((1, 2, 8, 8), {}),  # an even length without padding
+    ((1, 2, 9, 9), {"dilations": [2, 2]}),
+    ((1, 2, 9, 9, 9), {}),  # 3-D
+])
+def test_other_geometries_take_the_general_path(monkeypatch, shape, attrs):
+    used = _used(monkeypatch)
+    x = rand(np.random.default_rng(1), shape)
+    kernel = {"kernel_shape": [3] * (len(shape) - 2), "strides": [2] * (len(shape) - 2)}
+    check("MaxPool", [x], {**kernel, **attrs}, rtol=0, atol=0)
+    assert not used
