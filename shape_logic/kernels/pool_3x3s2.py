@@ -14,7 +14,9 @@ passes it replaces (`pooling.pairs` on each axis: two passes over the input, a c
 half of it, then the same over that half) were memory-bound: on this 2-core VM
 (AVX-512 Xeon, 2 MiB L2 a core), hot, min of 100: [64, 111, 111] 850-1070 -> 480 us,
 [64, 112, 112] pad 1 980 -> 525, [24, 112, 112] pad 1 247 -> 187, [128, 55, 55] 340 ->
-250; [256, 27, 27] the same (124). Each output is fn over the same elements as before:
+250; [256, 27, 27] the same (124). Inputs within the L2 are faster by those passes (each
+over one long run): [24, 56, 56] 65 vs 85 us, [136, 28, 28] 97 vs 116, [272, 14, 14]
+64 vs 91 (`MIN_BYTES`). Each output is fn over the same elements as before:
 the same bits for max; for add (AveragePool), the same order of additions (rows, then
 columns) as `pairs`.
 """
@@ -28,14 +30,18 @@ from .scratch import scratch
 # (half of it) then stays in the L2 for the column pass. Chunks of [64, 111, 111] of 4,
 # 8, 16, 32 planes (190 KB to 1.6 MB): 539, 491, 484, 542 us against 657 in one go
 CHUNK_BYTES = 512 << 10
+# smaller inputs (read from the L2, where the producing node left them) keep the
+# whole-array passes over long runs (`pooling.pairs`): the strided row views' short
+# rows cost more there (see the module's figures)
+MIN_BYTES = 1 << 20
 
 
 def fits(x, kernel, strides, dilations, begin, out) -> bool:
-    """Whether a pool of x [N, C, H, W] is a 3x3/2 pool this module computes: per axis
-    either no padding before on an odd length or one position on an even length, and
-    n // 2 outputs (so no window runs past the input's end)."""
+    """Whether a pool of x [N, C, H, W] of at least MIN_BYTES is a 3x3/2 pool this module
+    computes: per axis either no padding before on an odd length or one position on an
+    even length, and n // 2 outputs (so no window runs past the input's end)."""
     if x.ndim != 4 or tuple(kernel) != (3, 3) or tuple(strides) != (2, 2) or \
-            tuple(dilations) != (1, 1):
+            tuple(dilations) != (1, 1) or x.nbytes < MIN_BYTES:
         return False
     return all((b, n % 2, o) in ((1, 0, n // 2), (0, 1, n // 2)) and n >= 3
                for n, b, o in zip(x.shape[2:], begin, out))

@@ -28,6 +28,7 @@ def test_against_the_reference(monkeypatch, size, op, chunk):
     SAME_UPPER/LOWER as onnx works them out), ceil_mode where it changes nothing;
     chunks of one plane, of a few, or all of them."""
     monkeypatch.setattr(module, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(module, "MIN_BYTES", 0)
     used = _used(monkeypatch)
     rng = np.random.default_rng(sum(size))
     x = rand(rng, (2, 5, *size))
@@ -63,8 +64,20 @@ def test_same_bits_as_pairs(monkeypatch, size, fn):
     ((1, 2, 9, 9, 9), {}),  # 3-D
 ])
 def test_other_geometries_take_the_general_path(monkeypatch, shape, attrs):
+    monkeypatch.setattr(module, "MIN_BYTES", 0)
     used = _used(monkeypatch)
     x = rand(np.random.default_rng(1), shape)
     kernel = {"kernel_shape": [3] * (len(shape) - 2), "strides": [2] * (len(shape) - 2)}
     check("MaxPool", [x], {**kernel, **attrs}, rtol=0, atol=0)
     assert not used
+
+
+def test_small_inputs_take_the_general_path(monkeypatch):
+    """Below MIN_BYTES: the whole-array passes (faster from the L2)."""
+    used = _used(monkeypatch)
+    x = rand(np.random.default_rng(2), (1, 4, 9, 9))
+    check("MaxPool", [x], {"kernel_shape": [3, 3], "strides": [2, 2]}, rtol=0, atol=0)
+    assert not used
+    monkeypatch.setattr(module, "MIN_BYTES", x.nbytes)
+    check("MaxPool", [x], {"kernel_shape": [3, 3], "strides": [2, 2]}, rtol=0, atol=0)
+    assert used
