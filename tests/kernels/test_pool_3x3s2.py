@@ -81,3 +81,26 @@ def test_small_inputs_take_the_general_path(monkeypatch):
     monkeypatch.setattr(module, "MIN_BYTES", x.nbytes)
     check("MaxPool", [x], {"kernel_shape": [3, 3], "strides": [2, 2]}, rtol=0, atol=0)
     assert used
+
+
+@pytest.mark.parametrize("size", [(9, 9), (12, 13), (28, 28)])
+def test_relu_by_chunks(monkeypatch, size):
+    """A Relu moved past the MaxPool (`relu`), applied chunk by chunk: max(pool, 0)."""
+    from shape_logic.kernels import MaxPool, load_kernel
+
+    monkeypatch.setattr(module, "MIN_BYTES", 0)
+    monkeypatch.setattr(module, "CHUNK_BYTES", 3 * size[0] * size[1] * 4)
+    fused_calls = []
+    monkeypatch.setattr(MaxPool, "pool_3x3s2", lambda *a, f=module.pool_3x3s2, **k:
+                        fused_calls.append(k) or f(*a, **k))
+    x = rand(np.random.default_rng(3), (2, 5, *size))
+    x[0, 0] = np.nan  # NaN stays NaN, as with a Relu after the pool
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1 - n % 2 for n in size] + [0, 0]}
+    plain = load_kernel("MaxPool")(attrs, opset=18, n_outputs=1, domain="")
+    fused = load_kernel("MaxPool")(attrs, opset=18, n_outputs=1, domain="")
+    fused.relu = True
+    want = np.maximum(plain(x)[0], 0)
+    got = fused(x)[0]
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.isnan(got[0, 0]).all()
+    assert fused_calls == [{"relu": True}]
