@@ -16,7 +16,7 @@ class MaxPool(Pool):
     def pool(self, x, kernel, strides, dilations, begin, end, out, storage_order=0):
         if self.relu and self.n_outputs == 1 and x.dtype.kind == "f" and \
                 fits(x, kernel, strides, dilations, begin, out):  # the Relu by chunks
-            return pool_3x3s2(x, begin, np.maximum, relu=True)
+            return pool_3x3s2(x, begin, out, np.maximum, relu=True)
         y = max_pool(x, kernel, strides, dilations, begin, end, out,
                      self.n_outputs > 1, storage_order)
         if self.relu and y.dtype.kind == "f" and y.size:

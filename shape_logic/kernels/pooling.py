@@ -92,7 +92,7 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
     windows by `flat_axis`, the rest by `sliced_axis`; 2-D 3x3/2 pools by
     `pool_3x3s2` (both axes at once, a chunk of planes at a time)."""
     if fits(x, kernel, strides, dilations, begin, out):
-        return pool_3x3s2(x, begin, fn)
+        return pool_3x3s2(x, begin, out, fn)
     y = x
     for i, (k, s, d, b, o) in enumerate(zip(kernel, strides, dilations, begin, out)):
         n = y.shape[2 + i]

@@ -1,6 +1,7 @@
 """2-D 3x3/2 pools (kernels/pool_3x3s2.py: rows then columns, by chunks of planes) vs
-onnx's reference evaluator and, bit for bit, the whole-array passes (`pooling.pairs`)
-they replace; odd and even sizes, pads, ceil_mode, chunk boundaries."""
+onnx's reference evaluator and, bit for bit, the whole-array passes (`pooling.pairs`,
+`flat_axis`, `sliced_axis`) they replace; odd and even sizes, pads before and after,
+ceil_mode, chunk boundaries."""
 
 import numpy as np
 import pytest
@@ -52,14 +53,40 @@ def test_same_bits_as_pairs(monkeypatch, size, fn):
     x = rand(rng, (3, 4, *size))
     begin = [1 - n % 2 for n in size]
     want = pooling.pairs(pooling.pairs(x, 2, fn, begin[0]), 3, fn, begin[1])
-    got = module.pool_3x3s2(x, begin, fn)
+    got = module.pool_3x3s2(x, begin, [n // 2 for n in size], fn)
     assert got.shape == want.shape
     assert np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("size", [(3, 3), (4, 5), (8, 8), (9, 9), (12, 13), (28, 27), (56, 56)])
+@pytest.mark.parametrize("pads", [[0, 0, 0, 0], [0, 0, 1, 1], [1, 1, 1, 1], [1, 0, 0, 1],
+                                  [0, 1, 1, 0]])
+@pytest.mark.parametrize("ceil_mode", [0, 1])
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_same_bits_as_the_general_path(monkeypatch, size, pads, ceil_mode, op):
+    """Every geometry this path takes (pads of 0 or 1 before, any after, ceil_mode): the
+    same bits as the general path, and onnx's reference."""
+    from shape_logic.kernels import load_kernel
+
+    x = rand(np.random.default_rng(sum(size) + sum(pads)), (2, 3, *size))
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": pads, "ceil_mode": ceil_mode}
+    if op == "AveragePool":
+        attrs["count_include_pad"] = sum(pads) % 2
+    monkeypatch.setattr(module, "MIN_BYTES", 1 << 60)
+    want = load_kernel(op)(attrs, opset=18, n_outputs=1, domain="")(x)[0]
+    monkeypatch.setattr(module, "MIN_BYTES", 0)
+    monkeypatch.setattr(module, "CHUNK_BYTES", 2 * size[0] * size[1] * 4)
+    used = _used(monkeypatch)
+    got = check(op, [x], attrs, rtol=1e-5 if op == "AveragePool" else 0, atol=1e-6)
+    if got is not None:
+        assert np.array_equal(got[0], want)
+    whole = op == "AveragePool" and want.shape[2:] == (1, 1)  # (plane_means)
+    assert used or whole or not module.fits(x, [3, 3], [2, 2], [1, 1], pads[:2],
+                                            want.shape[2:])
+
+
 @pytest.mark.parametrize("shape,attrs", [
-    ((1, 2, 9, 9), {"pads": [1, 1, 1, 1]}),  # padding on an odd length: not this path
-    ((1, 2, 8, 8), {}),  # an even length without padding
+    ((1, 2, 9, 9), {"pads": [2, 2, 2, 2]}),  # two positions of padding before
     ((1, 2, 9, 9), {"dilations": [2, 2]}),
     ((1, 2, 9, 9, 9), {}),  # 3-D
 ])
