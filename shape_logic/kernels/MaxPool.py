@@ -3,6 +3,7 @@ flat index (over N, C and the spatial axes) of the maximum, row-major unless
 storage_order = 1 (column-major spatial axes)."""
 import numpy as np
 
+from .pool_3x3s2 import fits, pool_3x3s2
 from .pooling import Pool, max_pool
 from .Relu import zeros
 
@@ -13,6 +14,9 @@ class MaxPool(Pool):
     relu = False
 
     def pool(self, x, kernel, strides, dilations, begin, end, out, storage_order=0):
+        if self.relu and self.n_outputs == 1 and x.dtype.kind == "f" and \
+                fits(x, kernel, strides, dilations, begin, out):  # the Relu by chunks
+            return pool_3x3s2(x, begin, out, np.maximum, relu=True)
         y = max_pool(x, kernel, strides, dilations, begin, end, out,
                      self.n_outputs > 1, storage_order)
         if self.relu and y.dtype.kind == "f" and y.size:

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .base import REQUIRED, Kernel
+from .pool_3x3s2 import fits, pool_3x3s2
 from .scratch import scratch
 from .spatial import geometry, kernel_offsets, offset_slices, pad_spatial
 
@@ -88,13 +89,16 @@ def separable(x, kernel, strides, dilations, begin, out, fn, fill) -> np.ndarray
     """Reduce every window of x with the ufunc fn (np.maximum, np.add), one spatial axis
     after the other, without making the padding: an output no tap reaches is `fill` (the
     padding value, neutral for fn). Per axis: 3x3/2 windows by `pairs`, other overlapping
-    windows by `flat_axis`, the rest by `sliced_axis`."""
+    windows by `flat_axis`, the rest by `sliced_axis`; 2-D 3x3/2 pools of 1 MiB or more
+    by `pool_3x3s2` (both axes at once, a chunk of planes at a time)."""
+    if fits(x, kernel, strides, dilations, begin, out):
+        return pool_3x3s2(x, begin, out, fn)
     y = x
     for i, (k, s, d, b, o) in enumerate(zip(kernel, strides, dilations, begin, out)):
         n = y.shape[2 + i]
         lo, hi = clean_windows(n, k, s, d, b, o)
         if (k, s, d) == (3, 2, 1) and (b, n % 2, o) in ((1, 0, n // 2), (0, 1, n // 2)):
-            y = pairs(y, 2 + i, fn, b)  # the pools of ResNet, ShuffleNet, SqueezeNet...
+            y = pairs(y, 2 + i, fn, b)  # (2-D inputs of 1 MiB or more: pool_3x3s2)
         elif (s == 1 or s < k) and o - (hi - lo) <= EDGES:
             y = flat_axis(y, 2 + i, k, s, d, b, o, fn, fill)
         else:
