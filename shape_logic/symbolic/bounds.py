@@ -74,6 +74,9 @@ def _refined(e, lo, hi, budget: list) -> tuple[float, float]:
     else:  # k*(x//k) is in [x - k + 1, x]: bound k*e, then e
         k = den.value
         ends = [k * rest + c * num, k * rest + c * (num - (k - 1))]
+        exact = _remainder(num, den)
+        if exact is not None:  # k*(x//k) is x - r: a length padded to whole windows of k
+            ends = [k * rest + c * (num - exact)]
     ends = [_bounds(x, budget) for x in ends]
     r_lo = min(b[0] for b in ends)
     r_hi = max(b[1] for b in ends)
@@ -219,11 +222,18 @@ def _floor_div_bound(n, d):
 
 def _multiple(num, den) -> bool:
     """num is provably a multiple of the integer den (its remainder simplifies to 0)."""
+    return _remainder(num, den) == 0
+
+
+def _remainder(num, den) -> int | None:
+    """num % den for an integer den when it simplifies to an integer whatever the symbols
+    (a length padded to whole windows, `s + 3*s%4`, by 4: 0), else None."""
     if not any(a.kind == "mod" for mono, _ in num.terms for a, _p in mono):
-        return False
+        return None
     from . import ops
 
-    return ops.mod(num, den) == 0
+    r = ops.mod(num, den)
+    return r.value if r.is_int else None
 
 
 def atom_bounds(atom) -> tuple[float, float]:

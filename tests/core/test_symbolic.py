@@ -261,6 +261,17 @@ def test_relate_is_sound_on_products_of_padded_lengths(p1, p2, env):
     assert r.kind != "conflict" or not holds, f"{e1} = {e2} called a conflict, holds at {env}"
 
 
+@settings(max_examples=300, deadline=None)
+@given(padded_products(), st.integers(-9, 9), envs)
+def test_bounds_of_padded_lengths_contain_the_value(p, shift, env):
+    """The bounds of a padded length (a floor division's exact multiple: k*(x//k) = x - r)
+    hold its value, and so does a min with an integer."""
+    e, f = p
+    lo, hi = bounds(e - shift)
+    assert lo <= f(env) - shift <= hi
+    assert evaluate(ops.minimum(e, Expr.const(shift + 5)), env) == min(f(env), shift + 5)
+
+
 @pytest.mark.parametrize("text, canonical", [
     ("max(k, min(k, s))", "k"),  # absorption
     ("min(k, max(k, s))", "k"),
@@ -272,6 +283,9 @@ def test_relate_is_sound_on_products_of_padded_lengths(p1, p2, env):
     ("max(s0*s1, s1)", "s0*s1"),  # s0*s1 - s1 = s1*(s0 - 1) >= 0
     ("min(s1, s0*s1 + s1*s2)", "s1"),
     ("max(s0*s1, s1*s2)", "max(s0*s1, s1*s2)"),  # s1*(s0 - s2): either sign
+    # a length padded to whole windows of 4, in windows, times 4: the length, >= s (Mamba 2)
+    ("min(s, 4*((s + 3*s%4)//4))", "s"),
+    ("min(s + 1, 4*((s + 3*s%4)//4))", "min(s + 1, 4*((s + 3*s%4)//4))"),
 ])
 def test_max_and_min_take_the_canonical_form_of_a_distributive_lattice(text, canonical):
     assert str(parse_dim(text)) == canonical
