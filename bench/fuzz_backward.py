@@ -130,6 +130,12 @@ def check_backward(b, rng: random.Random, run_program: bool = False,
         if found:
             return "unsound", found, None, d, counts
     if verdict == "ok":
+        from fuzz import OTHER_SIZES
+
+        for attempt in range(OTHER_SIZES):
+            found = at_other_sizes(b, d, sol, attempt)
+            if found is not None:
+                return ("unsound", *found, d, counts)
         for t, i in d.hidden:
             dims = sol.dims(t)
             counts["recovered"] += dims is not None and len(dims) > i and not any(
@@ -138,8 +144,9 @@ def check_backward(b, rng: random.Random, run_program: bool = False,
     return verdict, reason, tensor, d, counts
 
 
-def judge(sol, b, d: Disguise) -> tuple[str, str, str | None]:
-    """What check_backward says of one solution of d's graph."""
+def judge(sol, b, d: Disguise, values: dict | None = None) -> tuple[str, str, str | None]:
+    """What check_backward says of one solution of d's graph, against b's executed values
+    (or `values`, a run at other sizes)."""
     from fuzz import compare
 
     if sol.status == "error":
@@ -149,13 +156,58 @@ def judge(sol, b, d: Disguise) -> tuple[str, str, str | None]:
             text.splitlines()[0], None
     here = set(d.graph["inputs"]) | set(d.graph["initializers"]) | \
         {o for n in d.graph["nodes"] for o in n["outputs"]}
-    found = compare(sol, {t: a for t, a in b.values.items() if t in here}, d.symbols)
+    values = b.values if values is None else values
+    found = compare(sol, {t: a for t, a in values.items() if t in here}, d.symbols)
     if found is not None:
         return ("unsound", *found)
     for s, lo in sol.decoded.floors.items():
         if s in d.symbols and d.symbols[s] < lo:
             return "unsound", f"floor {s} >= {lo}, but {s} is {d.symbols[s]}", None
     return "ok", "", None
+
+
+def at_other_sizes(b, d: Disguise, sol, attempt: int) -> tuple[str, str | None] | None:
+    """fuzz.compare() after running the graph again with the inputs' symbols at other
+    values (as fuzz.at_other_sizes picks them), where that run holds every annotation
+    (the annotations' own symbols take the values it gives them); None when it does not,
+    or the graph does not run there."""
+    from fuzz import EXECUTE_SECONDS, concrete, execute
+
+    from shape_logic.solver import solve
+
+    if not b.symbols:
+        return None
+    rng = random.Random(f"{sorted(b.symbols.items())} {len(b.values)} {attempt} back")
+    symbols = {s: rng.choice([1, 1, 2, 3, v, v + 1]) for s, v in b.symbols.items()}
+    values = execute(b, symbols, seconds=EXECUTE_SECONDS)
+    if values is None or solve(concrete(b, symbols), explain=False).status == "error":
+        return None
+    for place in ("annotations", "outputs"):
+        for t, decl in d.graph.get(place, {}).items():
+            if not _holds(decl["shape"], values[t].shape, symbols):
+                return None
+    verdict, reason, tensor = judge(sol, b, Disguise(d.graph, symbols), values)
+    return None if verdict == "ok" else (f"at {symbols}: {reason}", tensor)
+
+
+def _holds(text: str, shape, symbols: dict) -> bool:
+    """Whether an annotation as disguise() writes it holds of `shape`; its new symbols
+    (aK) are given the values the shape has, one each, in `symbols`."""
+    dims = [x for x in text.strip("[]").split(", ") if x]
+    if len(dims) != len(shape):
+        return False
+    for x, v in zip(dims, shape):
+        if x == "?":
+            continue
+        if x.isdigit():
+            if int(x) != v:
+                return False
+            continue
+        k = 2 if x.startswith("2*") else 1
+        name = x[2:] if k == 2 else x
+        if v % k or symbols.setdefault(name, v // k) != v // k or v // k < 1:
+            return False
+    return True
 
 
 def program_rejects(b, d: Disguise) -> str | None:
@@ -232,8 +284,8 @@ def fuzz_one(b, d: Disguise, run_program: bool, counts: dict) -> tuple[str, str,
     """(verdict, reason, None) of check_backward on b disguised as d, its completeness
     counts added to `counts`."""
     verdict, reason, _, _, got = check_backward(b, random.Random(0), run_program, d)
-    for k, v in got.items():
-        counts[k] = counts.get(k, 0) + v
+    for k, v in got.items():  # (over the graphs found sound: what they hid, what came back)
+        counts[k] = counts.get(k, 0) + (v if verdict == "ok" else 0)
     return verdict, reason, None
 
 

@@ -72,3 +72,46 @@ def test_disguised_graphs_hold_their_annotations_and_shrink_keeps_a_failure():
     small = shrink_backward(b, d, "unsound")
     assert [n["op"] for n in small.graph["nodes"]] == ["Relu"] or len(small.annotated) == 1
     assert check_backward(b, random.Random(0), False, small)[0] == "unsound"
+
+
+def regression(name: str) -> dict:
+    import json
+
+    return json.loads((Path(__file__).parent / "fuzz_regressions" / f"{name}.json").read_text())
+
+
+def test_an_annotated_length_of_a_single_value_input_is_no_violation():
+    # OneHot's depth, Shape(x6)[0:1], annotated [a0]: a0 = 1, and the node is valid
+    from shape_logic.solver import solve
+
+    case = regression("onehot_depth_annotated_with_a_symbol")
+    sol = solve(case["graph"])
+    assert sol.status == "ok", sol.diagnostics[0].to_text()
+    assert sol.bindings == {"a0": 1} and sol.shape("t9") == "[s2, 2]"
+    # an input declared so: a symbolic length is no violation either, an integer one is
+    for op, inputs, attrs in (("OneHot", ["i", "p", "v"], {}),
+                              ("CumSum", ["x", "p"], {}),
+                              ("NonMaxSuppression", ["b", "s", "p"], {})):
+        g = {"inputs": {"i": {"dtype": "i64", "shape": [3]}, "x": {"dtype": "f32", "shape": [3]},
+                        "b": {"dtype": "f32", "shape": [1, 4, 4]},
+                        "s": {"dtype": "f32", "shape": [1, 1, 4]},
+                        "p": {"dtype": "i64", "shape": ["n"]}},
+             "initializers": {"v": {"dtype": "f32", "shape": [2], "data": [0.0, 1.0]}},
+             "nodes": [{"name": "k", "op": op, "inputs": inputs, "outputs": ["y"],
+                        "attrs": attrs}]}
+        g["inputs"] = {t: d for t, d in g["inputs"].items() if t in inputs}
+        assert solve(g).status == "ok", (op, solve(g).diagnostics[0].to_text())
+        g["inputs"]["p"]["shape"] = [2]
+        assert solve(g).status == "error", op
+
+
+def test_an_unknown_annotated_length_of_resize_s_sizes_is_no_violation():
+    from shape_logic.solver import solve
+
+    case = regression("resize_sizes_annotated_unknown")
+    sol = solve(case["graph"])
+    assert sol.status == "ok", sol.diagnostics[0].to_text()
+    assert sol.shape("t5") == "[2]" and sol.shape("t6") == "[s4, 2]"
+    g = case["graph"]
+    g["annotations"]["t5"] = {"shape": "[3]"}  # a wrong integer length still clashes
+    assert solve(g).status == "error"
