@@ -7,14 +7,17 @@ leading axes folded into a shape variable (`r0@[3]`), the whole shape or the dty
 out - and some of the tensors the nodes make are annotated with their true shape (in
 "annotations", or in "outputs" for the last node's), each dim as its integer, an input
 symbol of that value, a new symbol `aK` of that value (the same one for some equal dims),
-twice a symbol for an even dim, or `?`. Every annotation holds, so the graph is
-consistent, and under the symbols' true values (the inputs' and the `aK`):
+twice a symbol for an even dim, a symbol plus 1, or `?`; a few with the leading axes left
+to a shape variable (`q0@[a0, 3]`), a few with their dtype. Every annotation holds, so the
+graph is consistent, and under the symbols' true values (the inputs' and the `aK`):
 
 - the solver must not call it inconsistent;
 - every dim it states, on every tensor (the hidden input dims it infers backward among
   them), must evaluate to the executed one, fresh names one value each; bindings, ranges,
   floors and constraints must hold (fuzz.compare, plus floors);
-- every 4th graph: the explaining solve must say ok too, and executor.Program must run it.
+- every 4th graph: the explaining solve must say ok too, and executor.Program must run it;
+- at other sizes of the inputs' symbols (as fuzz.at_other_sizes picks them) where that run
+  holds every annotation, the same (the annotations' symbols take the run's values).
 
 Completeness, reported: how many hidden input dims come back without a fresh name (an
 integer or an expression of the user's symbols), and how many hidden ranks come back.
@@ -26,6 +29,8 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from shape_logic.graph import dtype_of_array
 
 
 @dataclass
@@ -75,9 +80,17 @@ def disguise(b, rng: random.Random) -> Disguise:
     for t in made:
         if rng.random() >= p_note:
             continue
-        text = _text([_dim(v, d, rng) for v in b.values[t].shape])
+        dims = [_dim(v, d, rng) for v in b.values[t].shape]
+        if dims and rng.random() < 0.1:  # the leading axes left to a shape variable
+            k = rng.randint(1, len(dims))
+            text = f"q{rows}" + ("@" + _text(dims[k:]) if k < len(dims) else "")
+            rows += 1
+        else:
+            text = _text(dims)
         place = "outputs" if t in last and rng.random() < 0.5 else "annotations"
         g.setdefault(place, {})[t] = {"shape": text}
+        if rng.random() < 0.2:
+            g[place][t]["dtype"] = dtype_of_array(b.values[t])
         d.annotated.append(t)
     return d
 
@@ -94,6 +107,8 @@ def _dim(v: int, d: Disguise, rng: random.Random) -> str:
         return rng.choice(same)
     if v >= 2 and v % 2 == 0 and r < 0.8:
         return "2*" + _symbol(v // 2, d, rng)
+    if v >= 2 and r < 0.85:
+        return _symbol(v - 1, d, rng) + " + 1"
     return _symbol(v, d, rng)
 
 
@@ -118,7 +133,7 @@ def check_backward(b, rng: random.Random, run_program: bool = False,
 
     d = disguise(b, rng) if d is None else d
     counts = {"hidden": len(d.hidden), "recovered": 0, "hidden_ranks": len(d.hidden_ranks),
-              "ranks_recovered": 0, "annotated": len(d.annotated)}
+              "ranks_recovered": 0, "annotated": len(d.annotated), "other_sizes": 0}
     if b.failed_op:
         return "skip", "", None, d, counts
     sol = solve(d.graph, explain=False)
@@ -133,7 +148,7 @@ def check_backward(b, rng: random.Random, run_program: bool = False,
         from fuzz import OTHER_SIZES
 
         for attempt in range(OTHER_SIZES):
-            found = at_other_sizes(b, d, sol, attempt)
+            found = at_other_sizes(b, d, sol, attempt, counts)
             if found is not None:
                 return ("unsound", *found, d, counts)
         for t, i in d.hidden:
@@ -166,7 +181,8 @@ def judge(sol, b, d: Disguise, values: dict | None = None) -> tuple[str, str, st
     return "ok", "", None
 
 
-def at_other_sizes(b, d: Disguise, sol, attempt: int) -> tuple[str, str | None] | None:
+def at_other_sizes(b, d: Disguise, sol, attempt: int,
+                   counts: dict | None = None) -> tuple[str, str | None] | None:
     """fuzz.compare() after running the graph again with the inputs' symbols at other
     values (as fuzz.at_other_sizes picks them), where that run holds every annotation
     (the annotations' own symbols take the values it gives them); None when it does not,
@@ -186,6 +202,8 @@ def at_other_sizes(b, d: Disguise, sol, attempt: int) -> tuple[str, str | None] 
         for t, decl in d.graph.get(place, {}).items():
             if not _holds(decl["shape"], values[t].shape, symbols):
                 return None
+    if counts is not None:  # (how many runs at other sizes were compared)
+        counts["other_sizes"] = counts.get("other_sizes", 0) + 1
     verdict, reason, tensor = judge(sol, b, Disguise(d.graph, symbols), values)
     return None if verdict == "ok" else (f"at {symbols}: {reason}", tensor)
 
@@ -193,19 +211,22 @@ def at_other_sizes(b, d: Disguise, sol, attempt: int) -> tuple[str, str | None] 
 def _holds(text: str, shape, symbols: dict) -> bool:
     """Whether an annotation as disguise() writes it holds of `shape`; its new symbols
     (aK) are given the values the shape has, one each, in `symbols`."""
+    row = text.startswith("q")  # (a shape variable before the dims: those are the last)
+    text = text.split("@", 1)[1] if row and "@" in text else "" if row else text
     dims = [x for x in text.strip("[]").split(", ") if x]
-    if len(dims) != len(shape):
+    if len(dims) > len(shape) or not row and len(dims) != len(shape):
         return False
-    for x, v in zip(dims, shape):
+    for x, v in zip(dims, shape[len(shape) - len(dims):]):
         if x == "?":
             continue
         if x.isdigit():
             if int(x) != v:
                 return False
             continue
-        k = 2 if x.startswith("2*") else 1
-        name = x[2:] if k == 2 else x
-        if v % k or symbols.setdefault(name, v // k) != v // k or v // k < 1:
+        k, c = (2, 0) if x.startswith("2*") else (1, 1) if x.endswith(" + 1") else (1, 0)
+        name = x[2:] if k == 2 else x[:-4] if c else x
+        w = (v - c) // k
+        if (v - c) % k or w < 1 or symbols.setdefault(name, w) != w:
             return False
     return True
 
@@ -300,5 +321,6 @@ def completeness(totals: dict) -> str:
     hr, rr = totals.get("hidden_ranks", 0), totals.get("ranks_recovered", 0)
     return (f"hidden input dims recovered: {r} of {h} ({100 * r / max(h, 1):.0f}%); "
             f"hidden ranks recovered: {rr} of {hr} ({100 * rr / max(hr, 1):.0f}%); "
-            f"tensors annotated: {totals.get('annotated', 0)}")
+            f"tensors annotated: {totals.get('annotated', 0)}; runs at other sizes "
+            f"compared: {totals.get('other_sizes', 0)}")
 
