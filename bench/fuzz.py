@@ -1,6 +1,7 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
     python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq|ops]
+                         [--backward]
 
 `--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
 same generators, conditions and trip counts constant, graph inputs or computed from shapes.
@@ -11,7 +12,9 @@ what every element has (`?`: no claim), an optional by has_element and its eleme
 fuzz_ops2.py: ConvTranspose, pools with ceil_mode and auto_pad, Pad, Resize, Col2Im,
 Range, TopK, OneHot, DFT, STFT, indexing, Einsum, Gemm, normalizations, reductions,
 data-dependent sizes...), with size inputs constant or computed from shapes; a kind of
-its own so that the base kind's mix stays as it was.
+its own so that the base kind's mix stays as it was. `--backward` (bench/fuzz_backward.py)
+checks the inference backward: some of the inputs' declarations hidden, computed tensors
+annotated with their true shapes, every stated dim checked as below.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
