@@ -372,7 +372,7 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
                 unsound_ops.update(set(b.ops))
             failures.append({"verdict": verdict, "reason": reason,
                              "symbols": d.symbols if backward else b.symbols,
-                             "graph": failing_graph(b, d, verdict) if backward
+                             "graph": failing_graph(b, d, verdict, reason) if backward
                              else shrink(b, tensor)})
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)

@@ -247,15 +247,15 @@ def program_rejects(b, d: Disguise) -> str | None:
     return None
 
 
-def shrink_backward(b, d: Disguise, verdict: str) -> Disguise:
+def shrink_backward(b, d: Disguise, verdict: str, program: bool = False) -> Disguise:
     """d cut down while check_backward still gives `verdict` on it: annotations dropped,
     hidden declarations restored, nodes no remaining annotation or node reads removed
     from the end, one at a time (greedy)."""
     def fails(g: dict) -> bool:
         e = Disguise(g, d.symbols, [h for h in d.hidden if h[0] in g["inputs"]],
                      [t for t in d.hidden_ranks if t in g["inputs"]])
-        try:
-            return check_backward(b, random.Random(0), d=e)[0] == verdict
+        try:  # (with executor.Program where it was what failed)
+            return check_backward(b, random.Random(0), program, e)[0] == verdict
         except Exception:  # noqa: BLE001
             return False
 
@@ -310,9 +310,10 @@ def fuzz_one(b, d: Disguise, run_program: bool, counts: dict) -> tuple[str, str,
     return verdict, reason, None
 
 
-def failing_graph(b, d: Disguise, verdict: str) -> dict:
+def failing_graph(b, d: Disguise, verdict: str, reason: str = "") -> dict:
     """The graph to write for a failure: shrunk if unsound, else d's as it was."""
-    return shrink_backward(b, d, verdict).graph if verdict == "unsound" else d.graph
+    program = "executor.Program" in reason
+    return shrink_backward(b, d, verdict, program).graph if verdict == "unsound" else d.graph
 
 
 def completeness(totals: dict) -> str:

@@ -115,3 +115,12 @@ def test_an_unknown_annotated_length_of_resize_s_sizes_is_no_violation():
     g = case["graph"]
     g["annotations"]["t5"] = {"shape": "[3]"}  # a wrong integer length still clashes
     assert solve(g).status == "error"
+
+
+def test_the_executor_keeps_the_closing_solve_s_fresh_names_apart_from_its_own():
+    from shape_logic.executor import Program
+
+    case = regression("program_fresh_names_of_the_closing_solve")
+    feeds = {t: np.ones(s, np.float32) for t, s in case["inputs"].items()}
+    out = Program(case["graph"]).run(feeds, warmup=0, repeat=1)
+    assert out["y"].shape == (1, 6, 1, 11)
