@@ -1,6 +1,7 @@
 """Soundness fuzzing: random graphs, solved symbolically, checked against execution.
 
     python bench/fuzz.py --graphs 10000 --seed 1 [--out DIR] [--kind base|control|all|seq|ops]
+                         [--backward]
 
 `--kind control` fuzzes If, Loop and Scan (bench/fuzz_control.py): bodies built by the
 same generators, conditions and trip counts constant, graph inputs or computed from shapes.
@@ -11,7 +12,9 @@ what every element has (`?`: no claim), an optional by has_element and its eleme
 fuzz_ops2.py: ConvTranspose, pools with ceil_mode and auto_pad, Pad, Resize, Col2Im,
 Range, TopK, OneHot, DFT, STFT, indexing, Einsum, Gemm, normalizations, reductions,
 data-dependent sizes...), with size inputs constant or computed from shapes; a kind of
-its own so that the base kind's mix stays as it was.
+its own so that the base kind's mix stays as it was. `--backward` (bench/fuzz_backward.py)
+checks the inference backward: some of the inputs' declarations hidden, computed tensors
+annotated with their true shapes, every stated dim checked as below.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
@@ -52,6 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fuzz_backward import completeness, disguise, failing_graph, fuzz_one  # noqa: E402
 from fuzz_control import build_control  # noqa: E402
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
 from fuzz_ops import build_ops  # noqa: E402
@@ -169,25 +173,29 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
                            f"executed {v}", t
             else:
                 deferred.append((t, i, d, e, v))
+    # (fresh names as printed: the decoded bindings, ranges and constraints hold the
+    # internal ones, which sol.dims renames)
     fresh_env = {k: Expr.const(v) for k, v in fresh.items()}
+    rename = getattr(sol, "_rename", {})
     for t, i, d, e, v in deferred:
         e = e.subs(fresh_env)
         if not e.symbols() and e.value != v:
             return f"{t}: {i} inferred {d} = {e}, executed {v}", t
     for s, e in sol.decoded.bindings.items():
         if s in env:
-            got = e.subs(env).subs(fresh_env)
+            got = e.subs(rename).subs(env).subs(fresh_env)
             if not got.symbols() and got.value != symbols[s]:
                 return f"binding {s} = {e}, but {s} is {symbols[s]}", None
     for s, (lo, hi) in sol.decoded.ranges.items():
         if s in symbols and not lo <= symbols[s] <= hi:
             return f"range {s} in {lo}..{hi}, but {s} is {symbols[s]}", None
     for s, (lo, hi) in sol.decoded.data_ranges.items():  # a fresh name's: 0..an expression
-        top = hi.subs(env).subs(fresh_env)
+        top = hi.subs(rename).subs(env).subs(fresh_env)
+        s = str(rename.get(s, s))
         if s in fresh and not top.symbols() and not lo <= fresh[s] <= top.value:
             return f"range {s} in {lo}..{hi}, but {s} is {fresh[s]}", None
     for a, c in sol.decoded.met_constraints:  # (the printed ones and those they imply)
-        a, c = a.subs(env).subs(fresh_env), c.subs(env).subs(fresh_env)
+        a, c = (x.subs(rename).subs(env).subs(fresh_env) for x in (a, c))
         if not (a - c).symbols() and a != c:
             return f"constraint {a} = {c} fails", None
     return None
@@ -338,19 +346,22 @@ KINDS = {"base": lambda rng: build(rng),
 
 
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
-         progress: int = 0, timeout: float = 30.0, kind: str = "base") -> dict:
+         progress: int = 0, timeout: float = 30.0, kind: str = "base",
+         backward: bool = False) -> dict:
     rng = random.Random(seed)
-    stats = Counter()
+    stats, counts = Counter(), {}  # counts: --backward's completeness
     per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
     failures = []
     t0 = time.perf_counter()
     for k in range(n):
         b = KINDS[kind](random.Random(rng.randrange(2**63)))
         per_op.update(b.ops)
+        d = disguise(b, random.Random(rng.randrange(2**63))) if backward else None
         try:
             with budget(timeout, clock=time.process_time):  # CPU seconds: fair under nice
-                verdict, reason, tensor = check(b, run_program=program_every > 0
-                                                and k % program_every == 0)
+                run = program_every > 0 and k % program_every == 0
+                verdict, reason, tensor = fuzz_one(b, d, run, counts) if backward else \
+                    check(b, run_program=run)
         except TimeLimit as e:  # a graph of a few nodes never needs long: a finding
             verdict, reason, tensor = "timeout", str(e), None
         except Exception as e:  # a crash is a finding too
@@ -359,8 +370,10 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
         if verdict in ("unsound", "crash", "missed", "timeout"):
             if verdict != "missed":
                 unsound_ops.update(set(b.ops))
-            failures.append({"verdict": verdict, "reason": reason, "symbols": b.symbols,
-                             "graph": shrink(b, tensor)})
+            failures.append({"verdict": verdict, "reason": reason,
+                             "symbols": d.symbols if backward else b.symbols,
+                             "graph": failing_graph(b, d, verdict, reason) if backward
+                             else shrink(b, tensor)})
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
                 (out / f"{verdict}_{k}.json").write_text(json.dumps(failures[-1], indent=1))
@@ -368,7 +381,7 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
             print(f"{k + 1} graphs, {dict(stats)}, {time.perf_counter() - t0:.0f} s",
                   flush=True)
     return {"graphs": n, "seed": seed, "verdicts": dict(stats), "per_op": dict(per_op),
-            "unsound_ops": dict(unsound_ops), "failures": failures,
+            "unsound_ops": dict(unsound_ops), "failures": failures, "completeness": counts,
             "seconds": time.perf_counter() - t0}
 
 
@@ -396,9 +409,13 @@ def main(argv=None) -> int:
     p.add_argument("--kind", choices=sorted(KINDS), default="base",
                    help="base: no control flow; control: If, Loop, Scan; all: both; "
                         "seq: sequences and optionals; ops: operators with size arithmetic")
+    p.add_argument("--backward", action="store_true",
+                   help="hide some of the inputs' declarations, annotate computed tensors "
+                        "with their true shapes, check what is inferred back "
+                        "(bench/fuzz_backward.py; base or ops graphs)")
     args = p.parse_args(argv)
     r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
-             args.kind)
+             args.kind, args.backward)
     v = r["verdicts"]
     print(f"graphs tried: {r['graphs']} (seed {r['seed']}, {r['seconds']:.0f} s)")
     print(f"  consistent, every shape sound: {v.get('ok', 0)}")
@@ -407,6 +424,9 @@ def main(argv=None) -> int:
           f"{v.get('data', 0)}")
     print(f"  inconsistent, missed (the solver says ok; incomplete, not unsound): "
           f"{v.get('missed', 0)}")
+    if args.backward:
+        print(f"  failing in the executor, skipped: {v.get('skip', 0)}\n  "
+              + completeness(r["completeness"]))
     print(f"  UNSOUND: {v.get('unsound', 0)}   crashes: {v.get('crash', 0)}   "
           f"timeouts: {v.get('timeout', 0)}")
     print("nodes per op: " + ", ".join(f"{k} {c}" for k, c in sorted(r["per_op"].items())))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import clingo
 
 from .decode import decode
-from .diagnostics import Diagnostic, plain_text, tensor_label, why_text
+from .diagnostics import Diagnostic, check_name, plain_text, tensor_label, why_text
 from .errorcodes import code_for
 from .explain import distances_from, meeting_node, near_ends
 from .neighbourhood import upstream_sources
@@ -247,7 +247,7 @@ def _message(place, values, primary, before, parameters=frozenset()) -> str:
         return f"{what} gives element {place.arguments[1]} of " \
                f"`{tensor_label(place.arguments[0])}` two values: {a} and {b}"
     if kind == "equal":
-        return f"{what} needs equal {_check_name(place.arguments[0])}: {a} and {b}"
+        return f"{what} needs equal {check_name(place.arguments[0])}: {a} and {b}"
     if kind in ("symbol", "range"):
         return f"symbol `{place.arguments[0].string}` would be both {a} and {b}"
     if kind == "node":
@@ -256,12 +256,6 @@ def _message(place, values, primary, before, parameters=frozenset()) -> str:
         return f"{what} makes axis {place.arguments[1]} of `{tensor_label(place.arguments[0])}` " \
                f"carry two labels: {a} and {b}"
     return f"{what} is inconsistent at {place}"
-
-
-def _check_name(check: clingo.Symbol) -> str:
-    if check.name == "numel":
-        return "element counts"
-    return check.name.replace("_", " ") + "s"
 
 
 def _parameters(graph) -> frozenset:

@@ -94,6 +94,13 @@ def tensor_label(sym: clingo.Symbol) -> str:
     return plain_text(sym)
 
 
+def check_name(check: clingo.Symbol) -> str:
+    """What an equal/2 check compares, plural: `block_count(N)` -> "block counts"."""
+    if check.name == "numel":
+        return "element counts"
+    return check.name.replace("_", " ") + "s"
+
+
 def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagnostic:
     kind = where.name
     args = where.arguments
@@ -118,9 +125,13 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
         t, i = tensor_label(args[0]), args[1].number
         return Diagnostic("E0005", f"element {i} of `{t}` has two values: {va} and {vb}", t,
                           None, [va, vb])
-    if kind == "equal":
-        return Diagnostic("E0006", f"{plain_text(args[0])} differ: {va} and {vb}", None, None,
-                          [va, vb])
+    if kind == "equal":  # (every check names its node first: block_count(N), numel(N)...)
+        check = args[0]
+        node = check.arguments[0] if check.arguments else None
+        who = f'node "{node.string}" ' if node is not None and \
+            node.type == clingo.SymbolType.String else ""
+        return Diagnostic("E0006", f"{who}needs equal {check_name(check)}: {va} and {vb}",
+                          None, None, [va, vb], notes=[f"{va} != {vb}"])
     if kind == "label":
         t, i = tensor_label(args[0]), args[1].number
         return Diagnostic("E0009", f"axis {i} of `{t}` has two labels: {va} and {vb}", t, i,

@@ -269,7 +269,9 @@ class Program:
             if d is None or c is None or len(c) != len(d):
                 out[t] = c if d is None else d
                 continue
-            out[t] = tuple(a if a.is_int else b for a, b in zip(d, c))
+            # (not a fresh name of that solve: `_1` there is another dim than `_1` here,
+            # which the bindings may hold)
+            out[t] = tuple(a if a.is_int or _fresh(b) else b for a, b in zip(d, c))
         return out
 
     # ----- running
@@ -372,6 +374,11 @@ def _kernel_failure(node, args, e: Exception) -> str:
     shapes = ", ".join("absent" if a is None else f"{t} {_described(a)}"
                        for t, a in zip(node.inputs, args))
     return f'{node.op} node "{node.name}": {msg} (inputs: {shapes or "none"})'
+
+
+def _fresh(e) -> bool:
+    """Whether the expression holds a fresh name of the solver (`_1`, ...)."""
+    return any(s.startswith("_") for s in e.symbols())
 
 
 def _described(a) -> str:

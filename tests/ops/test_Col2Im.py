@@ -283,3 +283,12 @@ def test_the_input_s_last_axis_is_its_count_when_nothing_else_gives_it_a_size():
     sol = solve(g, timeout=20)
     assert sol.status == "ok" and sol.shape("y") == "[_1, _3, s, s]"
     assert sol.shape("x") == "[_1, _2, ((s + 1)//2)*((s + 1)//2)]"
+
+
+def test_a_wrong_block_count_is_told_in_words_without_explaining_too():
+    # the fast solve's message named the check as a term, "block_count(y) differ: 5 and 9"
+    from shape_logic.solver import solve
+
+    bad = solve(_own_images([1, 3, 5], [2, 2], [0, 1, 0, 1]), explain=False, timeout=20)
+    (d,) = bad.diagnostics
+    assert d.message == 'node "y" needs equal block counts: 5 and 9' and d.code == "E0006"

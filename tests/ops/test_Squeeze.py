@@ -47,6 +47,15 @@ CASES = {
                                        "opset": 10}, "error"),
     "output rank clashes": ({"inputs": ["[1, s]", i64(0)],
                              "outputs": {"y0": {"shape": "[1, s]"}}}, "error"),
+    # backward from Y's rank (fuzz --backward): no axis gone, or every one
+    "no axes: Y of X's rank keeps every axis": (
+        {"inputs": ["[?, ?, 3]"], "outputs": {"y0": {"shape": "[n, m, ?]"}}},
+        {"x0": "[n, m, 3]", "y0": "[n, m, 3]"}),
+    "no axes: a scalar Y, every axis 1": (
+        {"inputs": ["[?, s]"], "outputs": {"y0": {"shape": "[]"}}},
+        {"x0": "[1, 1]", "bindings": {"s": 1}}),
+    "no axes: Y of X's rank, but X has a 1": (
+        {"inputs": ["[1, s]"], "outputs": {"y0": {"shape": "[n, m]"}}}, "error"),
 }
 
 
