@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .decode import decode
+from .shapes import has_fresh_name
 from .solver import Problem, solve
 
 MAX_DECLARATIONS = 200
@@ -51,8 +52,8 @@ def check(source, rules=(), strict: bool = False) -> tuple:
         shape = decode(sol.graph, atoms).shapes.get(info.name)
         inferred = str(shape) if shape is not None else "unknown"
         status = "implied" if _at_least_as_precise(sol, problem, atoms, info.name) else "assumption"
-        declared = "[" + ", ".join("?" if _fresh(d) else str(d) for d in info.shape.dims) + "]" \
-            if info.shape.dims is not None else str(info.shape)
+        declared = str(info.shape) if info.shape.dims is None else \
+            "[" + ", ".join("?" if has_fresh_name(d) else str(d) for d in info.shape.dims) + "]"
         verdicts.append(Verdict(info.name, info.place, declared, inferred, status))
     for name, (declared, _, status) in sol.set_aside.items():  # (ONNX: advice that disagrees)
         inferred = str(sol.decoded.shapes.get(name) or "unknown")
@@ -83,15 +84,11 @@ def _at_least_as_precise(sol, problem, atoms, tensor) -> bool:
         if rest is None or len(rest.dims) != len(full.dims):
             return False
         for a, b in zip(full.dims, rest.dims):
-            if _fresh(b) and not _fresh(a):
+            if has_fresh_name(b) and not has_fresh_name(a):
                 return False
             if a.is_int and not b.is_int:
                 return False
     return True
-
-
-def _fresh(e) -> bool:
-    return any(s.startswith("_") for s in e.symbols())
 
 
 # status -> (mark, what follows the declaration); an ONNX model's declared outputs that

@@ -48,7 +48,7 @@ from .kernels.blas import blas_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
 from .sequences import VARIES
-from .shapes import Shape
+from .shapes import Shape, has_fresh_name
 from .validate import validate
 
 __all__ = ["BadInput", "ExecutionError", "Program", "RunResult", "ShapeMismatch", "run"]
@@ -271,7 +271,7 @@ class Program:
                 continue
             # (not a fresh name of that solve: `_1` there is another dim than `_1` here,
             # which the bindings may hold)
-            out[t] = tuple(a if a.is_int or _fresh(b) else b for a, b in zip(d, c))
+            out[t] = tuple(a if a.is_int or has_fresh_name(b) else b for a, b in zip(d, c))
         return out
 
     # ----- running
@@ -374,11 +374,6 @@ def _kernel_failure(node, args, e: Exception) -> str:
     shapes = ", ".join("absent" if a is None else f"{t} {_described(a)}"
                        for t, a in zip(node.inputs, args))
     return f'{node.op} node "{node.name}": {msg} (inputs: {shapes or "none"})'
-
-
-def _fresh(e) -> bool:
-    """Whether the expression holds a fresh name of the solver (`_1`, ...)."""
-    return any(s.startswith("_") for s in e.symbols())
 
 
 def _described(a) -> str:

@@ -17,7 +17,7 @@ from .graph import Graph, Node, TensorInfo, dtype_of_array
 from .onnx_bodies import expand_model, needs_expansion, node_name
 from .load_json import SymbolTable, check_dims
 from .sequences import VARIES
-from .shapes import Shape, is_name
+from .shapes import Shape, has_fresh_name, is_name
 from .symbolic.expr import Expr
 from .symbolic.parse import parse_dim
 
@@ -144,7 +144,7 @@ class _ModelReader:
             return Expr.sym(self.symbol_map[text])
         try:
             e = parse_dim(text)
-            if not any(s.startswith("_") for s in e.symbols()):
+            if not has_fresh_name(e):
                 return e
         except ValueError:
             pass

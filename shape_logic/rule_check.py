@@ -23,7 +23,7 @@ import numpy as np
 
 from .asp.wide_bounds import wide_bound_notes
 from .errors import InputError
-from .shapes import parse_shape
+from .shapes import has_fresh_name, parse_shape
 from .symbolic.parse import ShapeSyntaxError
 from .symbolic.expr import Expr
 
@@ -112,7 +112,7 @@ def check_rule_case(op, rules_dir, spec, attrs, n_outputs, kernel) -> tuple[bool
         if len(dims) != len(np.shape(got[k])):
             return False, line + f"   kernel: {want[k]} (symbolic rank {len(dims)})"
         for i, d in enumerate(dims):
-            if any(s.startswith("_") for s in d.symbols()):
+            if has_fresh_name(d):
                 continue  # a fresh name: undetermined, not wrong
             if d.subs(env) != Expr.const(np.shape(got[k])[i]):
                 return False, line + f"   kernel: {want[k]} (axis {i}: {d} != " \

@@ -140,3 +140,9 @@ def shape_from_json(value, fresh: Callable[[], Expr] | None = None) -> Shape:
 
 def is_name(text: str) -> bool:
     return bool(NAME_RE.match(text))
+
+
+def has_fresh_name(e: Expr) -> bool:
+    """Whether a dim holds a fresh name (`_1`, ...): the solver's or a declaration's `?`,
+    a size nothing determines, never a name a user gave."""
+    return any(s.startswith("_") for s in e.symbols())
