@@ -30,6 +30,7 @@ import numpy as np
 
 from .Relu import zeros
 from .scratch import scratch
+from .spatial import clean_windows
 
 # the input planes of one chunk, at most (whole planes; at least one): the row buffer
 # (half of it) then stays in the L2 for the column pass. Chunks of [64, 111, 111] of 4,
@@ -77,13 +78,6 @@ def pool_3x3s2(x: np.ndarray, begin, out, fn, relu: bool = False) -> np.ndarray:
     return y.reshape(n, c, oh, ow)
 
 
-def clean(n: int, b: int, o: int) -> tuple[int, int]:
-    """[lo, hi): the windows of one axis (window i: 2i - b .. 2i - b + 2) all of whose
-    three taps lie in [0, n); the others are edge windows."""
-    lo = min(o, b)
-    return lo, max(lo, min(o, (n - 3 + b) // 2 + 1))
-
-
 def _edge(src, dst, taps, fn) -> None:
     """dst = fn over src's taps in order (one or two rows or columns in the input)."""
     if len(taps) == 1:
@@ -96,7 +90,7 @@ def _edge(src, dst, taps, fn) -> None:
 
 def _edges(n: int, b: int, o: int) -> list:
     """[(window, its taps in [0, n))] for the edge windows of one axis."""
-    lo, hi = clean(n, b, o)
+    lo, hi = clean_windows(n, 3, 2, 1, b, o)
     return [(i, [t for t in range(2 * i - b, 2 * i - b + 3) if 0 <= t < n])
             for i in [*range(lo), *range(hi, o)]]
 
@@ -104,7 +98,7 @@ def _edges(n: int, b: int, o: int) -> list:
 def _rows(v, r, b, fn) -> None:
     """r [P, o, W] = fn over rows 2i - b .. 2i - b + 2 (those in v [P, H, W])."""
     n, o = v.shape[1], r.shape[1]
-    lo, hi = clean(n, b, o)
+    lo, hi = clean_windows(n, 3, 2, 1, b, o)
     if lo < hi:
         s = 2 * lo - b
         e = s + 2 * (hi - lo - 1) + 1  # one past the last window's first row
@@ -118,7 +112,7 @@ def _columns(r, y, full, b, fn) -> None:
     """y [P, o, o'] = fn over the 3-column windows at stride 2 of r [P, o, W]: every
     window of stride 1 over r as one flat run (into `full`), then every second one."""
     w, ow = r.shape[2], y.shape[2]
-    lo, hi = clean(w, b, ow)
+    lo, hi = clean_windows(w, 3, 2, 1, b, ow)
     if lo < hi:
         f = r.reshape(-1)
         s = f.size - 2

@@ -10,7 +10,7 @@ import numpy as np
 from .base import REQUIRED, Kernel
 from .pool_3x3s2 import fits, pool_3x3s2
 from .scratch import scratch
-from .spatial import geometry, kernel_offsets, offset_slices, pad_spatial
+from .spatial import clean_windows, geometry, kernel_offsets, offset_slices, pad_spatial
 
 
 class Pool(Kernel):
@@ -134,14 +134,6 @@ def sliced_axis(y, axis, k, s, d, b, o, fn, fill) -> np.ndarray:
 # (without overlap it would reduce more windows than it keeps: VGG's 2x2/2 ~10% slower)
 # when at most this many windows have taps outside the input
 EDGES = 8
-
-
-def clean_windows(n, k, s, d, b, o) -> tuple[int, int]:
-    """[lo, hi): the windows (output positions) of one axis whose taps are all in [0, n)
-    and whose start row t * s is in the input; the others are edge windows."""
-    lo = min(o, -(-b // s))  # the first window whose first tap is in the input
-    hi = min(o - 1, (n - 1 + b - (k - 1) * d) // s, (n - 1) // s) + 1
-    return lo, max(lo, hi)
 
 
 def flat_axis(y, axis, k, s, d, b, o, fn, fill) -> np.ndarray:

@@ -76,3 +76,11 @@ def offset_slices(offset, strides, dilations, out):
 
 def kernel_offsets(kernel):
     return product(*(range(kk) for kk in kernel))
+
+
+def clean_windows(n, k, s, d, b, o) -> tuple[int, int]:
+    """[lo, hi): the windows (output positions) of one axis whose taps are all in [0, n)
+    and whose start row t * s is in the input; the others are edge windows."""
+    lo = min(o, -(-b // s))  # the first window whose first tap is in the input
+    hi = min(o - 1, (n - 1 + b - (k - 1) * d) // s, (n - 1) // s) + 1
+    return lo, max(lo, hi)
