@@ -56,8 +56,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fuzz_backward import completeness, disguise, failing_graph, fuzz_one  # noqa: E402
 from fuzz_control import build_control  # noqa: E402
-from fuzz_exec import (EXECUTE_SECONDS, concrete, execute, outer_reads, shrink,  # noqa: E402,F401
-                       with_values)
+from fuzz_exec import (EXECUTE_SECONDS, concrete, execute, other_symbols,  # noqa: E402,F401
+                       outer_reads, runs_at, shrink, with_values)
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
 from fuzz_ops import build_ops  # noqa: E402
 from fuzz_seq_control import build_seq  # noqa: E402
@@ -176,7 +176,7 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
     # (fresh names as printed: the decoded bindings, ranges and constraints hold the
     # internal ones, which sol.dims renames)
     fresh_env = {k: Expr.const(v) for k, v in fresh.items()}
-    rename = getattr(sol, "_rename", {})
+    rename = {k: Expr.sym(v) for k, v in sol.decoded.rename.items()}
     for t, i, d, e, v in deferred:
         e = e.subs(fresh_env)
         if not e.symbols() and e.value != v:
@@ -213,8 +213,7 @@ def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | No
     does not run there (a kernel fails): those sizes are not the graph's."""
     if not b.symbols:
         return None
-    rng = random.Random(f"{sorted(b.symbols.items())} {len(b.values)} {attempt}")
-    symbols = {s: rng.choice([1, 1, 2, 3, v, v + 1]) for s, v in b.symbols.items()}
+    symbols = other_symbols(b, attempt)
     env = {s: Expr.const(v) for s, v in symbols.items()}
     for s, e in sol.decoded.bindings.items():  # (bindings in the elimination order)
         if s in symbols:
@@ -222,16 +221,8 @@ def at_other_sizes(b: Builder, sol, attempt: int) -> tuple[str, str | None] | No
             if got.symbols() or got.value < 1:
                 return None
             symbols[s], env[s] = got.value, got
-    values = execute(b, symbols, seconds=EXECUTE_SECONDS)
-    if values is None:
-        return None
-    from shape_logic.solver import solve
-
-    # (our kernels are lenient where ONNX is not: a Conv whose window exceeds its input
-    # gives an empty output, where onnxruntime fails; the rules say which sizes run)
-    if solve(concrete(b, symbols), explain=False).status == "error":
-        return None
-    return compare(sol, values, symbols)
+    values = runs_at(b, symbols)
+    return None if values is None else compare(sol, values, symbols)
 
 
 # --kind: which graphs (fuzz_graphs.py: no control flow; fuzz_control.py: If, Loop, Scan)

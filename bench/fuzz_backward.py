@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from shape_logic.graph import dtype_of_array
+from shape_logic.shapes import has_fresh_name
 
 
 @dataclass
@@ -153,8 +154,8 @@ def check_backward(b, rng: random.Random, run_program: bool = False,
                 return ("unsound", *found, d, counts)
         for t, i in d.hidden:
             dims = sol.dims(t)
-            counts["recovered"] += dims is not None and len(dims) > i and not any(
-                s.startswith("_") for s in dims[i].symbols())
+            counts["recovered"] += dims is not None and len(dims) > i and \
+                not has_fresh_name(dims[i])
         counts["ranks_recovered"] = sum(sol.dims(t) is not None for t in d.hidden_ranks)
     return verdict, reason, tensor, d, counts
 
@@ -187,16 +188,13 @@ def at_other_sizes(b, d: Disguise, sol, attempt: int,
     values (as fuzz.at_other_sizes picks them), where that run holds every annotation
     (the annotations' own symbols take the values it gives them); None when it does not,
     or the graph does not run there."""
-    from fuzz import EXECUTE_SECONDS, concrete, execute
-
-    from shape_logic.solver import solve
+    from fuzz_exec import other_symbols, runs_at
 
     if not b.symbols:
         return None
-    rng = random.Random(f"{sorted(b.symbols.items())} {len(b.values)} {attempt} back")
-    symbols = {s: rng.choice([1, 1, 2, 3, v, v + 1]) for s, v in b.symbols.items()}
-    values = execute(b, symbols, seconds=EXECUTE_SECONDS)
-    if values is None or solve(concrete(b, symbols), explain=False).status == "error":
+    symbols = other_symbols(b, attempt, " back")
+    values = runs_at(b, symbols)
+    if values is None:
         return None
     for place in ("annotations", "outputs"):
         for t, decl in d.graph.get(place, {}).items():

@@ -5,6 +5,7 @@ it)."""
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 
@@ -55,6 +56,26 @@ def _execute(b: Builder, symbols: dict) -> dict | None:
         for t, o in zip(node["outputs"], outs):
             if t:
                 values[t] = value(o)
+    return values
+
+
+def other_symbols(b: Builder, attempt: int, salt: str = "") -> dict:
+    """The input symbols at other values for a run at other sizes (random, 1 often),
+    seeded by the graph, the attempt and `salt` (each check's own draw)."""
+    rng = random.Random(f"{sorted(b.symbols.items())} {len(b.values)} {attempt}{salt}")
+    return {s: rng.choice([1, 1, 2, 3, v, v + 1]) for s, v in b.symbols.items()}
+
+
+def runs_at(b: Builder, symbols: dict) -> dict | None:
+    """Every tensor's value at the symbols' values; None when the graph does not run there:
+    a kernel fails or takes too long, or the rules reject those sizes (our kernels are
+    lenient where ONNX is not: a Conv whose window exceeds its input gives an empty
+    output, where onnxruntime fails)."""
+    from shape_logic.solver import solve
+
+    values = execute(b, symbols, seconds=EXECUTE_SECONDS)
+    if values is None or solve(concrete(b, symbols), explain=False).status == "error":
+        return None
     return values
 
 
