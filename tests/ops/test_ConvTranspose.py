@@ -232,3 +232,30 @@ def test_an_output_shape_at_stride_times_the_input_plus_the_kernel_fails_in_the_
     assert solve(g).status == "error"
     with pytest.raises(Exception):
         run(g, feeds(x, w))
+
+
+def test_same_padding_below_zero_runs_as_onnxruntime_and_states_no_size():
+    # auto_pad SAME with e + output_padding < stride pads by a negative total: the spec's
+    # output is d*stride (onnx's reference: 12, 6), onnxruntime clamps the padding to 0 and
+    # gives stride*(d - 1) + e (11, 5). The kernel follows onnxruntime, values included, and
+    # the rule states neither size (a fresh name).
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto
+
+    from shape_logic import solve
+    from shape_logic.executor import run
+    from shape_logic.testing import onnx_node_model
+
+    rng = np.random.default_rng(0)
+    for attrs, w_shape in [({"auto_pad": "SAME_UPPER", "strides": [1, 3]}, [1, 2, 2, 2]),
+                           ({"auto_pad": "SAME_LOWER", "strides": [2, 4]}, [1, 2, 1, 2])]:
+        x = rng.standard_normal((1, 1, 3, 4)).astype(np.float32)
+        w = rng.standard_normal(w_shape).astype(np.float32)
+        model = onnx_node_model("ConvTranspose", [x, w], attrs, 1, 17)
+        model.graph.output[0].type.tensor_type.elem_type = TensorProto.FLOAT
+        want = ort.InferenceSession(model.SerializeToString()).run(None, {"x0": x, "x1": w})[0]
+        got = run(model, {"x0": x, "x1": w})["y0"]
+        assert got.shape == want.shape and np.allclose(got, want, atol=1e-5)
+        shape = solve(model).shape("y0")
+        assert shape.startswith("[1, 2, ") and "_" in shape, shape
