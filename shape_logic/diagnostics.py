@@ -1,7 +1,8 @@
 """Shape errors as data: a code, a message, the place, the colliding values, the core."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 import clingo
 
@@ -167,3 +168,36 @@ def plain_text(s: clingo.Symbol) -> str:
     if s.type == clingo.SymbolType.Function and s.arguments:
         return f"{s.name}({', '.join(plain_text(x) for x in s.arguments)})"
     return str(s)
+
+
+# a fresh name in a text: `_3`, or a scope's copy of one (`_i2__3`), not part of a longer name
+_FRESH = re.compile(r"(?<![\w])_\w+")
+# a name as the user wrote it: a tensor or node quoted in a message is left as it is
+_QUOTED = re.compile(r"(`[^`]*`|\"[^\"]*\")")
+
+
+def with_printed_names(diagnostics: list, rename: dict, count: int) -> list:
+    """The diagnostics with the solver's fresh names as the solution prints them: the
+    values of a conflict are the solver's terms, whose `_k` are numbered as the solver made
+    them (an input's `?` is `_2` when an earlier `?` was bound away), while the shapes
+    print them renumbered by first appearance (decode._renumber: `rename`, `count` fresh
+    names printed). A name no shape prints gets the next number after those."""
+    extra: dict = {}
+
+    def printed(m: re.Match) -> str:
+        name = m.group(0)
+        if name in rename:
+            return rename[name]
+        if not re.fullmatch(r"_\d+|_i\d+_\w*", name):
+            return name  # (not a fresh name: `_` alone, a user's `_x`)
+        return extra.setdefault(name, f"_{count + len(extra) + 1}")
+
+    def text(t):
+        if not isinstance(t, str) or "_" not in t:
+            return t
+        # quoted names stay as given; the fresh names are renamed around them
+        return "".join(part if i % 2 else _FRESH.sub(printed, part)
+                       for i, part in enumerate(_QUOTED.split(t)))
+
+    return [replace(d, message=text(d.message), values=[text(v) for v in d.values],
+                    notes=[text(n) for n in d.notes]) for d in diagnostics]

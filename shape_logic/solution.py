@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .decode import Decoded
+from .diagnostics import with_printed_names
 from .graph import Graph
 from .shapes import Shape, format_shape
 from .symbolic.expr import Expr
@@ -74,6 +75,8 @@ class Solution:
                             for i, d in enumerate(dims)]
                 self._shapes[t] = "[" + ", ".join(dims) + "]"
         self._rename = rename
+        if self.diagnostics:
+            self.diagnostics = with_printed_names(self.diagnostics, self.decoded.rename, count)
 
     def _label(self, t: str, i: int) -> str | None:
         return self.decoded.labels.get((t, i))

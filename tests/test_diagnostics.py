@@ -168,3 +168,28 @@ def test_an_invalid_nodes_outputs_have_no_size_to_print():
     assert sol.shape("y") == sol.shape("z") == "[?, ?, ?]"
     assert sol.shape("x") == sol.shape("v") == "[1, 2, 5]"
     assert sol.to_json()["tensors"]["z"]["shape"] == "[?, ?, ?]"
+
+
+def test_a_conflicts_fresh_names_are_the_ones_the_shapes_print():
+    # u's `?` is the solver's _1 and is bound to 3, so x's `?` (the solver's _2) prints as
+    # _1; the conflict's value 2*_2 printed as such named nothing the user could see. Both
+    # the explaining solve and the fast one now say 2*_1. A tensor named like a fresh name
+    # stays as it is, quoted.
+    g = {"name": "g", "opset": 17, "initializers": {},
+         "inputs": {"u": {"dtype": "f32", "shape": "[?]"},
+                    "v": {"dtype": "f32", "shape": "[3, 2]"},
+                    "x": {"dtype": "f32", "shape": "[?, 2]"},
+                    "w": {"dtype": "f32", "shape": "[3, 2]"}},
+         "nodes": [{"name": "mu", "op": "MatMul", "inputs": ["u", "v"], "outputs": ["uv"]},
+                   {"name": "cat", "op": "Concat", "inputs": ["x", "x"], "outputs": ["_2"],
+                    "attrs": {"axis": 0}},
+                   {"name": "t", "op": "Transpose", "inputs": ["_2"], "outputs": ["ct"]},
+                   {"name": "m", "op": "MatMul", "inputs": ["ct", "w"], "outputs": ["y"]}]}
+    for explain in (True, False):
+        sol = shape_logic.solve(g, explain=explain)
+        assert sol.shape("x") == "[_1, 2]" and sol.status == "error"
+        for d in sol.diagnostics:
+            assert "2*_1" in d.message and "_2 " not in d.message.replace("`_2`", ""), d.message
+            assert d.values == ["3", "2*_1"] and d.notes == ["3 != 2*_1"], d
+        if not explain:  # (the fast solve names every place: `_2` among them, quoted)
+            assert any("`_2`" in d.message for d in sol.diagnostics)
