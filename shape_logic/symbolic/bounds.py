@@ -54,6 +54,31 @@ def _bounds(e, budget: list) -> tuple[float, float]:
         return lo, hi
 
 
+def to_residues(e, lo, hi) -> tuple[float, float]:
+    """e's interval [lo, hi] narrowed to the values of e's residue modulo M, when e % M
+    simplifies to an integer r whatever the symbols (M the modulus of a term c*(x % M)): a
+    length padded to whole windows of M, `s + 3*s%4` (r = 0), is at least M once it is at
+    least 1, and 2 less it is 2 modulo 4 and at most 1, so at most -2: min(2, s + 3*s%4) is
+    2 (LED's and Longformer's attention windows kept `min(2, that) = 2` as a constraint,
+    a second solve each). Used where a min or max compares an expression with an integer
+    only (ops._dominates): bounds everywhere narrowed so made Swin2SR's grounding run away
+    (the arithmetic writes ceil(h/4) both as (h + 3*h%4)//4 and as h - 3*h//4, and newly
+    simplified terms related the two forms without end)."""
+    if lo == -inf and hi == inf:
+        return lo, hi
+    for mono, _ in e.terms:
+        atom = mono[0][0] if len(mono) == 1 else None
+        if atom is None or atom.kind != "mod" or not atom.args[1].is_int:
+            continue
+        m = atom.args[1].value
+        r = _remainder(e, atom.args[1]) if m > 1 else None
+        if r is not None:
+            new_lo = lo + (r - lo) % m if lo != -inf else lo
+            new_hi = hi - (hi - r) % m if hi != inf else hi
+            return (new_lo, new_hi) if new_lo <= new_hi else (lo, hi)
+    return lo, hi
+
+
 def _refined(e, lo, hi, budget: list) -> tuple[float, float]:
     """e's interval [lo, hi] narrowed on an atom that occurs alone in a term."""
     # a modulo or a floored division by an integer that occurs alone in a term (c*(x%d),

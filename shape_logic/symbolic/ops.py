@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from .bounds import bounds
+from .bounds import bounds, to_residues
 from .expr import MAX_TERMS, Atom, Expr, ExprOverflow, ZERO, as_expr
 
 # Expressions are immutable values, so these operations are pure functions of their
@@ -275,6 +275,8 @@ def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:
     lo, hi = bounds(b - a)
     if lo < 0 < hi:
         lo, hi = bounds(without_symbol_content(b - a))
+    if lo < 0 < hi and (a.is_int or b.is_int):
+        lo, hi = to_residues(b - a, lo, hi)
     if kind == "max":
         return lo > 0 or (lo >= 0 and (hi > 0 or tie_wins))
     return hi < 0 or (hi <= 0 and (lo < 0 or tie_wins))

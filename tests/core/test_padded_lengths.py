@@ -37,6 +37,28 @@ def test_a_positive_multiple_is_at_least_its_factor():
     assert bounds(parse_dim("(s + 3*s%4 - 4)//4"))[0] == 0
 
 
+
+@pytest.mark.parametrize("text, simplest", [
+    ("min(2, s + 3*s%4)", "2"),                  # a padded length >= 1 is >= 4
+    ("max(4, s + 3*s%4)", "s + 3*s%4"),
+    ("max(3, s + 3*s%4)", "s + 3*s%4"),
+    ("min(5, s + 3*s%4)", "min(5, s + 3*s%4)"),  # 4 or 8 or more: either may be less
+    ("min(8, s + 7*s%8 + 1)", "8"),               # 1 modulo 8 and at least 2: >= 9
+    ("max(1, s + 3*s%4 - 3)", "s + 3*s%4 - 3"),  # 1 modulo 4, at least 1
+    ("min(3, 2*s + 2*s%4)", "3"),                # 4*s modulo 4: a multiple of 4 too
+    ("min(1, s + s%2)", "1"),
+])
+def test_an_integer_against_a_padded_length_by_its_residue(text, simplest):
+    # LED's and Longformer's attention windows: min(2, that length) stayed a constraint
+    # (`= 2`) and cost the model a second solve; an integer beside a length whose residue
+    # modulo M is fixed compares by that residue (2 - m is 2 modulo 4 and at most 1)
+    e = parse_dim(text)
+    for s in range(1, 40):
+        assert eval(text.replace("s", str(s))) == e.subs({"s": parse_dim(str(s))}).value
+        assert parse_dim(simplest).subs({"s": parse_dim(str(s))}).value == \
+            e.subs({"s": parse_dim(str(s))}).value, (text, s)
+    assert str(e) == simplest
+
 def _model(nodes, inits, outputs):
     graph = helper.make_graph(
         nodes, "padded", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s"])],
