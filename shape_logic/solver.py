@@ -29,6 +29,7 @@ from .errors import InputError
 from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
+from .floor_prefix import prefix_floors
 from .floor_rounds import under_floors
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
@@ -77,6 +78,9 @@ class Problem:
     # symbol -> the greatest value it may take (an If branch's own names: conditions.lp)
     ceilings: dict = field(default_factory=dict)
     distrust: frozenset = frozenset()  # taken as known too early (asp/premises.py)
+    # the floors of the part of the graph that makes them, solved first (floor_prefix.py):
+    # None until asked, kept by the solves that narrowing makes of the same graph
+    prefix: dict | None = None
     _sourced: str | None = None
 
     @cached_property
@@ -211,7 +215,17 @@ class Problem:
         if off:
             return self.fast_answer("act(S) :- source(S), not off(S).\n"
                                     + "".join(f"off({s})." for s in off))
-        atoms, funcs = self.fast_answer(cancel=cancel)
+        if self.prefix is None:
+            self.prefix = prefix_floors(self)
+        if self.prefix and not (self.floors or self.ceilings):
+            self.floors = dict(self.prefix)
+            atoms, funcs = self.fast_answer(cancel=cancel)
+            if atoms.conflicts:  # (no run at all, or one the floors missed: solved without)
+                atoms.release_control()
+                self.floors = {}
+                atoms, funcs = self.fast_answer(cancel=cancel)
+        else:
+            atoms, funcs = self.fast_answer(cancel=cancel)
         return under_floors(self, atoms, funcs, cancel)
 
     def fast_answer(self, extra: str = "", cancel=None, active=None

@@ -28,6 +28,7 @@ DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
 _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
 _ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
 _USES_LINE = re.compile(r"^%\s*uses:(.*)$", re.M)
+_NONEMPTY_HEAD = re.compile(r"^\s*nonempty\(", re.M)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,12 @@ class RuleFile:
         if m is None:
             return (DEFAULT_DOMAIN,)
         return tuple(normal_domain(d) for d in m.group(1).split())
+
+    @cached_property
+    def makes_floors(self) -> bool:
+        """The file derives `nonempty/2` (an output axis its node fails without: a floor of
+        the symbols in it, encodings/floors.lp; floor_prefix.py solves such nodes first)."""
+        return _NONEMPTY_HEAD.search(self.text) is not None
 
     @cached_property
     def uses(self) -> tuple[str, ...]:
