@@ -8,7 +8,6 @@ is, and a subset of sources can be solved the same way.
 from __future__ import annotations
 
 import gc
-import re
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +24,7 @@ from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, V
                           add_program_files, core_encodings, is_shipped)
 from .answer_set import Atoms
 from .decode import decode
+from .clingo_messages import program_error, undefined_error
 from .errors import InputError
 from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
@@ -179,7 +179,7 @@ class Problem:
             selected = add_program_files(ctl, paths, relevant_to=(
                 self.sourced_facts if sourced else self.facts, extra))
         except RuntimeError:
-            raise _program_error(messages)
+            raise program_error(messages)
         stop_if_expired(deadline.phase)
         t1 = time.perf_counter()
         deadline.phase = "grounding"
@@ -193,13 +193,13 @@ class Problem:
             if deadline.expired_in:
                 raise TimeLimit(deadline.seconds, deadline.phase,
                                 largest_contributors(ctl, self.rule_files))
-            raise _program_error(messages, self.rule_files)
+            raise program_error(messages, self.rule_files)
         if deadline.expired():
             raise TimeLimit(deadline.seconds, deadline.phase,
                             largest_contributors(ctl, self.rule_files))
         # (a selected program's kept rules may read what only left-out rules derive)
         if undefined and not selected:
-            raise _undefined_error(undefined)
+            raise undefined_error(undefined)
         # (parsing, less the writing of the facts that it overlapped)
         self.timings["parse"] = self.timings.get("parse", 0) + t1 - t0 - writing
         self.timings["ground"] = self.timings.get("ground", 0) + time.perf_counter() - t1
@@ -384,33 +384,3 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     sol.timings = dict(problem.timings)
     sol.computations = funcs.calls
     return sol
-
-
-_LOCATION = re.compile(r"^(.*?):(\d+):\d+(?:-\d+(?::\d+)?)?: info: ")
-
-
-def _undefined_error(messages: list[str]) -> InputError:
-    """A predicate used in a rule body that no rule file, encoding or fact defines."""
-    msg = messages[0]
-    atom = msg.strip().splitlines()[-1].strip()
-    m = _LOCATION.match(msg)
-    path, line = (m.group(1), m.group(2)) if m else (None, None)
-    return InputError(f"{atom} uses a predicate that no rule file or the schema defines "
-                      "(a typo? a helper of another file? see encodings/schema.lp)",
-                      path, f"line {line}" if line else None)
-
-
-def _program_error(messages: list[str], rule_files=()) -> InputError:
-    """A clingo error in a rule file: one line with the file and line."""
-    for msg in messages:
-        if "error" in msg:
-            first = msg.strip().splitlines()[0]
-            loc, _, reason = first.partition(": error: ")
-            path, _, rest = loc.partition(":")
-            line = rest.split(":")[0] if rest else ""
-            return InputError(reason or first, path, f"line {line}" if line else None)
-    if not messages and rule_files:  # clingo keeps no trace of a failing @-call
-        return InputError("an @-function failed while grounding: a rule calls it with terms "
-                          "it does not take (rule files: "
-                          + ", ".join(str(rf.path) for rf in rule_files) + ")")
-    return InputError("; ".join(m.strip() for m in messages) or "clingo failed")
