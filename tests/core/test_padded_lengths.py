@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
@@ -203,3 +204,18 @@ def test_the_batch_recomputed_from_windows_of_padded_lengths():
     for b, h, w in ((1, 3, 3), (2, 4, 7), (1, 8, 5), (3, 9, 10)):
         x = rng.standard_normal((b, h, w, 4)).astype(np.float32)
         assert_runtime_shapes(model, sol, {"x": x})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 3), st.integers(0, 7), st.integers(2, 8), st.integers(-9, 9),
+       st.integers(-12, 12), st.sampled_from(["min", "max"]), st.booleans())
+def test_an_integer_against_a_length_of_fixed_residue_is_sound(a, k, m, c0, n, kind, flip):
+    # min/max(n, a*s + (k*s)%m + c0) as the arithmetic writes it, against Python's value
+    # at every s: the residue comparison (bounds.to_residues) may only drop an argument
+    # that is never the one taken
+    text = f"{kind}({n}, {a}*s + ({k}*s)%{m} + {c0})" if not flip else \
+        f"{kind}({a}*s + ({k}*s)%{m} + {c0}, {n})"
+    e = parse_dim(text)
+    for s in range(1, 3 * m + 20):
+        assert e.subs({"s": parse_dim(str(s))}).value == eval(text.replace("s", str(s))), \
+            (text, str(e), s)
