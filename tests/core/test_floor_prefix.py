@@ -85,3 +85,26 @@ def test_a_graph_the_floors_contradict_is_explained_as_without_them(monkeypatch,
     assert first.status == ("error" if length == 5 else "ok")
     if length == 20:
         assert first.shape("t8") == "[b, 2, 4]"
+
+
+def test_a_bodys_copies_of_a_floored_name_share_its_floor(monkeypatch):
+    # an If whose branches read y (through copies with names of their own: _i1_s, _i2_s)
+    # after the convolutions: the floors found first name those copies too, so the solve
+    # under them finds no new floor and is not solved again
+    from shape_logic.solver import Problem
+
+    model = _model(tail=12)
+    cond = helper.make_tensor_value_info("cond", TensorProto.BOOL, [])
+    branch = [helper.make_graph([helper.make_node(op, ["y"], [f"o_{op}"])], f"b_{op}", [],
+                                [helper.make_tensor_value_info(f"o_{op}", TensorProto.FLOAT,
+                                                               None)])
+              for op in ("Relu", "Sigmoid")]
+    model.graph.input.append(cond)
+    model.graph.node.append(helper.make_node("If", ["cond"], ["chosen"],
+                                             then_branch=branch[0], else_branch=branch[1]))
+    model.graph.output.append(helper.make_tensor_value_info("chosen", TensorProto.FLOAT, None))
+    floors = floor_prefix.prefix_floors(Problem.load(model))
+    assert floors == {"s": 15, "_i1_s": 15, "_i2_s": 15}
+    sol, sizes = _solved(model, monkeypatch, floor_prefix.MAX_SHARE)
+    assert sizes.count(2) == 1 and len(sizes) == 2, sizes  # the part, then the graph once
+    assert sol.shape("chosen") == "[b, 4, s//5 - 1]"
