@@ -266,8 +266,13 @@ class Program:
         out = {}
         for t, d in dims.items():
             c = closed.dims(t)
+            if d is None and c is not None:
+                # (a rank only that solve gives: its fresh names are its own, another dim
+                # than this solution's `_1`, so they get names of their own)
+                out[t] = tuple(_closing_names(e) for e in c)
+                continue
             if d is None or c is None or len(c) != len(d):
-                out[t] = c if d is None else d
+                out[t] = d
                 continue
             # (not a fresh name of that solve: `_1` there is another dim than `_1` here,
             # which the bindings may hold)
@@ -383,3 +388,12 @@ def _described(a) -> str:
     if type(a) is Seq:
         return "sequence of " + (", ".join(f"{list(e.shape)} {e.dtype}" for e in a) or "none")
     return f"{list(a.shape)} {a.dtype}"
+
+
+def _closing_names(e):
+    """e with the closing solve's fresh names `_k` as `_closing_k`: names of that solve,
+    equal where it says so, none of the solution's own."""
+    from .symbolic.expr import Expr
+
+    fresh = {n: Expr.sym("_closing" + n) for n in e.symbols() if n.startswith("_")}
+    return e.subs(fresh) if fresh else e

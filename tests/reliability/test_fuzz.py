@@ -434,3 +434,17 @@ def test_operators_with_size_arithmetic_are_solved_soundly():
         "Unique", "Range", "Einsum", "Trilu", "CumSum", "ReverseSequence", "Gemm",
         "LayerNormalization", "GroupNormalization", "EyeLike", "DFT", "STFT", "GridSample",
         "RoiAlign", "Det", "Hardmax", "Clip", "PRelu") if ops.get(op)) >= 30, ops
+
+
+def test_a_rank_only_the_closing_solve_gives_keeps_its_fresh_names_apart():
+    # t3's rank is open in the solution (an If: a Concat, or a Squeeze that may drop the
+    # axis); the closing solve gives it [_1], which is not the solution's _1 (t6's)
+    from shape_logic.executor import Program
+
+    case = regression("program_closing_names_of_a_rank_only_it_gives")
+    s = case["symbols"]
+    feeds = {"x0": np.ones(s["s0"], np.float32), "x2": np.ones(s["s1"], np.float32),
+             "x5": np.ones(s["s2"], np.float32), "x1": np.array(True), "x4": np.array(False),
+             "x7": np.array(True)}
+    out = Program(case["graph"]).run(feeds, warmup=0, repeat=1)
+    assert (out["t3"].shape, out["t6"].shape, out["t8"].shape) == ((7,), (10,), (3,))
