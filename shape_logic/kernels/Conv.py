@@ -64,7 +64,7 @@ class Conv(Kernel):
         self._tap_weights = (None, None)  # (wg, the weights for tap_sums)
         self._depthwise = (None, None, None)  # (wg, DepthwisePlan, its weights)
         self._plane = (None, 0, None)  # (bias [M, 1], positions, `bias_plane`)
-        self._winograd = (None, None, None, None)  # (w, b, dtype, winograd.weights)
+        self._winograd = (None, None, None, None)  # (w, b, (dtype, F), winograd.weights)
 
     def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
@@ -183,11 +183,11 @@ class Conv(Kernel):
             depthwise, winograd_plan(*geo, x.shape[1], w.shape[0], group, x.dtype)
 
     def winograd(self, wino: WinogradPlan, x, w, b, addend) -> np.ndarray:
-        """The convolution by Winograd's F(2x2, 3x3) (winograd.py), the transformed
-        weights (the bias in them) made once per weight array."""
+        """The convolution by Winograd's F(2x2, 3x3) or F(4x4, 3x3) (winograd.py), the
+        transformed weights (the bias in them) made once per weight array."""
         last = self._winograd
-        if last[0] is not w or last[1] is not b or last[2] != x.dtype:
-            self._winograd = (w, b, x.dtype, winograd_weights(w, b, x.dtype))
+        if last[0] is not w or last[1] is not b or last[2] != (x.dtype, wino.f):
+            self._winograd = (w, b, (x.dtype, wino.f), winograd_weights(w, b, x.dtype, wino.f))
         dups = self.filters(x, w, b, 1)[2]
         result = np.empty((x.shape[0], w.shape[0]) + wino.out, x.dtype)
         run_winograd(wino, x, self._winograd[3], result, dups, addend, self.relu)

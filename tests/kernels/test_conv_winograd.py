@@ -1,17 +1,18 @@
-"""Conv by Winograd's F(2x2, 3x3) (kernels/winograd.py: 3x3, stride 1, one group):
-agrees with onnx's reference on odd and even sizes, every padding, batches, with and
-without a bias, in float32 and float64, in one part and in as many parts as it goes
-(by tile rows and by filters); the fused residual Add and Relu and equal filters; the
-plan applies only where it should.
+"""Conv by Winograd's F(2x2, 3x3) and F(4x4, 3x3) (kernels/winograd.py: 3x3, stride 1,
+one group): agrees with onnx's reference on odd and even sizes, every padding, batches,
+with and without a bias, in float32 and float64, in one part and in as many parts as it
+goes (by tile rows and by filters); the fused residual Add and Relu and equal filters;
+the plan applies only where it should.
 
 Tolerances: float32 rtol 1e-3, atol 1e-4 (the reference sums C * 9 products of values
-in [-3, 3] in another order; F(2, 3)'s transforms add a few ulps of the largest
-product), float64 rtol 1e-9, atol 1e-9.
+in [-3, 3] in another order; the transforms add a few ulps of the largest product,
+F(4, 3)'s more: its G is rounded), float64 rtol 1e-9, atol 1e-9.
 """
 import numpy as np
 import pytest
 
 from shape_logic.kernels import load_kernel, winograd, workers
+from shape_logic.kernels.winograd_transforms import F2, F4
 
 from .reference import check, rand
 
@@ -29,21 +30,21 @@ CASES = {
 }
 
 
-@pytest.fixture
-def everywhere(monkeypatch):
-    """Winograd for every 3x3 stride-1 convolution of one group."""
-    monkeypatch.setattr(winograd, "MIN_SAVING", -np.inf)
-    monkeypatch.setattr(winograd, "MAX_WASTE", 100.0)
+@pytest.fixture(params=[F2, F4], ids=["F2", "F4"])
+def everywhere(request, monkeypatch):
+    """Winograd (F2 or F4) for every 3x3 stride-1 convolution of one group."""
+    monkeypatch.setattr(winograd, "choice", lambda c, m, out: request.param)
+    return request.param
 
 
 @pytest.fixture(params=["one part", "tile rows", "filters"])
 def parts(request, everywhere, monkeypatch):
     if request.param != "one part":
         monkeypatch.setattr(workers, "MIN_WORK", 1)
-        monkeypatch.setattr(winograd, "BLOCK_BYTES", 1)  # a block per tile row
+        monkeypatch.setattr(winograd, "BLOCK_BYTES", {2: 1, 4: 1})  # a block a tile row
     if request.param == "filters":
         monkeypatch.setattr(winograd, "ROWS_U_BYTES", 0)
-        monkeypatch.setattr(winograd, "BLOCK_BYTES", 1 << 30)  # one block
+        monkeypatch.setattr(winograd, "BLOCK_BYTES", {2: 1 << 30, 4: 1 << 30})  # one
     with workers.threads(1 if request.param == "one part" else 3):
         yield
 
@@ -113,17 +114,18 @@ def test_new_weights_are_transformed_again(everywhere):
     np.testing.assert_allclose(got, 2 * want, rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("x_shape,w_shape,attrs", [
-    ((1, 256, 14, 14), (256, 256, 3, 3), {"pads": [1, 1, 1, 1]}),  # ResNet-50's
-    ((1, 128, 56, 56), (256, 128, 3, 3), {"pads": [1, 1, 1, 1]}),  # VGG19's
+@pytest.mark.parametrize("x_shape,w_shape,attrs,f", [
+    ((1, 256, 14, 14), (256, 256, 3, 3), {"pads": [1, 1, 1, 1]}, F2),  # ResNet-50's
+    ((1, 128, 56, 56), (256, 128, 3, 3), {"pads": [1, 1, 1, 1]}, F4),  # VGG19's
+    ((1, 512, 28, 28), (512, 512, 3, 3), {"pads": [1, 1, 1, 1]}, F4),
 ])
-def test_winograd_where_it_pays(x_shape, w_shape, attrs):
+def test_winograd_where_it_pays(x_shape, w_shape, attrs, f):
     rng = np.random.default_rng(0)
     kernel = load_kernel("Conv")(attrs)
     x = rand(rng, x_shape, low=-1, high=1)
     w = rand(rng, w_shape, low=-0.05, high=0.05)
     (got,) = kernel(x, w)
-    assert took_winograd(kernel, x, w)
+    assert kernel._plans[(x.shape, w.shape)][4].f is f
     np.testing.assert_allclose(got, direct(x, w, attrs), rtol=1e-3, atol=1e-4)
 
 
