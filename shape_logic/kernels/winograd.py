@@ -45,9 +45,11 @@ from .winograd_transforms import F2, F4
 # having fewer columns per tile row (BLAS at 43 GMAC/s on 45 columns: 256 -> 256 at
 # 56x56 in blocks of 3 tile rows; ~60 on 105 or more)
 BLOCK_BYTES = {2: 2 << 20, 4: 4 << 20}
-# the parts take whole blocks of tile rows while U is at most this (each part reads all
-# of U), else ranges of filters over one V (each reads its share of U)
+# the parts take whole blocks of tile rows while U is at most ROWS_U_BYTES (each part
+# reads all of U per block), else ranges of filters over one V of at most SHARED_V_BYTES
+# (each reads its share of U), made before the parts
 ROWS_U_BYTES = 4 << 20
+SHARED_V_BYTES = 8 << 20
 
 
 def weights(w: np.ndarray, bias, dtype, f=F2) -> np.ndarray:
@@ -129,11 +131,16 @@ class WinogradPlan:
                 self.copies.append((r, s, y0, y1, x0, x1, f.m * y0 + r - top,
                                     f.m * x0 + s - left))
 
-    def blocks(self, n: int, c: int, itemsize: int) -> list[int]:
-        """Bounds of the blocks of tile rows: V of a block at most BLOCK_BYTES."""
-        per_row = self.size ** 2 * n * (c + 1) * self.pitch * itemsize
-        rows = max(1, BLOCK_BYTES[self.m] // per_row)
-        return list(range(0, self.ty, rows)) + [self.ty]
+    def blocks(self, n: int, c: int, itemsize: int, parts: int = 1) -> list[int]:
+        """Bounds of the blocks of tile rows, of about equal size: V of a block at most
+        BLOCK_BYTES, their count a multiple of `parts` where the rows allow it."""
+        rows = max(1, BLOCK_BYTES[self.m] // self.v_bytes(n, c, 1, itemsize))
+        count = min(self.ty, -(-(-(-self.ty // rows)) // parts) * parts)
+        return [self.ty * i // count for i in range(count + 1)]
+
+    def v_bytes(self, n: int, c: int, rows: int, itemsize: int) -> int:
+        """The bytes of V for `rows` tile rows."""
+        return self.size ** 2 * n * (c + 1) * rows * self.pitch * itemsize
 
     def phases(self, x: np.ndarray) -> np.ndarray:
         """The padded input's phases [m, m, N*C, ty + 1, tx + 1] (scratch)."""
@@ -232,9 +239,13 @@ def run(plan: WinogradPlan, x: np.ndarray, u: np.ndarray, result: np.ndarray, du
     m = u.shape[1]
     ones = u.shape[2] > c
     ph = plan.phases(x)
-    bounds = plan.blocks(n, c, x.itemsize)
     tiles = n * plan.ty * plan.pitch
     parts = workers.worth(plan.size ** 2 * (m * c + c + m) * tiles)
+    # by filters over one V when there are few tile rows, or when U is large and V is
+    # not (each part then reads its share of U, not all of it per block)
+    by_filters = parts > 1 and (plan.ty < 2 * parts or (
+        u.nbytes > ROWS_U_BYTES and plan.v_bytes(n, c, plan.ty, x.itemsize) <= SHARED_V_BYTES))
+    bounds = plan.blocks(n, c, x.itemsize, 1 if by_filters else parts)
     early = relu and addend is None  # the Relu in the products' copy into the result
     late = relu and not early
 
@@ -247,16 +258,12 @@ def run(plan: WinogradPlan, x: np.ndarray, u: np.ndarray, result: np.ndarray, du
                late)
 
     blocks = len(bounds) - 1
-    if 1 < parts and blocks < parts <= plan.ty // 2 and u.nbytes <= ROWS_U_BYTES:
-        # a block per part (each part its own pass over U, in the cache)
-        bounds = [plan.ty * p // parts for p in range(parts + 1)]
-        blocks = parts
     if parts == 1:
         rows(0, blocks)
-    elif blocks >= parts:  # whole blocks of tile rows per part
+    elif not by_filters:  # whole blocks of tile rows per part
         cut = [blocks * p // parts for p in range(parts + 1)]
         workers.parallel(lambda p: rows(cut[p], cut[p + 1]), parts)
-    else:  # few tile rows: one V (made here), ranges of filters per part
+    else:  # one V (made here), ranges of filters per part
         v = plan.input_block(ph, n, c, 0, plan.ty, ones)
         step = -(-(-(-m // parts)) // 8) * 8  # filters a part, a multiple of 8
 
