@@ -35,18 +35,16 @@ class F2:
     @staticmethod
     def input(d: list, out: list) -> None:
         """out = B^T d: d0 - d2, d1 + d2, d2 - d1, d1 - d3."""
-        np.subtract(d[0], d[2], out=out[0])
-        np.add(d[1], d[2], out=out[1])
-        np.subtract(d[2], d[1], out=out[2])
-        np.subtract(d[1], d[3], out=out[3])
+        for o, (op, a, b) in enumerate(((np.subtract, 0, 2), (np.add, 1, 2),
+                                        (np.subtract, 2, 1), (np.subtract, 1, 3))):
+            op(d[a], d[b], out=out[o])
 
     @staticmethod
     def output(t: list, out: list) -> None:
         """out = A^T t: t0 + t1 + t2, t1 - t2 - t3."""
-        np.add(t[0], t[1], out=out[0])
-        np.add(out[0], t[2], out=out[0])
-        np.subtract(t[1], t[2], out=out[1])
-        np.subtract(out[1], t[3], out=out[1])
+        for o, (op, a, b, c) in enumerate(((np.add, 0, 1, 2), (np.subtract, 1, 2, 3))):
+            op(t[a], t[b], out=out[o])
+            op(out[o], t[c], out=out[o])
 
 
 class F4:
