@@ -29,8 +29,9 @@ column of U (the bias in U[1, 1]): A^T's second column is all ones, so that prod
 adds the bias to every output and no pass over the result does.
 
 Tile rows are done in blocks (BLOCK_BYTES of V) so that R, V and Mt stay in the cache;
-the intra-op threads take whole blocks, or, when there are fewer tile rows than parts,
-ranges of filters over one V.
+the intra-op threads take whole blocks, or, when there are fewer than two tile rows a
+part or U is large, ranges of filters over one V. Conv takes this path where `choice`
+finds F4 or F2 faster than im2col (measured per shape: docs/DESIGN.md).
 """
 from __future__ import annotations
 
