@@ -30,6 +30,9 @@ from .scratch import scratch
 from .spatial import geometry
 from .tap_sums import run_tap_sums, tap_sums_plan, tap_weights
 from .taps import tap_plan
+from .winograd import WinogradPlan, winograd_plan
+from .winograd import run as run_winograd
+from .winograd import weights as winograd_weights
 
 # an element of the taps copied costs about what this many multiply-adds cost in BLAS
 # (the work estimate that decides how many parts a call is cut into)
@@ -61,6 +64,7 @@ class Conv(Kernel):
         self._tap_weights = (None, None)  # (wg, the weights for tap_sums)
         self._depthwise = (None, None, None)  # (wg, DepthwisePlan, its weights)
         self._plane = (None, 0, None)  # (bias [M, 1], positions, `bias_plane`)
+        self._winograd = (None, None, None, None)  # (w, b, (dtype, F), winograd.weights)
 
     def run(self, x, w, b=None, addend=None, *, auto_pad="NOTSET", dilations=None, group=1,
             kernel_shape=None, pads=None, strides=None):
@@ -71,9 +75,11 @@ class Conv(Kernel):
                 self._plans.clear()
             entry = self._plans[key] = self.plan(x, w, auto_pad, dilations, group,
                                                  kernel_shape, pads, strides)
-        out, plan, sums_plan, depthwise = entry
+        out, plan, sums_plan, depthwise, wino = entry
         if plan is None:  # the kernel is wider than the padded input, or no image
             return np.zeros(x.shape[:1] + w.shape[:1] + out, dtype=x.dtype)
+        if wino is not None and self.order is None and x.dtype == w.dtype:
+            return self.winograd(wino, x, w, b, addend)
         if depthwise is not None:  # (its grid is the output: nothing to cut)
             plan = depthwise
         n, (c, m) = x.shape[0], (x.shape[1], w.shape[0])
@@ -165,7 +171,7 @@ class Conv(Kernel):
         kernel, strides, dilations, begin, end, out = geometry(
             self, x, kernel, strides, dilations, pads, auto_pad)
         if 0 in out or x.shape[0] == 0:
-            return tuple(out), None, None, None
+            return tuple(out), None, None, None, None
         geo = (tuple(x.shape[2:]), tuple(kernel), tuple(strides), tuple(dilations),
                tuple(begin), tuple(out))
         one = group == 1  # (ExactPlan: filters against column rows, for one group)
@@ -174,7 +180,18 @@ class Conv(Kernel):
         depthwise = DepthwisePlan(plan, out) if not one and x.shape[1] == group and (
             len(plan.taps) > 1 or plan.masks) else None
         return tuple(out), plan, tap_sums_plan(*geo, x.shape[1], w.shape[0], group), \
-            depthwise
+            depthwise, winograd_plan(*geo, x.shape[1], w.shape[0], group, x.dtype)
+
+    def winograd(self, wino: WinogradPlan, x, w, b, addend) -> np.ndarray:
+        """The convolution by Winograd's F(2x2, 3x3) or F(4x4, 3x3) (winograd.py), the
+        transformed weights (the bias in them) made once per weight array."""
+        last = self._winograd
+        if last[0] is not w or last[1] is not b or last[2] != (x.dtype, wino.f):
+            self._winograd = (w, b, (x.dtype, wino.f), winograd_weights(w, b, x.dtype, wino.f))
+        dups = self.filters(x, w, b, 1)[2]
+        result = np.empty((x.shape[0], w.shape[0]) + wino.out, x.dtype)
+        run_winograd(wino, x, self._winograd[3], result, dups, addend, self.relu)
+        return result
 
     def bias_plane(self, by_row, result):
         """The bias [M, 1] as a contiguous plane [M, positions] when it is small
