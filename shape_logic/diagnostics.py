@@ -8,6 +8,7 @@ import clingo
 
 from .answer_set import Atoms
 from .graph import Graph
+from .scopes import unscoped_name
 
 
 @dataclass
@@ -188,9 +189,12 @@ def with_printed_names(diagnostics: list, rename: dict, count: int) -> list:
         name = m.group(0)
         if name in rename:
             return rename[name]
-        if not re.fullmatch(r"_\d+|_i\d+_\w*", name):
-            return name  # (not a fresh name: `_` alone, a user's `_x`)
-        return extra.setdefault(name, f"_{count + len(extra) + 1}")
+        base = unscoped_name(name)  # (a body's copy prints as the name it copies)
+        if base in rename:
+            return rename[base]
+        if not re.fullmatch(r"_\d+", base):
+            return base  # (not a fresh name: a copy of a user's name, a user's `_x`)
+        return extra.setdefault(base, f"_{count + len(extra) + 1}")
 
     def text(t):
         if not isinstance(t, str) or "_" not in t:

@@ -193,3 +193,15 @@ def test_a_conflicts_fresh_names_are_the_ones_the_shapes_print():
             assert d.values == ["3", "2*_1"] and d.notes == ["3 != 2*_1"], d
         if not explain:  # (the fast solve names every place: `_2` among them, quoted)
             assert any("`_2`" in d.message for d in sol.diagnostics)
+
+
+def test_printed_names_of_a_bodys_copies_and_of_names_no_shape_prints():
+    # a body's copy prints as the name it copies (`_i3_s` is s), a fresh name no shape
+    # prints gets the next number, a quoted tensor name stays
+    from shape_logic.diagnostics import Diagnostic, with_printed_names
+
+    d = Diagnostic("E0001", "axis 0 of `_i3_x` has two sizes: _i3_s + 1 and 2*_i2__4",
+                   values=["_i3_s + 1", "2*_i2__4"], notes=["_2 != _9"])
+    (out,) = with_printed_names([d], {"_2": "_1"}, 1)
+    assert out.message == "axis 0 of `_i3_x` has two sizes: s + 1 and 2*_2"
+    assert out.values == ["s + 1", "2*_2"] and out.notes == ["_1 != _3"]
