@@ -14,7 +14,11 @@ Range, TopK, OneHot, DFT, STFT, indexing, Einsum, Gemm, normalizations, reductio
 data-dependent sizes...), with size inputs constant or computed from shapes; a kind of
 its own so that the base kind's mix stays as it was. `--backward` (bench/fuzz_backward.py)
 checks the inference backward: some of the inputs' declarations hidden, computed tensors
-annotated with their true shapes, every stated dim checked as below.
+annotated with their true shapes, every stated dim checked as below. `--narrowing`
+(bench/fuzz_narrowing.py) checks an ONNX model's declared outputs taken as advice
+(shape_logic/narrowing.py): the graph as a model, some tensors its outputs, declared the
+ways exporters do (traced sizes, shared names, wrong ones...), checked as below and for
+which declarations are kept.
 
 Each graph is built by execution: random nodes from the supported set below are
 applied to tensors with concrete shapes, and the executor's NumPy kernels
@@ -59,6 +63,7 @@ from fuzz_control import build_control  # noqa: E402
 from fuzz_exec import (EXECUTE_SECONDS, concrete, execute, other_symbols,  # noqa: E402,F401
                        outer_reads, runs_at, shrink, with_values)
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
+import fuzz_narrowing  # noqa: E402
 from fuzz_ops import build_ops  # noqa: E402
 from fuzz_seq_control import build_seq  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
@@ -235,9 +240,9 @@ KINDS = {"base": lambda rng: build(rng),
 
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
          progress: int = 0, timeout: float = 30.0, kind: str = "base",
-         backward: bool = False) -> dict:
+         backward: bool = False, narrowing: bool = False) -> dict:
     rng = random.Random(seed)
-    stats, counts = Counter(), {}  # counts: --backward's completeness
+    stats, counts = Counter(), {}  # counts: --backward's completeness, --narrowing's ways
     per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
     failures = []
     t0 = time.perf_counter()
@@ -245,23 +250,28 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
         b = KINDS[kind](random.Random(rng.randrange(2**63)))
         per_op.update(b.ops)
         d = disguise(b, random.Random(rng.randrange(2**63))) if backward else None
+        ways = random.Random(rng.randrange(2**63)) if narrowing else None
         try:
             with budget(timeout, clock=time.process_time):  # CPU seconds: fair under nice
                 run = program_every > 0 and k % program_every == 0
-                verdict, reason, tensor = fuzz_one(b, d, run, counts) if backward else \
-                    check(b, run_program=run)
+                if narrowing:  # (d: the model as declared; a crash or timeout keeps it)
+                    verdict, reason, d = fuzz_narrowing.fuzz_one(b, ways, counts)
+                else:
+                    verdict, reason, tensor = fuzz_one(b, d, run, counts) if backward else \
+                        check(b, run_program=run)
         except TimeLimit as e:  # a graph of a few nodes never needs long: a finding
             verdict, reason, tensor = "timeout", str(e), None
         except Exception as e:  # a crash is a finding too
             verdict, reason, tensor = "crash", f"{type(e).__name__}: {e}", None
         stats[verdict] += 1
-        if verdict in ("unsound", "crash", "missed", "timeout"):
+        if verdict in ("missed", *fuzz_narrowing.FINDINGS):
             if verdict != "missed":
                 unsound_ops.update(set(b.ops))
-            failures.append({"verdict": verdict, "reason": reason,
-                             "symbols": d.symbols if backward else b.symbols,
-                             "graph": failing_graph(b, d, verdict, reason) if backward
-                             else shrink(b, tensor)})
+            failures.append({"verdict": verdict, "reason": reason, **(
+                fuzz_narrowing.failing_case(b, d, verdict) if narrowing else
+                {"symbols": d.symbols if backward else b.symbols,
+                 "graph": failing_graph(b, d, verdict, reason) if backward
+                 else shrink(b, tensor)})})
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
                 (out / f"{verdict}_{k}.json").write_text(json.dumps(failures[-1], indent=1))
@@ -301,9 +311,15 @@ def main(argv=None) -> int:
                    help="hide some of the inputs' declarations, annotate computed tensors "
                         "with their true shapes, check what is inferred back "
                         "(bench/fuzz_backward.py; base or ops graphs)")
+    p.add_argument("--narrowing", action="store_true",
+                   help="solve the graph as an ONNX model whose outputs are declared the "
+                        "ways exporters do, check which declarations are kept "
+                        "(bench/fuzz_narrowing.py; base or ops graphs)")
     args = p.parse_args(argv)
+    if args.narrowing and args.kind not in ("base", "ops"):
+        p.error("--narrowing takes graphs of the base or ops kind (no bodies to write)")
     r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
-             args.kind, args.backward)
+             args.kind, args.backward, args.narrowing)
     v = r["verdicts"]
     print(f"graphs tried: {r['graphs']} (seed {r['seed']}, {r['seconds']:.0f} s)")
     print(f"  consistent, every shape sound: {v.get('ok', 0)}")
@@ -315,6 +331,13 @@ def main(argv=None) -> int:
     if args.backward:
         print(f"  failing in the executor, skipped: {v.get('skip', 0)}\n  "
               + completeness(r["completeness"]))
+    if args.narrowing:
+        print(f"  skipped (no output, or the forward solve's finding): {v.get('skip', 0)}\n"
+              f"  {fuzz_narrowing.summary(r['completeness'])}\n  declarations set aside "
+              f"that must be kept, or warned about wrongly: {v.get('dropped', 0)}; "
+              f"inconsistent: {v.get('inconsistent', 0)}; dims lost: {v.get('lost', 0)}; "
+              f"Obvious differing: {v.get('obvious', 0)}; wrong where a kept declaration "
+              f"fills a dim the rules leave open (not checked): {v.get('open', 0)}")
     print(f"  UNSOUND: {v.get('unsound', 0)}   crashes: {v.get('crash', 0)}   "
           f"timeouts: {v.get('timeout', 0)}")
     print("nodes per op: " + ", ".join(f"{k} {c}" for k, c in sorted(r["per_op"].items())))
@@ -323,7 +346,7 @@ def main(argv=None) -> int:
             f"{k} {c}" for k, c in sorted(r["unsound_ops"].items())))
     for f in r["failures"][:10]:
         print(f"- {f['verdict']}: {f['reason']}")
-    return 1 if v.get("unsound") or v.get("crash") or v.get("timeout") else 0
+    return 1 if any(v.get(k) for k in fuzz_narrowing.FAILURES) else 0
 
 
 if __name__ == "__main__":

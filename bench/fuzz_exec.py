@@ -101,13 +101,15 @@ def with_values(b: Builder) -> dict:
     return g
 
 
-def shrink(b: Builder, tensor: str | None) -> dict:
-    """The graph cut down to the ancestors of `tensor` (the whole graph without one)."""
+def shrink(b: Builder, tensor: str | list | None) -> dict:
+    """The graph cut down to the ancestors of `tensor` (or of each of a list of tensors;
+    the whole graph without one)."""
     g = json.loads(json.dumps(b.graph))
     if tensor is None:
         return g
+    tensors = [tensor] if isinstance(tensor, str) else list(tensor)
     producer = {o: n for n in g["nodes"] for o in n["outputs"]}
-    keep, todo = set(), [tensor]
+    keep, todo = set(), list(tensors)
     while todo:
         t = todo.pop()
         n = producer.get(t)
@@ -116,7 +118,7 @@ def shrink(b: Builder, tensor: str | None) -> dict:
             todo.extend(x for x in n["inputs"] if x)
             todo.extend(outer_reads(n))  # (a body sees the graph's tensors)
     g["nodes"] = [n for n in g["nodes"] if n["name"] in keep]
-    used = {x for n in g["nodes"] for x in [*n["inputs"], *outer_reads(n)]} | {tensor}
+    used = {x for n in g["nodes"] for x in [*n["inputs"], *outer_reads(n)]} | set(tensors)
     g["inputs"] = {k: v for k, v in g["inputs"].items() if k in used}
     g["initializers"] = {k: v for k, v in g["initializers"].items() if k in used}
     return g

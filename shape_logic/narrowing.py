@@ -17,11 +17,13 @@ the graph is solved without the outputs' declared shapes (one solve more: if the
 requires as much by itself, that is all), and the declarations are then taken back one
 at a time in the model's order: each is kept unless, with the ones kept so far, it
 contradicts the graph or requires of the input dims what the graph alone does not, or
-gives a dim the graph leaves open through a name it shares with another declared dim
-(the legacy exporter's merged names: only its naming says they are equal; checked
-whenever the declarations share a name of their own, one solve more).
+gives a dim the graph leaves open a value in the inputs' terms (a traced size where the
+data decides the size: NonZero's count declared 7 holds for one input only; checked
+whenever a size the data decides is given so, one solve more), or through a name it
+shares with another declared dim (the legacy exporter's merged names: only its naming
+says they are equal; checked whenever the declarations share a name of their own).
 A trial whose outcome is plain from the graph's shapes alone (a declaration that only names
-them, a rank or a dim off by an integer) is decided without its solve (_Obvious), and the
+them, a rank or a dim off by an integer) is decided without its solve (Obvious), and the
 kept declarations are then solved together once at the end, if any was set aside. A trial
 with every declaration in force is the model's own solve, not made again. The solve that
 follows a trial if it sets its declaration aside runs meanwhile in a second
@@ -34,10 +36,10 @@ an input is backward inference (INTERFACE section 2)."""
 from __future__ import annotations
 
 import threading
-from copy import copy
 from dataclasses import replace
 
 from .decode import decode
+from .narrowing_obvious import Obvious
 
 
 def solves_ahead(problem) -> _Solves:
@@ -63,7 +65,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     if not declared or not _from_onnx(graph.source):
         return as_is
     shared = _shared_names(graph, declared)
-    if not atoms.conflicts and not _narrowings(graph, decoded) and not shared:
+    related = _relates_names(graph, decoded)
+    if not atoms.conflicts and not _narrowings(graph, decoded) and not shared and \
+            not related and not _data_sizes_given(graph, atoms, decoded, declared):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -71,15 +75,16 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     alone = kept[2]
     free = _narrowings(graph, alone)
-    if not atoms.conflicts and set(_narrowings(graph, decoded)) <= set(free) and not any(
-            _borrowed(graph, name, alone, decoded, shared) for name in declared):
+    if not atoms.conflicts and not related and set(_narrowings(graph, decoded)) <= set(
+            free) and not any(_borrowed(graph, name, alone, decoded, shared) or
+                              _filled(graph, name, alone, decoded) for name in declared):
         solves.drop(kept)
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
     set_aside = {}  # output -> (its declared shape, why it is set aside, check's status)
-    # a trial is solved only when Python cannot tell its outcome (_Obvious); `kept` is then
+    # a trial is solved only when Python cannot tell its outcome (Obvious); `kept` is then
     # the solve of exactly the kept declarations, or None when one was kept without a solve
-    obvious = _Obvious(graph, alone, declared)
+    obvious = Obvious(graph, alone, declared)
     for i, name in enumerate(declared):
         verdict = obvious.verdict(name)
         if verdict == "kept":
@@ -101,7 +106,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         else:
             fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
-            if not fixed and not borrowed:
+            filled = [] if borrowed else _filled(graph, name, alone, trial[2])
+            if not fixed and not borrowed and not filled:
                 solves.drop(kept)
                 solves.cancel()  # (what runs ahead assumed the trial set aside)
                 kept, kept_names = trial, kept_names + [name]
@@ -109,7 +115,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
                 continue
             why = ("which would require " + " and ".join(fixed) if fixed else
                    "whose names, shared with another declared dim, would give "
-                   + ", ".join(borrowed) + " that the graph leaves open")
+                   + ", ".join(borrowed) + " that the graph leaves open" if borrowed else
+                   "which would give " + ", ".join(filled) + " that the graph leaves open")
             status = "set aside"
         solves.drop(trial)
         set_aside[name] = (str(graph.outputs[name].shape), why, status)
@@ -126,8 +133,10 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
 
 
 def _declared(graph) -> list[str]:
+    """The outputs declared with a shape: a scalar's too (`shape {}` in ONNX is rank 0),
+    which a rank-1 graph output contradicts like any other rank."""
     return [name for name, info in graph.outputs.items()
-            if info.shape is not None and info.shape.dims]
+            if info.shape is not None and info.shape.dims is not None]
 
 
 def _as_declared(graph, outputs) -> bool:
@@ -254,6 +263,81 @@ def _shared_names(graph, declared) -> set[str]:
     return shared
 
 
+def _data_sizes_given(graph, atoms, decoded, declared) -> bool:
+    """Whether the solve says something of a size the data decides (NonZero's count,
+    Unique's...) that a declared output's dim says too: a value in the inputs' terms or an
+    expression (2*k: even), not a bare name. The graph may give it (the count of a
+    constant's non-zeros: Longformer's aranges, NonZero(ConstantOfShape([4*batch], 1))),
+    or the declaration (a traced size), which only the solve without the declarations
+    tells apart. (Looked for: integers and expressions of names of its own that a
+    declared dim says too; not a count declared by an input's name, nor one a declared dim
+    gives through arithmetic, count + 1.)"""
+    if not atoms.data_bounds:
+        return False
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    # (a declared dim in the inputs' names, [batch, seq, 32], is common, and the graph
+    # gives such counts: a traced size is an integer, an expression of names of its own)
+    said = {d for name in declared if decoded.shapes.get(name) is not None
+            for d in decoded.shapes[name].dims or ()
+            if d.is_int or d.symbols() - inputs and not _open(d, inputs)}
+    for t, i in atoms.data_bounds:
+        shape = decoded.shapes.get(t)
+        dims = shape.dims if shape is not None else None
+        if dims is not None and i < len(dims) and dims[i] in said:
+            return True
+    return False
+
+
+def _relates_names(graph, decoded) -> bool:
+    """Whether the solve binds or relates names other than the inputs' to expressions of
+    each other: two declarations [2*k] and [c] of one count the graph leaves open print it
+    c, with k = c//2 (c even), which only the declarations say."""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    own = {s for s, c in graph.symbol_class.items() if c == 1}
+    # (a declared name bound to the inputs' terms names a size the graph gives)
+    return any(s in own and not e.symbols() <= inputs and not _open(e, inputs)
+               for s, e in decoded.bindings.items()) or any(
+        (a - b).symbols() & own for a, b in decoded.met_constraints)
+
+
+def _open(d, inputs) -> bool:
+    """Whether dim d is a bare name other than the inputs' (a fresh one, a declaration's
+    own): a size that stays open."""
+    atom = d.single_atom()
+    return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
+
+
+def _filled(graph, name, alone, decoded) -> list[str]:
+    """The dims of output `name` that the graph alone leaves open (a fresh name: a size the
+    data decides, or one the rules cannot compute) and that a solve with its declaration
+    gives in the inputs' terms, or where the graph gives a bare fresh name, as any
+    expression (`2*k` says the size is even), as `axis i = dim`: an exporter's traced size
+    holds for the traced input only. A name of its own for the dim says nothing more."""
+    got, dims = decoded.shapes.get(name), graph.outputs[name].shape.dims
+    if got is None or got.dims is None or len(got.dims) != len(dims):
+        return []
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    read = any(name in n.inputs for n in graph.nodes + graph.body_nodes)
+    out = []
+    for i, (d, g) in enumerate(zip(dims, got.dims)):
+        a = _given(graph, alone, name, i)
+        # (a bare name of its own, or `?`, says nothing: where the solve gives the dim all
+        # the same, the kept declarations before it do - a Conv's width named S_2 is >= 1,
+        # and its broadcast with the input's width s2 is then s2. But a name is a size of at
+        # least 1, and a size the data decides may be 0: met by the graph's arithmetic (a
+        # node reads the output), a Slice [-1:1] of a Compress's rows named S_0 gave
+        # max(0, 2 - S_0), 2 where no row is selected)
+        if _open(d, inputs):
+            if read and a is not None and alone.data_ranges.get(str(a), (1,))[0] == 0:
+                out.append(f"axis {i} = {g} (a name is a size of at least 1, the data's "
+                           "may be 0)")
+            continue
+        if a is not None and not a.symbols() <= inputs and (
+                g.symbols() <= inputs or _open(a, inputs) and not _open(g, inputs)):
+            out.append(f"axis {i} = {g}")
+    return out
+
+
 def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
     """The dims of output `name` that the graph alone leaves open (its rank too) and that
     the declaration names with a name it shares with another declared dim: an equality
@@ -305,95 +389,3 @@ def _given(graph, alone, t: str, k: int):
 def _from_onnx(source) -> bool:
     """The graph was read from an ONNX model (a ModelProto or its GraphProto)."""
     return type(source).__name__ in ("ModelProto", "GraphProto")
-
-
-class _Obvious:
-    """The trials whose outcome is plain without solving them. The graph alone gives each
-    axis of an output a dim G; the declared dim D may use the declared outputs' own names
-    (no input or annotation uses them), each standing for the G where a kept declaration
-    first names it. A trial is
-    - kept when no node reads the output, every axis's G is in the inputs' names, and D is
-      one of those own names not named before (G not 0: a name is a size of at least 1)
-      or is G once they are replaced: the declaration names what the graph gives, and
-      requires nothing of the inputs (no conflict, no narrowing, nothing borrowed: G is
-      determined);
-    - a contradiction when the ranks differ, or an axis's D (in the inputs' names once
-      the own names are replaced) and G differ by a nonzero integer: however the solver
-      binds the inputs' names (the same in both), the two stay that far apart where they
-      meet, and @relate finds the conflict (not so for other conflicts @relate finds:
-      `3*h*n = n` became `3*h*h + 24*h = h + 8`, unsolved, once the other axes bound n);
-    - solved otherwise. A solved trial that is kept names its own names the same way; where
-      it does not, every later trial is solved."""
-
-    def __init__(self, graph, alone, declared):
-        self.graph, self.alone = graph, alone
-        self.inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-        elsewhere = set()
-        for info in list(graph.inputs.values()) + list(graph.annotations.values()):
-            if info.shape is not None:
-                elsewhere |= info.shape.symbols()
-        self.own = {s for name in declared for d in graph.outputs[name].shape.dims
-                    for s in d.symbols()
-                    if graph.symbol_class.get(s) != 0 and s not in elsewhere}
-        self.known: dict = {}  # own name -> the G it stands for
-        # outputs that nodes read: there a name meets the graph's arithmetic before it is
-        # bound (a broadcast of a declared [P_0, P_1] with [n, 1, h, 1] gave
-        # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
-        self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
-        self.blind = False
-
-    def copy(self) -> _Obvious:
-        """The same judge, whose later verdicts leave this one's as they are."""
-        twin = copy(self)
-        twin.known = dict(self.known)
-        return twin
-
-    def verdict(self, name) -> str | None:
-        """"kept" (its own names then stand for its Gs), "contradiction", or None (to be
-        solved)."""
-        if self.blind:
-            return None
-        outcome, named = self._walk(name)
-        if outcome == "kept":
-            self.known.update(named)
-        return outcome
-
-    def learn(self, name) -> None:
-        """The trial of `name` was solved and kept: its own names stand for its Gs."""
-        outcome, named = self._walk(name)
-        if outcome == "kept":
-            self.known.update(named)
-        else:
-            self.blind = True
-
-    def _walk(self, name) -> tuple[str | None, dict]:
-        dims = self.graph.outputs[name].shape.dims
-        got = self.alone.shapes.get(name)
-        given = got.dims if got is not None else None
-        if given is None:
-            return None, {}
-        if len(dims) != len(given):
-            return "contradiction", {}
-        outcome, named = "kept", {}
-        for d, g in zip(dims, given):
-            determined = g.symbol_set() <= self.inputs
-            atom = d.single_atom()
-            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
-            if s in self.own and s not in self.known and s not in named:
-                # a name stands for a size of at least 1 (`relate` cancels it): naming a
-                # size the graph gives as 0 is a conflict, left to the solver
-                if determined and not (g.is_int and g.value <= 0):
-                    named[s] = g
-                else:
-                    outcome = None
-                continue
-            d = d.subs({**self.known, **named})
-            if not (determined and d.symbol_set() <= self.inputs):
-                outcome = None
-            elif d != g:
-                if (d - g).is_int:
-                    return "contradiction", {}
-                outcome = None
-        if outcome == "kept" and name in self.read:
-            outcome = None
-        return outcome, named

@@ -245,6 +245,110 @@ def test_a_shared_name_does_not_make_two_open_dims_equal():
     assert all("would give axis 0 equal to" in w for w in sol.warnings)
 
 
+def test_a_scalar_declaration_is_advice_too():
+    # `shape {}` declares rank 0 (bench/fuzz.py --narrowing, seed 1): narrowing took only
+    # declarations with dims for declared, so a Shape output declared a scalar made the
+    # model inconsistent alone, and beside a declaration set aside it was solved
+    # undeclared without a warning
+    def shape_of(*declared):
+        outs = [helper.make_tensor_value_info("s", TensorProto.INT64, declared[0])]
+        if len(declared) > 1:
+            outs.append(helper.make_tensor_value_info("y", F, declared[1]))
+        return model([helper.make_node("Shape", ["x"], ["s"]),
+                      helper.make_node("Relu", ["x"], ["y"])],
+                     [helper.make_tensor_value_info("x", F, ["n", 3])], outs)
+
+    for m in (shape_of([]), shape_of([], ["n", 4])):
+        sol = solve(m)
+        assert sol.status == "ok" and sol.shape("s") == "[2]"
+        assert sol.set_aside["s"][2] == "contradiction"
+        assert sum(w.startswith("graph output s is declared [], which contradicts it")
+                   for w in sol.warnings) == 1
+    sol = solve(shape_of([2], ["n", 4]))
+    assert list(sol.set_aside) == ["y"]
+    # a scalar the graph gives is kept as declared
+    m = model([helper.make_node("ReduceSum", ["x"], ["r"], keepdims=0)],
+              [helper.make_tensor_value_info("x", F, ["n", 3])],
+              [helper.make_tensor_value_info("r", F, [])])
+    sol = solve(m)
+    assert sol.status == "ok" and sol.shape("r") == "[]" and sol.warnings == []
+
+
+def test_a_traced_size_for_a_count_the_data_decides_is_set_aside():
+    # bench/fuzz.py --narrowing (ops, seed 2): a Compress, Unique or NonZero output declared
+    # with its traced count (or an input's name) was kept - it requires nothing of the
+    # inputs - and printed, wrong for other data; a name of its own says nothing and stays
+    def nonzero(declared, more=()):
+        return model([helper.make_node("NonZero", ["x"], ["z"]),
+                      helper.make_node("Relu", ["x"], ["r"])],
+                     [helper.make_tensor_value_info("x", F, ["n", 3])],
+                     [helper.make_tensor_value_info("z", TensorProto.INT64, declared),
+                      *more])
+
+    # (an input's name for it is looked for only when narrowing looks for another reason:
+    # here r's traced size; the one-solve path looks for integers, Longformer's
+    # NonZero(ConstantOfShape([4*batch], 1)) counts 4*batch in its inputs' names)
+    traced_r = [helper.make_tensor_value_info("r", F, [2, 3])]
+    for declared, more, given in (([2, 7], (), "7"), ([2, "n"], traced_r, "n")):
+        sol = solve(nonzero(declared, more))
+        assert sol.status == "ok" and sol.shape("z") == "[2, _1]", sol.shape("z")
+        assert f"which would give axis 1 = {given} that the graph leaves open" in \
+            sol.warnings[0]
+    sol = solve(nonzero([2, "count"]))
+    assert sol.shape("z") == "[2, count]" and sol.warnings == []
+
+
+def test_declared_names_do_not_relate_a_count_the_data_decides():
+    # (--narrowing, ops, seed 3) Unique's values declared [2*k] and its counts [c]: kept,
+    # the one count printed c with k = c//2, a claim that it is even
+    m = model([helper.make_node("Unique", ["x"], ["u", "i", "inv", "c"], sorted=0)],
+              [helper.make_tensor_value_info("x", TensorProto.INT64, ["n", "m"])],
+              [helper.make_tensor_value_info("u", TensorProto.INT64, ["2*k"]),
+               helper.make_tensor_value_info("c", TensorProto.INT64, ["c"])])
+    sol = solve(m)
+    assert sol.status == "ok" and sol.shape("u") == "[c]" and sol.constraints == []
+    assert list(sol.set_aside) == ["u"] and sol.bindings == {}
+    (w,) = sol.warnings
+    assert "which would give axis 0 = 2*k that the graph leaves open" in w
+
+
+def test_a_name_of_its_own_for_a_dim_the_graph_leaves_open_is_kept():
+    # (--narrowing, base, seed 4) a Conv's width declared S_2 (a size >= 1) lets the solve
+    # give its broadcast with the input's width as w; the next output, declared with a name
+    # of its own there, said nothing of it and is kept (a traced size of a third output
+    # makes narrowing look)
+    m = model([helper.make_node("Conv", ["x", "k"], ["c"], dilations=[2]),
+               helper.make_node("Less", ["c", "x"], ["y"]),
+               helper.make_node("Relu", ["x"], ["r"])],
+              [helper.make_tensor_value_info("x", F, ["n", 1, "w"]),
+               helper.make_tensor_value_info("k", F, [2, 1, "kw"])],
+              [helper.make_tensor_value_info("c", F, ["S_0", 2, "S_2"]),
+               helper.make_tensor_value_info("y", TensorProto.BOOL, ["n", 2, "f"]),
+               helper.make_tensor_value_info("r", F, ["n", 1, 5])])
+    sol = solve(m)
+    assert sol.status == "ok" and list(sol.set_aside) == ["r"]
+    assert sol.shape("c") == "[n, 2, w - 2*kw + 2]" and sol.shape("y") == "[n, 2, w]"
+
+
+def test_a_name_for_a_count_the_data_decides_is_set_aside_where_nodes_read_it():
+    # (--narrowing, ops, seed 6) a name is a size of at least 1: Compress's rows declared
+    # S_0 and sliced [-1:1] gave max(0, 2 - S_0) rows, 2 where no row is selected (0). An
+    # output no node reads keeps its name ([3, count] above)
+    ints = [numpy_helper.from_array(np.array(v, np.int64), n)
+            for v, n in (([-1], "starts"), ([1], "ends"), ([0], "axes"))]
+    m = model([helper.make_node("Compress", ["x", "mask"], ["c"], axis=0),
+               helper.make_node("Slice", ["c", "starts", "ends", "axes"], ["y"])],
+              [helper.make_tensor_value_info("x", F, ["n", 2]),
+               helper.make_tensor_value_info("mask", TensorProto.BOOL, ["n"])],
+              [helper.make_tensor_value_info("c", F, ["S_0", 2]),
+               helper.make_tensor_value_info("y", F, ["r", 2])], ints)
+    sol = solve(m)
+    assert sol.status == "ok" and list(sol.set_aside) == ["c"]
+    assert "which would give axis 0 = S_0 (a name is a size of at least 1, the data's may " \
+           "be 0) that the graph leaves open" in sol.warnings[0]
+    assert "S_0" not in sol.shape("y") and sol.shape("c") == "[_1, 2]"
+
+
 def test_a_shape_error_of_the_graph_itself_stays_an_error():
     m = model([helper.make_node("Add", ["x", "z"], ["y"])],
               [helper.make_tensor_value_info("x", F, ["n", 3]),

@@ -1,0 +1,98 @@
+"""Narrowing's trials whose outcome is plain without solving them (shape_logic/narrowing.py):
+a declared output that only names what the graph gives is kept, one whose rank or a dim
+is off by an integer contradicts it."""
+from __future__ import annotations
+
+from copy import copy
+
+
+class Obvious:
+    """The trials whose outcome is plain without solving them. The graph alone gives each
+    axis of an output a dim G; the declared dim D may use the declared outputs' own names
+    (no input or annotation uses them), each standing for the G where a kept declaration
+    first names it. A trial is
+    - kept when no node reads the output, every axis's G is in the inputs' names, and D is
+      one of those own names not named before (G not 0: a name is a size of at least 1)
+      or is G once they are replaced: the declaration names what the graph gives, and
+      requires nothing of the inputs (no conflict, no narrowing, nothing borrowed: G is
+      determined);
+    - a contradiction when the ranks differ, or an axis's D (in the inputs' names once
+      the own names are replaced) and G differ by a nonzero integer: however the solver
+      binds the inputs' names (the same in both), the two stay that far apart where they
+      meet, and @relate finds the conflict (not so for other conflicts @relate finds:
+      `3*h*n = n` became `3*h*h + 24*h = h + 8`, unsolved, once the other axes bound n);
+    - solved otherwise. A solved trial that is kept names its own names the same way; where
+      it does not, every later trial is solved."""
+
+    def __init__(self, graph, alone, declared):
+        self.graph, self.alone = graph, alone
+        self.inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+        elsewhere = set()
+        for info in list(graph.inputs.values()) + list(graph.annotations.values()):
+            if info.shape is not None:
+                elsewhere |= info.shape.symbols()
+        self.own = {s for name in declared for d in graph.outputs[name].shape.dims
+                    for s in d.symbols()
+                    if graph.symbol_class.get(s) != 0 and s not in elsewhere}
+        self.known: dict = {}  # own name -> the G it stands for
+        # outputs that nodes read: there a name meets the graph's arithmetic before it is
+        # bound (a broadcast of a declared [P_0, P_1] with [n, 1, h, 1] gave
+        # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
+        self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
+        self.blind = False
+
+    def copy(self) -> Obvious:
+        """The same judge, whose later verdicts leave this one's as they are."""
+        twin = copy(self)
+        twin.known = dict(self.known)
+        return twin
+
+    def verdict(self, name) -> str | None:
+        """"kept" (its own names then stand for its Gs), "contradiction", or None (to be
+        solved)."""
+        if self.blind:
+            return None
+        outcome, named = self._walk(name)
+        if outcome == "kept":
+            self.known.update(named)
+        return outcome
+
+    def learn(self, name) -> None:
+        """The trial of `name` was solved and kept: its own names stand for its Gs."""
+        outcome, named = self._walk(name)
+        if outcome == "kept":
+            self.known.update(named)
+        else:
+            self.blind = True
+
+    def _walk(self, name) -> tuple[str | None, dict]:
+        dims = self.graph.outputs[name].shape.dims
+        got = self.alone.shapes.get(name)
+        given = got.dims if got is not None else None
+        if given is None:
+            return None, {}
+        if len(dims) != len(given):
+            return "contradiction", {}
+        outcome, named = "kept", {}
+        for d, g in zip(dims, given):
+            determined = g.symbol_set() <= self.inputs
+            atom = d.single_atom()
+            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
+            if s in self.own and s not in self.known and s not in named:
+                # a name stands for a size of at least 1 (`relate` cancels it): naming a
+                # size the graph gives as 0 is a conflict, left to the solver
+                if determined and not (g.is_int and g.value <= 0):
+                    named[s] = g
+                else:
+                    outcome = None
+                continue
+            d = d.subs({**self.known, **named})
+            if not (determined and d.symbol_set() <= self.inputs):
+                outcome = None
+            elif d != g:
+                if (d - g).is_int:
+                    return "contradiction", {}
+                outcome = None
+        if outcome == "kept" and name in self.read:
+            outcome = None
+        return outcome, named
