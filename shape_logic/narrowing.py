@@ -38,6 +38,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+from .data_sizes import data_sizes_given, open_name
 from .decode import decode
 from .narrowing_obvious import Obvious
 
@@ -66,7 +67,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
     if not atoms.conflicts and not _narrowings(graph, decoded) and not shared and \
-            not related and not _data_sizes_given(graph, atoms, decoded, declared):
+            not related and not data_sizes_given(graph, atoms, decoded, declared):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -262,31 +263,6 @@ def _shared_names(graph, declared) -> set[str]:
     return shared
 
 
-def _data_sizes_given(graph, atoms, decoded, declared) -> bool:
-    """Whether the solve says something of a size the data decides (NonZero's count,
-    Unique's...) that a declared output's dim says too: a value in the inputs' terms or an
-    expression (2*k: even), not a bare name. The graph may give it (the count of a
-    constant's non-zeros: Longformer's aranges, NonZero(ConstantOfShape([4*batch], 1))),
-    or the declaration (a traced size), which only the solve without the declarations
-    tells apart. (Looked for: integers and expressions of names of its own that a
-    declared dim says too; not a count declared by an input's name, nor one a declared dim
-    gives through arithmetic, count + 1.)"""
-    if not atoms.data_bounds:
-        return False
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    # (a declared dim in the inputs' names, [batch, seq, 32], is common, and the graph
-    # gives such counts: a traced size is an integer, an expression of names of its own)
-    said = {d for name in declared if decoded.shapes.get(name) is not None
-            for d in decoded.shapes[name].dims or ()
-            if d.is_int or d.symbols() - inputs and not _open(d, inputs)}
-    for t, i in atoms.data_bounds:
-        shape = decoded.shapes.get(t)
-        dims = shape.dims if shape is not None else None
-        if dims is not None and i < len(dims) and dims[i] in said:
-            return True
-    return False
-
-
 def _relates_names(graph, decoded) -> bool:
     """Whether the solve binds or relates names other than the inputs' to expressions of
     each other: two declarations [2*k] and [c] of one count the graph leaves open print it
@@ -294,16 +270,9 @@ def _relates_names(graph, decoded) -> bool:
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     own = {s for s, c in graph.symbol_class.items() if c == 1}
     # (a declared name bound to the inputs' terms names a size the graph gives)
-    return any(s in own and not e.symbols() <= inputs and not _open(e, inputs)
+    return any(s in own and not e.symbols() <= inputs and not open_name(e, inputs)
                for s, e in decoded.bindings.items()) or any(
         (a - b).symbols() & own for a, b in decoded.met_constraints)
-
-
-def _open(d, inputs) -> bool:
-    """Whether dim d is a bare name other than the inputs' (a fresh one, a declaration's
-    own): a size that stays open."""
-    atom = d.single_atom()
-    return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
 
 
 def _filled(graph, name, alone, decoded) -> list[str]:
@@ -326,13 +295,13 @@ def _filled(graph, name, alone, decoded) -> list[str]:
         # least 1, and a size the data decides may be 0: met by the graph's arithmetic (a
         # node reads the output), a Slice [-1:1] of a Compress's rows named S_0 gave
         # max(0, 2 - S_0), 2 where no row is selected)
-        if _open(d, inputs):
+        if open_name(d, inputs):
             if read and a is not None and alone.data_ranges.get(str(a), (1,))[0] == 0:
                 out.append(f"axis {i} = {g} (a name is a size of at least 1, the data's "
                            "may be 0)")
             continue
         if a is not None and not a.symbols() <= inputs and (
-                g.symbols() <= inputs or _open(a, inputs) and not _open(g, inputs)):
+                g.symbols() <= inputs or open_name(a, inputs) and not open_name(g, inputs)):
             out.append(f"axis {i} = {g}")
     return out
 

@@ -1,0 +1,47 @@
+"""Sizes the data decides and declared outputs (shape_logic/data_sizes.py): a Slice at
+offsets computed from shapes is the graph's to size, so the model is solved once; at
+offsets a graph input holds, a traced size declared for it is set aside."""
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+from shape_logic import solve, solver
+
+_CONTROL = solver.Problem.control
+
+
+def _model(ends_from_input: bool):
+    """x [b, 96] sliced on axis 1 to [0, ends): ends = Shape(x)[1] // 3 (32 at run time
+    for 96: the graph gives it), or an int64 input `e`; y declared [b, 32]."""
+    consts = {"zero": [0], "one": [1], "three": [3]}
+    nodes = [helper.make_node("Slice", ["x", "zero", "ends", "one"], ["y"])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 96])]
+    if ends_from_input:
+        inputs.append(helper.make_tensor_value_info("ends", TensorProto.INT64, [1]))
+    else:
+        nodes[:0] = [helper.make_node("Shape", ["x"], ["xs"]),
+                     helper.make_node("Slice", ["xs", "one", "two"], ["width"]),
+                     helper.make_node("Div", ["width", "three"], ["ends"])]
+        consts["two"] = [2]
+    graph = helper.make_graph(
+        nodes, "slice", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                                               ["b", 32])],
+        [numpy_helper.from_array(np.asarray(v, np.int64), k) for k, v in consts.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_a_slice_at_offsets_computed_from_shapes_is_solved_once(monkeypatch):
+    made = []
+
+    def counted(self, *args, **kwargs):
+        made.append(len(self.graph.nodes))
+        return _CONTROL(self, *args, **kwargs)
+
+    monkeypatch.setattr(solver.Problem, "control", counted)
+    sol = solve(_model(ends_from_input=False))
+    assert sol.shape("y") == "[b, 32]" and not sol.warnings and made == [4]
+
+
+def test_a_traced_size_of_a_slice_at_offsets_an_input_holds_is_set_aside():
+    sol = solve(_model(ends_from_input=True))
+    assert len(sol.warnings) == 1 and "graph output y is declared [b, 32]" in sol.warnings[0]
+    assert sol.shape("y").startswith("[b, _")  # (the data decides it)
