@@ -37,7 +37,8 @@ def data_sizes_given(graph, atoms, decoded, declared) -> bool:
 # by its shape); any other node's every input (NonZero's, Compress's condition...)
 _SIZE_INPUTS = {"Slice": 1, "Split": 1}
 # operators whose outputs are no function of their inputs' values alone
-_RANDOM = ("RandomUniformLike", "RandomNormalLike", "Bernoulli", "Multinomial")
+_RANDOM = ("RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Bernoulli",
+           "Multinomial")
 
 
 def _from_shapes(graph, node, producers: dict, seen: dict) -> bool:
