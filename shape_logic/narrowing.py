@@ -43,7 +43,7 @@ from .decode import decode
 from .narrowing_obvious import Obvious
 
 
-def solves_ahead(problem) -> _Solves:
+def narrowing_solves(problem) -> _Solves:
     """Narrowing's solves for `problem`. The one without the declared outputs, sure to
     come when the declarations share names of their own, is not started beside the
     model's own solve: two groundings of a graph new to the process create the same
@@ -58,7 +58,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     """(problem, atoms, decoded, funcs, warnings, set aside): the solve to go on with -
     this one, or the model's with only the declared outputs that agree with the graph -
     its warnings, and the outputs set aside: name -> (declared shape, why, check's status:
-    "contradiction" or "set aside"). `solves`: solves_ahead(problem)."""
+    "contradiction" or "set aside"). `solves`: narrowing_solves(problem)."""
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [], {})
     declared = _declared(graph)

@@ -35,7 +35,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
-from .narrowing import solves_ahead, without_narrowing
+from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
@@ -328,7 +328,7 @@ def solve(source: Any, rules=(), explain: bool = True, timeout: float | None = N
 def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     started = time.perf_counter()
     problem = Problem.load(source, rules, strict)
-    with solves_ahead(problem) as solves:  # (narrowing's, some started beside this one)
+    with narrowing_solves(problem) as solves:  # (narrowing's, trials two at a time)
         atoms, funcs = problem.atoms()
         t0 = time.perf_counter()
         with phase("decode"):
