@@ -2,6 +2,8 @@
 the model is solved again without its declarations, to tell the two apart."""
 from __future__ import annotations
 
+from .exec_rewrite import NOT_FOLDED
+
 
 def data_sizes_given(graph, atoms, decoded, declared) -> bool:
     """Whether the solve says something of a size the data decides (NonZero's count,
@@ -26,7 +28,7 @@ def data_sizes_given(graph, atoms, decoded, declared) -> bool:
         dims = shape.dims if shape is not None else None
         if dims is not None and i < len(dims) and dims[i] in said:
             if producers is None:
-                producers = {y: n for n in graph.nodes for y in n.outputs if y}
+                producers = graph.producer()
             if not _from_shapes(graph, producers.get(t), producers, {}):
                 return True
     return False
@@ -36,9 +38,6 @@ def data_sizes_given(graph, atoms, decoded, declared) -> bool:
 # from the first: a Slice's starts, ends, axes and steps, a Split's split (its data only
 # by its shape); any other node's every input (NonZero's, Compress's condition...)
 _SIZE_INPUTS = {"Slice": 1, "Split": 1}
-# operators whose outputs are no function of their inputs' values alone
-_RANDOM = ("RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Bernoulli",
-           "Multinomial")
 
 
 def _from_shapes(graph, node, producers: dict, seen: dict) -> bool:
@@ -46,9 +45,10 @@ def _from_shapes(graph, node, producers: dict, seen: dict) -> bool:
     shapes and constants alone (Shape, Size, Constant, initializers, and nodes of such
     inputs): then the graph gives those lengths, and a declared output cannot (BERT's and
     GPT-2's Slices of the fused QKV projection at offsets computed from its shape: a solve
-    without the declarations each, for nothing). A graph input's values, a body, a random
-    operator: not so (a traced size there is a declaration's own)."""
-    if node is None or node.bodies or node.op in _RANDOM:
+    without the declarations each, for nothing). A graph input's values, a body, an
+    operator whose results change from run to run (exec_rewrite.NOT_FOLDED): not so (a
+    traced size there is a declaration's own)."""
+    if node is None or node.bodies or node.op in NOT_FOLDED:
         return False
     first = _SIZE_INPUTS.get(node.op, 0) if not node.domain else 0
     return all(_shape_made(graph, x, producers, seen) for x in node.inputs[first:] if x)
@@ -62,10 +62,10 @@ def _shape_made(graph, t: str, producers: dict, seen: dict) -> bool:
     node = producers.get(t)
     if node is None:  # a graph input (values: data) or an initializer (a constant)
         made = t in graph.initializers
-    elif node.op in ("Shape", "Size") and not node.domain:
+    elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
         made = True
     else:
-        made = not node.bodies and node.op not in _RANDOM and all(
+        made = not node.bodies and node.op not in NOT_FOLDED and all(
             _shape_made(graph, x, producers, seen) for x in node.inputs if x)
     seen[t] = made
     return made

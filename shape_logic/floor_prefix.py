@@ -65,8 +65,10 @@ def _floor_ops(rule_files) -> set[str]:
 def _floor_part(graph, ops: set[str]) -> list:
     """The nodes of those operators and their ancestors, in the graph's order ([] when one
     of them holds a body: what a body requires holds only when it runs)."""
-    producer = {t: n for n in graph.nodes for t in n.outputs if t}
     stack = [n for n in graph.nodes if n.op in ops]
+    if not stack:  # (most graphs: no map of producers built for nothing)
+        return []
+    producer = graph.producer()
     kept: set[str] = set()
     while stack:
         n = stack.pop()
