@@ -13,7 +13,7 @@ graph requires; its inputs and initializers are the graph's own, its outputs und
 scope's copy of a floored name (`_i3_s` for `s`: scopes.py) is that name whenever its body
 runs, so it gets the same floor. The solve under them finds floors as before (more, if any:
 it goes on in rounds), and one under which the graph has a conflict gives way to the solve
-without them (solver.Problem.atoms), which explains the error as before.
+without them (floor_rounds.answer_under), which explains the error as before.
 """
 from __future__ import annotations
 

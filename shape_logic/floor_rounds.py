@@ -15,6 +15,21 @@ from __future__ import annotations
 MAX_ROUNDS = 2
 
 
+def answer_under(problem, floors: dict, cancel=None):
+    """(atoms, funcs): the fast solve of `problem` under `floors` found before it
+    (floor_prefix.py), unless it has floors or ceilings of its own; one that shows a
+    conflict gives way to the solve without them, as a round's does (under_floors)."""
+    if not floors or problem.floors or problem.ceilings:
+        return problem.fast_answer(cancel=cancel)
+    problem.floors = dict(floors)
+    atoms, funcs = problem.fast_answer(cancel=cancel)
+    if atoms.conflicts:  # (no run at all, or one the floors missed)
+        atoms.release_control()
+        problem.floors = {}
+        atoms, funcs = problem.fast_answer(cancel=cancel)
+    return atoms, funcs
+
+
 def under_floors(problem, atoms, funcs, cancel=None):
     """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
     it found (problem.floors then holds them; and the ceilings of If branches' own names,

@@ -30,7 +30,7 @@ from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
 from .floor_prefix import prefix_floors
-from .floor_rounds import under_floors
+from .floor_rounds import answer_under, under_floors
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
@@ -217,15 +217,7 @@ class Problem:
                                     + "".join(f"off({s})." for s in off))
         if self.prefix is None:
             self.prefix = prefix_floors(self)
-        if self.prefix and not (self.floors or self.ceilings):
-            self.floors = dict(self.prefix)
-            atoms, funcs = self.fast_answer(cancel=cancel)
-            if atoms.conflicts:  # (no run at all, or one the floors missed: solved without)
-                atoms.release_control()
-                self.floors = {}
-                atoms, funcs = self.fast_answer(cancel=cancel)
-        else:
-            atoms, funcs = self.fast_answer(cancel=cancel)
+        atoms, funcs = answer_under(self, self.prefix, cancel)
         return under_floors(self, atoms, funcs, cancel)
 
     def fast_answer(self, extra: str = "", cancel=None, active=None
