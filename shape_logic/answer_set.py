@@ -51,6 +51,9 @@ class Atoms:
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
     floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
     ceilings: dict = field(default_factory=dict)  # symbol -> its least ceiling (conditions.lp)
+    # the floors (and ceilings) the graph requires under which alone it conflicts
+    # (floor_rounds.py): explaining takes them too
+    under_bounds: dict = field(default_factory=dict)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background

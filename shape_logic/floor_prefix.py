@@ -31,7 +31,7 @@ def prefix_floors(problem) -> dict[str, int]:
     inputs' names (and of each scope's copies of them); {} when that part is no small
     share of the graph, has bodies, or reads no symbolic dim."""
     graph = problem.graph
-    part = _floor_part(graph, _floor_ops(problem.rule_files))
+    part = _floor_part(graph, floor_ops(problem.rule_files))
     if not part or len(part) > MAX_SHARE * len(graph.nodes):
         return {}
     used = {t for n in part for t in n.inputs if t}
@@ -56,7 +56,7 @@ def prefix_floors(problem) -> dict[str, int]:
         atoms.release_control()
 
 
-def _floor_ops(rule_files) -> set[str]:
+def floor_ops(rule_files) -> set[str]:
     """The operators whose rule files derive `nonempty/2`, or build on one that does."""
     ops = {rf.op for rf in rule_files if rf.makes_floors}
     return ops | {rf.op for rf in rule_files if ops.intersection(rf.uses)}

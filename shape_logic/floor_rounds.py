@@ -11,6 +11,8 @@ MAX_ROUNDS times.
 """
 from __future__ import annotations
 
+import clingo
+
 # solves under floors after the first
 MAX_ROUNDS = 2
 
@@ -22,12 +24,12 @@ def answer_under(problem, floors: dict, cancel=None):
     if not floors or problem.floors or problem.ceilings:
         return problem.fast_answer(cancel=cancel)
     problem.floors = dict(floors)
-    atoms, funcs = problem.fast_answer(cancel=cancel)
-    if atoms.conflicts:  # (no run at all, or one the floors missed)
-        atoms.release_control()
-        problem.floors = {}
-        atoms, funcs = problem.fast_answer(cancel=cancel)
-    return atoms, funcs
+    floored = problem.fast_answer(cancel=cancel)
+    if not floored[0].conflicts:
+        return floored
+    problem.floors = {}
+    plain = problem.fast_answer(cancel=cancel)
+    return _conflicted(problem, plain, floored, ({}, problem.ceilings), _texts(floors, {}))
 
 
 def under_floors(problem, atoms, funcs, cancel=None):
@@ -47,12 +49,61 @@ def under_floors(problem, atoms, funcs, cancel=None):
         problem.ceilings = {**problem.ceilings, **tops}
         floored = problem.fast_answer(cancel=cancel)
         if floored[0].conflicts:
-            problem.floors, problem.ceilings = before
-            floored[0].release_control()
-            break
+            return _conflicted(problem, (atoms, funcs), floored, before, _texts(new, tops))
         atoms.release_control()
         atoms, funcs = floored
     return atoms, funcs
+
+
+def _conflicted(problem, plain, floored, before: tuple, bounds: dict):
+    """(atoms, funcs) where the solve `floored` under bounds the graph requires (floors,
+    and If branches' ceilings) shows a conflict: the solve `plain` (under the bounds
+    `before`, problem.floors and .ceilings before them) when it shows one too, explained
+    as it is; else the floored one. The graph then has no run at all: what the plain solve
+    shows holds only where a node cannot run (x [s] pooled by 2 and broadcast back against
+    x: equal only at s = 1, where the pooling has no window). Explaining then takes the
+    bounds too (problem.floors_everywhere); `under_bounds` says which they were."""
+    if plain[0].conflicts:
+        floored[0].release_control()
+        problem.floors, problem.ceilings = before
+        return plain
+    plain[0].release_control()
+    floored[0].under_bounds = bounds
+    floored[0].floors = dict(problem.floors)  # (not those of colliding values)
+    problem.floors_everywhere = True
+    return floored
+
+
+def _texts(floors: dict, ceilings: dict) -> dict:
+    """symbol -> its bound as text (">= 2", "<= 4")."""
+    return {**{s: f">= {v}" for s, v in floors.items()},
+            **{s: f"<= {v}" for s, v in ceilings.items()}}
+
+
+def explained_under_bounds(problem, atoms, diagnostics) -> None:
+    """Diagnostics of a graph that conflicts only under the bounds it requires (_conflicted)
+    say so, and their cores hold the nodes that require them: the convolutions and
+    poolings (floors) over the bounded symbols, and the If nodes (ceilings of their
+    branches' own names)."""
+    if not atoms.under_bounds:
+        return
+    from .describe import core_entries  # (explaining only)
+    from .floor_prefix import floor_ops
+
+    ops = floor_ops(problem.rule_files) | {"If"}
+    names = set(atoms.under_bounds)
+    origins = [n for n in problem.graph.nodes if n.op in ops and any(
+        names & e.symbol_set() for t in n.inputs if t
+        for (u, _), values in atoms.dims.items() if u == t for e in values)]
+    bounds = ", ".join(f"{s} {b}" for s, b in sorted(atoms.under_bounds.items()))
+    nodes = ", ".join(f'{n.op} "{n.name}"' for n in origins) or "its nodes"
+    note = (f"every run of the graph has {bounds} ({nodes} cannot run otherwise), and "
+            f"there the graph has this error: it has no run at all")
+    entries = core_entries(problem.graph, [clingo.Function("src", [
+        clingo.Function("node"), clingo.String(n.name)]) for n in origins])
+    for d in diagnostics:
+        d.notes.append(note)
+        d.core += [e for e in entries if e not in d.core]
 
 
 def _kept(atoms, s: str, holds) -> bool:

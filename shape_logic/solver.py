@@ -30,7 +30,7 @@ from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
 from .floor_prefix import prefix_floors
-from .floor_rounds import answer_under, under_floors
+from .floor_rounds import answer_under, explained_under_bounds, under_floors
 from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
@@ -81,6 +81,8 @@ class Problem:
     # the floors of the part of the graph that makes them, solved first (floor_prefix.py):
     # None until asked, kept by the solves that narrowing makes of the same graph
     prefix: dict | None = None
+    # every solve takes the floors, explaining too (a conflict that only they show)
+    floors_everywhere: bool = False
     _sourced: str | None = None
 
     @cached_property
@@ -163,6 +165,7 @@ class Problem:
                           body_nodes=frozenset(n.name for n in self.graph.body_nodes),
                           floors=Floors(self.floors, self.ceilings)
                           if self.floors or self.ceilings else None,
+                          floors_everywhere=self.floors_everywhere,
                           distrust=self.distrust if distrust is None else distrust,
                           stamps=stamps)
         t0 = time.perf_counter()
@@ -350,6 +353,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
                         d.notes.append(UNEXPLAINED)
         else:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
+        explained_under_bounds(problem, atoms, diagnostics)
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = unknown_op_warnings(problem.unknown)

@@ -43,11 +43,13 @@ class Functions(Relating, Comparisons):
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
                  allowance: int | None = None, give_up_at: float | None = None,
                  cancel=None, body_nodes: frozenset = frozenset(), floors=None,
-                 distrust: frozenset = frozenset(), stamps=None):
+                 distrust: frozenset = frozenset(), stamps=None,
+                 floors_everywhere: bool = False):
         self.order = order
         # the symbols' lower bounds the graph requires (floors.py; fast mode, from the solve
-        # before): bounds and results take them, as they take the bindings known so far
-        self.floors = floors if floors and normalize else None
+        # before): bounds and results take them, as they take the bindings known so far;
+        # explaining too when the graph conflicts only under them (floor_rounds.py)
+        self.floors = floors if floors and (normalize or floors_everywhere) else None
         self.body_nodes = body_nodes  # the names of the nodes of bodies (@in_body)
         # an optional grounding (alternatives) gives up past this many computations, or
         # past this time (time.monotonic())
@@ -80,6 +82,9 @@ class Functions(Relating, Comparisons):
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
+        # compound value -> the compound values computed from it (taint_made: a conflict's
+        # values taint what was made from them before it showed)
+        self.made: dict = {}
         self.scope_clashes = 0  # integer pairs colliding in relate_in_scope: bodies' and graph's
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
         # What the fast mode took as known (a binding, a pick): (key, atoms one of which
@@ -156,7 +161,7 @@ class Functions(Relating, Comparisons):
         out, failure = hit
         if failure is not None:
             self.failures.append(failure)
-        return out
+        return self.note_made(args, out)
 
     def _calc(self, formula: clingo.Symbol, args: tuple) -> tuple:
         """(the result, or [] with the failure's message)."""
@@ -195,7 +200,7 @@ class Functions(Relating, Comparisons):
             out = Expr.const(1)
             for e in self._known_all(_dims(*args)):
                 out = out * e
-            return expr_to_symbol(self._known_result(out))
+            return self.note_made(args, expr_to_symbol(self._known_result(out)))
         except FAILURES:
             return []
 
@@ -216,6 +221,9 @@ class Functions(Relating, Comparisons):
         """
         if self.exhausted((a, b)):
             return []
+        return self.note_made((a, b), self._bcast(a, b))
+
+    def _bcast(self, a: clingo.Symbol, b: clingo.Symbol):
         try:
             # (with the bindings known so far, as arithmetic takes them: two spellings of
             # one symbol - a body's copy _i1_s and s, bound - would otherwise make a max of
@@ -326,8 +334,8 @@ class Functions(Relating, Comparisons):
         if self.exhausted((e, v)):
             return []
         try:
-            return expr_to_symbol(self._known_result(
-                symbol_to_expr(e).subs({s.string: symbol_to_expr(v)})))
+            return self.note_made((e, v), expr_to_symbol(self._known_result(
+                symbol_to_expr(e).subs({s.string: symbol_to_expr(v)}))))
         except FAILURES as err:
             self.failures.append(f"subst({e}, {s}, {v}): {err}")
             return []

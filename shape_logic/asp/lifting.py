@@ -47,7 +47,7 @@ def arithmetic(f: Callable[..., Expr]):
             self.failures.append(f"{f.__name__}({', '.join(map(str, args))}): {e}")
             out = []
         self.memo[key] = out
-        return out
+        return self.note_made(args, out)
 
     lifted.__name__ = f.__name__
     return lifted

@@ -17,6 +17,7 @@ from .lifting import FAILURES
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 String, Function, Number = clingo.String, clingo.Function, clingo.Number
+String_type = clingo.SymbolType.String
 AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
 # distinct pairs of integers colliding in bodies after which arithmetic gets an allowance
 # too: a branch not taken has a few (each place where its sizes cannot meet), a branch
@@ -53,9 +54,34 @@ class Relating:
         hit = self.relate_in_scope(a, b)
         if hit.name == "conflict" and not (a in self.tainted and b in self.tainted):
             self.tainted.update((a, b))
+            self.taint_made((a, b))
             if self.halt_at is None:
                 self.halt_at = self.calls + AFTER_CONFLICT
         return hit
+
+    def note_made(self, args, out):
+        """`out` (a result of arithmetic on `args`), noting it as made from each compound
+        argument (taint_made)."""
+        if type(out) is clingo.Symbol and out.type == String_type:
+            for a in args:
+                if a.type == String_type and a != out:
+                    self.made.setdefault(a, set()).add(out)
+        return out
+
+    def taint_made(self, values) -> None:
+        """Taint what was computed from colliding compound values before they collided.
+        Grounding makes a value and its consequences in one pass, so a value that meets
+        another at an axis has often fed arithmetic already: MaxPool's s//2, equated with
+        its input's s through a broadcast, had made s//4, and each half fed the next
+        (s//8, s//16 ... each paired with all before: 8 s of grounding, fuzz --narrowing
+        --kind base --seed 7, graph 227). A bare symbol's are left: they are the graph's
+        values everywhere, as an integer's are."""
+        todo = [v for v in values if v.type == String_type and not _bare(symbol_to_expr(v))]
+        while todo:
+            for made in self.made.pop(todo.pop(), ()):
+                if made not in self.tainted:
+                    self.tainted.add(made)
+                    todo.append(made)
 
     def premise(self, key: tuple, atoms: tuple) -> None:
         """Note what a binding or pick was taken from (asp/premises.py): `atoms`, one of
