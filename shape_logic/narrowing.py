@@ -40,7 +40,7 @@ from dataclasses import replace
 
 from .data_sizes import data_sizes_given, open_name
 from .decode import decode
-from .narrowing_obvious import Obvious
+from .narrowing_obvious import Obvious, names_only
 
 
 def narrowing_solves(problem) -> _Solves:
@@ -66,8 +66,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
-    if not atoms.conflicts and not _narrowings(graph, decoded) and not shared and \
-            not related and not data_sizes_given(graph, atoms, decoded, declared):
+    if not atoms.conflicts and not shared and not related and not data_sizes_given(
+            graph, atoms, decoded, declared) and (not _narrowings(graph, decoded) or
+                                                  names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands

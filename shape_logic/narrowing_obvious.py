@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from copy import copy
 
+from .symbolic.bounds import bounds
+
 
 class Obvious:
     """The trials whose outcome is plain without solving them. The graph alone gives each
@@ -96,3 +98,39 @@ class Obvious:
         if outcome == "kept" and name in self.read:
             outcome = None
         return outcome, named
+
+
+def names_only(graph, declared, atoms, decoded) -> bool:
+    """Whether the declared outputs only name what the graph gives: each declared dim is
+    either a name of their own (no input or annotation has it) found at no other declared
+    dim, where the graph gives the axis in the inputs' names as a size of at least 1
+    whatever their values, or anything else that is the axis's only value in the solve
+    (the graph computed it: a `c` computed there would have met a declared 2, `c = 2`);
+    and no node reads the output. Such a declaration binds its own names and requires
+    nothing of the inputs (a name meeting a size that may be 0 would: it is a size of at
+    least 1), so what the model's solve requires of them the graph requires alone (a
+    UNet's `4*(h//4) = h`, its mask declared [Convmask_dim_0, 2, Convmask_dim_2,
+    Convmask_dim_3]): nothing to narrow, no solve without the declarations to tell.
+    (`atoms`, `decoded`: the model's solve, which gives each axis the graph's value once
+    the own name is bound to it.)"""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    elsewhere = set()
+    for info in list(graph.inputs.values()) + list(graph.annotations.values()):
+        if info.shape is not None:
+            elsewhere |= info.shape.symbols()
+    read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
+    seen: set = set()
+    for name in declared:
+        dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
+        if name in read or got is None or got.dims is None or len(got.dims) != len(dims):
+            return False
+        for i, (d, g) in enumerate(zip(dims, got.dims)):
+            atom = d.single_atom()
+            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
+            if s is None or s in inputs or s in elsewhere:  # (not a name of its own)
+                if atoms.dims.get((name, i)) != {d}:
+                    return False
+            elif s in seen or not g.symbol_set() <= inputs or bounds(g)[0] < 1:
+                return False
+            seen.add(s)
+    return True
