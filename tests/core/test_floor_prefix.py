@@ -108,3 +108,13 @@ def test_a_bodys_copies_of_a_floored_name_share_its_floor(monkeypatch):
     sol, sizes = _solved(model, monkeypatch, floor_prefix.MAX_SHARE)
     assert sizes.count(2) == 1 and len(sizes) == 2, sizes  # the part, then the graph once
     assert sol.shape("chosen") == "[b, 4, s//5 - 1]"
+
+
+def test_a_graph_whose_only_symbol_is_the_batch_is_not_solved_first(monkeypatch):
+    # the convolutions' axes are numbers: no floor to find first (HF ViT, Whisper)
+    model = _model()
+    x = model.graph.input[0].type.tensor_type.shape.dim[2]
+    x.ClearField("dim_param")
+    x.dim_value = 40
+    sol, sizes = _solved(model, monkeypatch, floor_prefix.MAX_SHARE)
+    assert sizes == [15] and sol.shape("t8") == "[b, 6, 4]"  # (7 frames, the last cut)
