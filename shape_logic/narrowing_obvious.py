@@ -29,10 +29,7 @@ class Obvious:
     def __init__(self, graph, alone, declared):
         self.graph, self.alone = graph, alone
         self.inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-        elsewhere = set()
-        for info in list(graph.inputs.values()) + list(graph.annotations.values()):
-            if info.shape is not None:
-                elsewhere |= info.shape.symbols()
+        elsewhere = _named_elsewhere(graph)
         self.own = {s for name in declared for d in graph.outputs[name].shape.dims
                     for s in d.symbols()
                     if graph.symbol_class.get(s) != 0 and s not in elsewhere}
@@ -114,10 +111,7 @@ def names_only(graph, declared, atoms, decoded) -> bool:
     (`atoms`, `decoded`: the model's solve, which gives each axis the graph's value once
     the own name is bound to it.)"""
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    elsewhere = set()
-    for info in list(graph.inputs.values()) + list(graph.annotations.values()):
-        if info.shape is not None:
-            elsewhere |= info.shape.symbols()
+    elsewhere = _named_elsewhere(graph)
     read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
     seen: set = set()
     for name in declared:
@@ -134,3 +128,13 @@ def names_only(graph, declared, atoms, decoded) -> bool:
                 return False
             seen.add(s)
     return True
+
+
+def _named_elsewhere(graph) -> set[str]:
+    """The names the inputs' and annotations' shapes use (a declared output's name found
+    there is not its own)."""
+    out: set = set()
+    for info in list(graph.inputs.values()) + list(graph.annotations.values()):
+        if info.shape is not None:
+            out |= info.shape.symbols()
+    return out
