@@ -154,9 +154,11 @@ def _solved_with(problem, outputs, cancel=None):
     graph = problem.graph
     undeclared = {name: replace(info, shape=None) for name, info in graph.outputs.items()
                   if name not in outputs}
-    # (floors found with every declaration may rest on one: each solve finds its own)
+    # (floors found with every declaration may rest on one: each solve finds its own, and
+    # says itself whether its conflict shows under them only: floor_rounds._conflicted)
     narrowed = replace(problem, graph=replace(graph, outputs={**graph.outputs, **undeclared}),
-                       facts=None, timings=problem.timings, _sourced=None, floors={}, ceilings={})
+                       facts=None, timings=problem.timings, _sourced=None, floors={}, ceilings={},
+                       floors_everywhere=False)
     atoms, funcs = narrowed.atoms(cancel=cancel)
     return narrowed, atoms, decode(narrowed.graph, atoms), funcs
 
