@@ -20,7 +20,7 @@ MAX_ROUNDS = 2
 def answer_under(problem, floors: dict, cancel=None):
     """(atoms, funcs): the fast solve of `problem` under `floors` found before it
     (floor_prefix.py), unless it has floors or ceilings of its own; one that shows a
-    conflict gives way to the solve without them, as a round's does (under_floors)."""
+    conflict is solved again without them, as a round's is (_conflicted)."""
     if not floors or problem.floors or problem.ceilings:
         return problem.fast_answer(cancel=cancel)
     problem.floors = dict(floors)
@@ -29,14 +29,15 @@ def answer_under(problem, floors: dict, cancel=None):
         return floored
     problem.floors = {}
     plain = problem.fast_answer(cancel=cancel)
-    return _conflicted(problem, plain, floored, ({}, problem.ceilings), _texts(floors, {}))
+    return _conflicted(problem, plain, floored, (dict(floors), problem.ceilings),
+                       _texts(floors, {}))
 
 
 def under_floors(problem, atoms, funcs, cancel=None):
     """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
     it found (problem.floors then holds them; and the ceilings of If branches' own names,
     problem.ceilings: encodings/conditions.lp). A solve under floors that shows a conflict
-    the one before did not (the graph has no run at all) gives way to that one."""
+    the one before did not is kept: the graph has no run at all (_conflicted)."""
     for _ in range(MAX_ROUNDS):
         new = {s: v for s, v in atoms.floors.items() if v > problem.floors.get(s, 1)
                and not _kept(atoms, s, lambda n, v=v: n >= v)}
@@ -49,25 +50,28 @@ def under_floors(problem, atoms, funcs, cancel=None):
         problem.ceilings = {**problem.ceilings, **tops}
         floored = problem.fast_answer(cancel=cancel)
         if floored[0].conflicts:
-            return _conflicted(problem, (atoms, funcs), floored, before, _texts(new, tops))
+            under = problem.floors, problem.ceilings
+            problem.floors, problem.ceilings = before
+            return _conflicted(problem, (atoms, funcs), floored, under, _texts(new, tops))
         atoms.release_control()
         atoms, funcs = floored
     return atoms, funcs
 
 
-def _conflicted(problem, plain, floored, before: tuple, bounds: dict):
-    """(atoms, funcs) where the solve `floored` under bounds the graph requires (floors,
-    and If branches' ceilings) shows a conflict: the solve `plain` (under the bounds
-    `before`, problem.floors and .ceilings before them) when it shows one too, explained
-    as it is; else the floored one. The graph then has no run at all: what the plain solve
-    shows holds only where a node cannot run (x [s] pooled by 2 and broadcast back against
-    x: equal only at s = 1, where the pooling has no window). Explaining then takes the
-    bounds too (problem.floors_everywhere); `under_bounds` says which they were."""
+def _conflicted(problem, plain, floored, under: tuple, bounds: dict):
+    """(atoms, funcs) where the solve `floored` under bounds the graph requires (`under`:
+    its floors and If branches' ceilings; `bounds`: the new ones as text) shows a
+    conflict: the solve `plain` (under problem.floors and .ceilings) when it shows one
+    too, explained as it is; else the floored one. The graph then has no run at all: what
+    the plain solve shows holds only where a node cannot run (x [s] pooled by 2 and
+    broadcast back against x: equal only at s = 1, where the pooling has no window).
+    Explaining then takes the bounds too (problem.floors_everywhere); `under_bounds` says
+    which they were."""
     if plain[0].conflicts:
         floored[0].release_control()
-        problem.floors, problem.ceilings = before
         return plain
     plain[0].release_control()
+    problem.floors, problem.ceilings = under
     floored[0].under_bounds = bounds
     floored[0].floors = dict(problem.floors)  # (not those of colliding values)
     problem.floors_everywhere = True
