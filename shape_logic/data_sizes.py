@@ -1,5 +1,6 @@
-"""Whether a declared output may have given a size the data decides (narrowing.py): then
-the model is solved again without its declarations, to tell the two apart."""
+"""Whether a declared output may have given a size the data decides, or one the rules
+leave open (narrowing.py): then the model is solved again without its declarations, to
+tell the two apart."""
 from __future__ import annotations
 
 from .exec_rewrite import NOT_FOLDED
@@ -7,30 +8,32 @@ from .exec_rewrite import NOT_FOLDED
 
 def data_sizes_given(graph, atoms, decoded, declared) -> bool:
     """Whether the solve says something of a size the data decides (NonZero's count,
-    Unique's...) that a declared output's dim says too: a value in the inputs' terms or an
-    expression (2*k: even), not a bare name. The graph may give it (the count of a
-    constant's non-zeros: Longformer's aranges, NonZero(ConstantOfShape([4*batch], 1))),
-    or the declaration (a traced size), which only the solve without the declarations
-    tells apart. (Looked for: integers and expressions of names of its own that a
-    declared dim says too; not a count declared by an input's name, nor one a declared dim
-    gives through arithmetic, count + 1.)"""
-    if not atoms.data_bounds:
+    Unique's...) or of one the rules leave open (unsized: a Resize whose floor float
+    rounding decides, OneHot's depth from data) that a declared output's dim says too: a
+    value in the inputs' terms or an expression (2*k: even), not a bare name. The graph
+    may give it (the count of a constant's non-zeros: Longformer's aranges,
+    NonZero(ConstantOfShape([4*batch], 1))), or the declaration (a traced size), which
+    only the solve without the declarations tells apart. (Looked for: values that a
+    declared dim says too; not one a declared dim gives through arithmetic, count + 1, nor
+    a declared value that reaches the output from the open axis only forward, through an
+    operator that does not give it back.)"""
+    if not atoms.data_bounds and not atoms.unsized:
         return False
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    # (a declared dim in the inputs' names, [batch, seq, 32], is common, and the graph
-    # gives such counts: a traced size is an integer, an expression of names of its own)
     said = {d for name in declared if decoded.shapes.get(name) is not None
-            for d in decoded.shapes[name].dims or ()
-            if d.is_int or d.symbols() - inputs and not open_name(d, inputs)}
+            for d in decoded.shapes[name].dims or () if not open_name(d, inputs)}
     producers = None
-    for t, i in atoms.data_bounds:
+    for t, i in [*atoms.unsized, *atoms.data_bounds]:
         shape = decoded.shapes.get(t)
         dims = shape.dims if shape is not None else None
-        if dims is not None and i < len(dims) and dims[i] in said:
-            if producers is None:
-                producers = graph.producer()
-            if not _from_shapes(graph, producers.get(t), producers, {}):
-                return True
+        if dims is None or i >= len(dims) or dims[i] not in said:
+            continue
+        if (t, i) in atoms.unsized:
+            return True
+        if producers is None:
+            producers = graph.producer()
+        if not _from_shapes(graph, producers.get(t), producers, {}):
+            return True
     return False
 
 
@@ -76,3 +79,37 @@ def open_name(d, inputs) -> bool:
     own): a size that stays open."""
     atom = d.single_atom()
     return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
+
+
+def open_upstream(graph, decoded, declared) -> bool:
+    """Whether a declared output that says a dim (not a bare name) is computed from a
+    tensor with an axis the solve leaves open (a fresh name, or no rank): the graph may
+    then leave the output's axis open too, and the declaration alone give it - a traced
+    size reaches a Resize's open axis only forward, through a Pad or a Conv that gives
+    nothing back. A fresh name of an input's own (an unnamed dim) is a size the inputs
+    give. Only the solve without the declarations tells. (A model whose every dim is
+    determined, as exporters' usually are, is never solved again for it.)"""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    given = {s for t in graph.inputs if decoded.shapes.get(t) is not None
+             for d in decoded.shapes[t].dims or () for s in d.symbols()}
+    open_ = {t for t, shape in decoded.shapes.items() if shape is not None and (
+        shape.dims is None or any(s.startswith("_") and s not in given
+                                  for d in shape.dims for s in d.symbols()))}
+    if not open_:
+        return False
+    producers, seen = graph.producer(), set()
+    for name in declared:
+        dims = decoded.shapes.get(name).dims if decoded.shapes.get(name) else None
+        if not dims or all(open_name(d, inputs) for d in dims):
+            continue
+        todo = [x for x in producers[name].inputs if x] if name in producers else []
+        while todo:
+            t = todo.pop()
+            if t in seen:
+                continue
+            if t in open_:
+                return True
+            seen.add(t)
+            if t in producers:
+                todo += [x for x in producers[t].inputs if x]
+    return False

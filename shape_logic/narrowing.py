@@ -18,10 +18,12 @@ requires as much by itself, that is all), and the declarations are then taken ba
 at a time in the model's order: each is kept unless, with the ones kept so far, it
 contradicts the graph or requires of the input dims what the graph alone does not, or
 gives a dim the graph leaves open a value in the inputs' terms (a traced size where the
-data decides the size: NonZero's count declared 7 holds for one input only; checked
-whenever a size the data decides is given so, one solve more), or through a name it
-shares with another declared dim (the legacy exporter's merged names: only its naming
-says they are equal; checked whenever the declarations share a name of their own).
+data decides the size: NonZero's count declared 7 holds for one input only; a Resize's
+size where float rounding decides its floor; checked whenever such a size is given so, or
+a declared output is computed from an axis left open: data_sizes.py, one solve more), or
+through a name it shares with another declared dim (the legacy exporter's merged names:
+only its naming says they are equal; checked whenever the declarations share a name of
+their own).
 A trial whose outcome is plain from the graph's shapes alone (a declaration that only names
 them, a rank or a dim off by an integer) is decided without its solve (Obvious), and the
 kept declarations are then solved together once at the end, if any was set aside. A trial
@@ -38,7 +40,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .data_sizes import data_sizes_given, open_name
+from .data_sizes import data_sizes_given, open_name, open_upstream
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
 
@@ -67,8 +69,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
     if not atoms.conflicts and not shared and not related and not data_sizes_given(
-            graph, atoms, decoded, declared) and (not _narrowings(graph, decoded) or
-                                                  names_only(graph, declared, atoms, decoded)):
+            graph, atoms, decoded, declared) and not open_upstream(graph, decoded, declared) \
+            and (not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
