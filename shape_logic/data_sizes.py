@@ -81,35 +81,59 @@ def open_name(d, inputs) -> bool:
     return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
 
 
+# the inputs of an operator whose values decide its outputs' sizes (besides
+# _SIZE_INPUTS' data_dependent ones): where the data holds them, the rules leave the sizes
+# open, and a declaration may fill them
+_SIZED_BY = {"Reshape": (1,), "Expand": (1,), "Tile": (1,), "Pad": (1, 3), "Upsample": (1,),
+             "ConstantOfShape": (0,), "Range": (0, 1, 2), "Resize": (1, 2, 3),
+             "OneHot": (1,), "CenterCropPad": (1,), "Squeeze": (1,), "Unsqueeze": (1,),
+             "Slice": (1, 2, 3, 4), "Split": (1,), "TopK": (1,), "Col2Im": (1, 2),
+             "DFT": (1, 2), "STFT": (1, 3), "MaxUnpool": (2,), "AffineGrid": (1,),
+             "HannWindow": (0,), "HammingWindow": (0,), "BlackmanWindow": (0,),
+             "MelWeightMatrix": (0, 1, 2), "If": (0,), "Loop": (0, 1),
+             **{f"Reduce{r}": (1,) for r in ("Sum", "Mean", "Max", "Min", "Prod", "L1", "L2",
+                                              "LogSum", "LogSumExp", "SumSquare")}}
+
+
 def open_upstream(graph, decoded, declared) -> bool:
     """Whether a declared output that says a dim (not a bare name) is computed from a
-    tensor with an axis the solve leaves open (a fresh name, or no rank): the graph may
-    then leave the output's axis open too, and the declaration alone give it - a traced
-    size reaches a Resize's open axis only forward, through a Pad or a Conv that gives
-    nothing back. A fresh name of an input's own (an unnamed dim) is a size the inputs
+    tensor with an axis the solve leaves open (a fresh name, or no rank), or by a node
+    whose sizes values the data holds decide (_SIZED_BY: a Reshape to a shape read from
+    an input): the graph may then leave the output's axis open too, and the declaration
+    alone give it - a traced size reaches a Resize's open axis only forward, through a
+    Pad that gives nothing back; a Tile's output declared [4, 12] gives nothing back to
+    its repeats. A fresh name of an input's own (an unnamed dim) is a size the inputs
     give. Only the solve without the declarations tells. (A model whose every dim is
-    determined, as exporters' usually are, is never solved again for it.)"""
+    determined, and whose sizes come from shapes and constants, as exporters' usually
+    do, is never solved again for it.)"""
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     given = {s for t in graph.inputs if decoded.shapes.get(t) is not None
              for d in decoded.shapes[t].dims or () for s in d.symbols()}
     open_ = {t for t, shape in decoded.shapes.items() if shape is not None and (
         shape.dims is None or any(s.startswith("_") and s not in given
                                   for d in shape.dims for s in d.symbols()))}
-    if not open_:
+    sized_by = [n for n in graph.nodes if n.op in _SIZED_BY and not n.domain]
+    if not open_ and not sized_by:
         return False
-    producers, seen = graph.producer(), set()
+    producers, seen, made = graph.producer(), set(), {}
     for name in declared:
         dims = decoded.shapes.get(name).dims if decoded.shapes.get(name) else None
         if not dims or all(open_name(d, inputs) for d in dims):
             continue
-        todo = [x for x in producers[name].inputs if x] if name in producers else []
+        todo = [name]
         while todo:
             t = todo.pop()
             if t in seen:
                 continue
-            if t in open_:
+            if t in open_ and t != name:
                 return True
             seen.add(t)
-            if t in producers:
-                todo += [x for x in producers[t].inputs if x]
+            node = producers.get(t)
+            if node is None:
+                continue
+            if node.op in _SIZED_BY and not node.domain and not all(
+                    _shape_made(graph, node.inputs[k], producers, made)
+                    for k in _SIZED_BY[node.op] if k < len(node.inputs) and node.inputs[k]):
+                return True
+            todo += [x for x in node.inputs if x]
     return False

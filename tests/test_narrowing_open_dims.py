@@ -114,3 +114,27 @@ def test_an_unnamed_input_dim_is_no_open_axis(monkeypatch):
     made = _solves(monkeypatch)
     sol = solve(m)
     assert sol.shape("y") == "[_1, 3]" and not sol.warnings and len(made) == 1
+
+
+def _sized_by(op: str, declared: list, repeats_from_input: bool):
+    """x [n, 12] Tiled (or Expanded) by a vector `s` an input holds, or Shape(x)."""
+    nodes = [helper.make_node(op, ["x", "s"], ["y"])]
+    inputs = [helper.make_tensor_value_info("x", F, ["n", 12])]
+    if repeats_from_input:
+        inputs.append(helper.make_tensor_value_info("s", TensorProto.INT64, [2]))
+    else:
+        nodes.insert(0, helper.make_node("Shape", ["x"], ["s"]))
+    return _model(nodes, inputs, [helper.make_tensor_value_info("y", F, declared)])
+
+
+def test_a_traced_size_decided_by_values_an_input_holds_is_set_aside(monkeypatch):
+    # a Tile by repeats an input holds, declared with the sizes traced: [4, 12] held
+    # for repeats [4, 1] only, and nothing in the solve said the graph leaves it open
+    sol = solve(_sized_by("Tile", [4, 12], repeats_from_input=True))
+    assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[_1, _2]"
+    sol = solve(_sized_by("Expand", ["n", 12], repeats_from_input=True))
+    assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[_1, 12]"
+    # repeats computed from shapes: the graph gives the sizes, solved once
+    made = _solves(monkeypatch)
+    sol = solve(_sized_by("Tile", ["n*n", 144], repeats_from_input=False))
+    assert sol.shape("y") == "[n*n, 144]" and not sol.warnings and len(made) == 1
