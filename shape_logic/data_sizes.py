@@ -95,27 +95,30 @@ _SIZED_BY = {"Reshape": (1,), "Expand": (1,), "Tile": (1,), "Pad": (1, 3), "Upsa
                                               "LogSum", "LogSumExp", "SumSquare")}}
 
 
-def open_upstream(graph, decoded, declared) -> bool:
-    """Whether a declared output that says a dim (not a bare name) is computed from a
-    tensor with an axis the solve leaves open (a fresh name, or no rank), or by a node
-    whose sizes values the data holds decide (_SIZED_BY: a Reshape to a shape read from
-    an input): the graph may then leave the output's axis open too, and the declaration
-    alone give it - a traced size reaches a Resize's open axis only forward, through a
-    Pad that gives nothing back; a Tile's output declared [4, 12] gives nothing back to
-    its repeats. A fresh name of an input's own (an unnamed dim) is a size the inputs
-    give. Only the solve without the declarations tells. (A model whose every dim is
-    determined, and whose sizes come from shapes and constants, as exporters' usually
-    do, is never solved again for it.)"""
+def open_upstream(graph, atoms, decoded, declared) -> bool:
+    """Whether a declared output that says a dim (not a bare name) is computed from an
+    axis the rules leave open (unsized, or a size the data decides) that the solve leaves
+    open too, or by a node whose sizes values the data holds decide (_SIZED_BY: a Reshape
+    to a shape read from an input): the graph may then leave the output's axis open too,
+    and the declaration alone give it - a traced size reaches a Resize's open axis only
+    forward, through a Pad that gives nothing back; a Tile's output declared [4, 12]
+    gives nothing back to its repeats. Only the solve without the declarations tells. (A
+    model whose sizes come from shapes and constants, as exporters' usually do, is never
+    solved again for it. Not looked for: an axis open by rules that do not say so.)"""
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    given = {s for t in graph.inputs if decoded.shapes.get(t) is not None
-             for d in decoded.shapes[t].dims or () for s in d.symbols()}
-    open_ = {t for t, shape in decoded.shapes.items() if shape is not None and (
-        shape.dims is None or any(s.startswith("_") and s not in given
-                                  for d in shape.dims for s in d.symbols()))}
+    producers = graph.producer()
+    open_ = set()
+    for t, i in [*atoms.unsized, *atoms.data_bounds]:
+        shape = decoded.shapes.get(t)
+        if shape is not None and shape.dims is not None and i < len(shape.dims) and \
+                open_name(shape.dims[i], inputs) and ((t, i) in atoms.unsized or not
+                                                      _from_shapes(graph, producers.get(t),
+                                                                   producers, {})):
+            open_.add(t)
     sized_by = [n for n in graph.nodes if n.op in _SIZED_BY and not n.domain]
     if not open_ and not sized_by:
         return False
-    producers, seen, made = graph.producer(), set(), {}
+    seen, made = set(), {}
     for name in declared:
         dims = decoded.shapes.get(name).dims if decoded.shapes.get(name) else None
         if not dims or all(open_name(d, inputs) for d in dims):

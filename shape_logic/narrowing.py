@@ -69,8 +69,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
     if not atoms.conflicts and not shared and not related and not data_sizes_given(
-            graph, atoms, decoded, declared) and not open_upstream(graph, decoded, declared) \
-            and (not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
+            graph, atoms, decoded, declared) and not open_upstream(
+            graph, atoms, decoded, declared) and (not _narrowings(graph, decoded) or
+                                                  names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
