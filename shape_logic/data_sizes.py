@@ -4,6 +4,8 @@ tell the two apart."""
 from __future__ import annotations
 
 from .exec_rewrite import NOT_FOLDED
+from .shapes import has_fresh_name
+from .asp.floors import Floors
 
 
 def data_sizes_given(graph, atoms, decoded, declared) -> bool:
@@ -139,4 +141,55 @@ def open_upstream(graph, atoms, decoded, declared) -> bool:
                     for k in _SIZED_BY[node.op] if k < len(node.inputs) and node.inputs[k]):
                 return True
             todo += [x for x in node.inputs if x]
+    return False
+
+
+def zero_named(graph, decoded, declared) -> bool:
+    """Whether a declared output names an axis with a name of its own where the solve
+    gives an expression that may be 0: a name is a size of at least 1, which the graph's
+    arithmetic then assumes of the expression wherever the axis goes (a Reshape to a
+    Slice's length L, its 0 copying the input's axis where L is 0, gave [L, 1] with L
+    named), a requirement on the inputs that no range states. narrowing._filled sets it
+    aside. (`?`, a fresh name, may be 0.)"""
+    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    for name in declared:
+        got = decoded.shapes.get(name)
+        if got is None or got.dims is None or \
+                len(got.dims) != len(graph.outputs[name].shape.dims):
+            continue
+        if any(open_name(d, inputs) and not d.symbols().pop().startswith("_") and
+               not open_name(g, inputs) and may_be_zero(g, decoded, inputs, (name, i))
+               for i, (d, g) in enumerate(zip(graph.outputs[name].shape.dims, got.dims))):
+            return True
+    return False
+
+
+def may_be_zero(e, solved, inputs, place) -> bool:
+    """Whether dim e, as `solved` (a Decoded) gives it at `place` (output, axis), may be 0:
+    a fresh name whose range starts at 0 (a size the data decides), or an expression of
+    least value 0 or less (names are sizes of at least 1, and at least their floors: the
+    inputs a graph's convolutions need) at an axis that may be empty where the graph runs
+    (a convolution's is not: nonempty)."""
+    if open_name(e, inputs):
+        return solved.data_ranges.get(str(e), (1,))[0] == 0
+    return Floors(solved.floors).bounds(e)[0] <= 0 and place not in solved.nonempty
+
+
+def gives_more(graph, alone, solved) -> bool:
+    """Whether `solved` (a solve with declarations) gives an axis of a tensor other than
+    the declared outputs that `alone` (without them) leaves open: what a declared name's
+    size of at least 1 told the graph's arithmetic (a Reshape to a length the name
+    stands for). Where it gives nothing more, a name that may stand for 0 is harmless
+    (Swin's last_hidden_state, named by the legacy exporter, of (height//4)*(width//4))."""
+    for t, shape in alone.shapes.items():
+        declared = graph.outputs.get(t)
+        if declared is not None and declared.shape is not None or shape is None or \
+                shape.dims is None:
+            continue
+        got = solved.shapes.get(t)
+        if got is None or got.dims is None or len(got.dims) != len(shape.dims):
+            return True
+        if any(has_fresh_name(a) and not has_fresh_name(g) for a, g in zip(shape.dims,
+                                                                           got.dims)):
+            return True
     return False

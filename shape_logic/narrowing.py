@@ -40,9 +40,11 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .data_sizes import data_sizes_given, open_name, open_upstream
+from .data_sizes import (data_sizes_given, gives_more, may_be_zero, open_name, open_upstream,
+                         zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
+from .shapes import has_fresh_name
 
 
 def narrowing_solves(problem) -> _Solves:
@@ -70,8 +72,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     related = _relates_names(graph, decoded)
     if not atoms.conflicts and not shared and not related and not data_sizes_given(
             graph, atoms, decoded, declared) and not open_upstream(
-            graph, atoms, decoded, declared) and (not _narrowings(graph, decoded) or
-                                                  names_only(graph, declared, atoms, decoded)):
+            graph, atoms, decoded, declared) and not zero_named(graph, decoded, declared) and (
+            not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -300,11 +302,17 @@ def _filled(graph, name, alone, decoded) -> list[str]:
         # and its broadcast with the input's width s2 is then s2. But a name is a size of at
         # least 1, and a size the data decides may be 0: met by the graph's arithmetic (a
         # node reads the output), a Slice [-1:1] of a Compress's rows named S_0 gave
-        # max(0, 2 - S_0), 2 where no row is selected)
+        # max(0, 2 - S_0), 2 where no row is selected. So may a size the graph computes,
+        # and its name, bound to it, meets the arithmetic wherever the axis goes: a Slice's
+        # length L named S_0 in a Squeeze of it that no node reads made a Reshape to L give
+        # [L, 1], [1, 0] where L is 0. (`?` is a fresh name, which may be 0)
         if open_name(d, inputs):
-            if read and a is not None and alone.data_ranges.get(str(a), (1,))[0] == 0:
-                out.append(f"axis {i} = {g} (a name is a size of at least 1, the data's "
-                           "may be 0)")
+            named = read or not open_name(a, inputs) and not has_fresh_name(d) and \
+                gives_more(graph, alone, decoded)
+            if a is not None and named and may_be_zero(a, alone, inputs, (name, i)):
+                whose = "the data's" if open_name(a, inputs) else "the graph's"
+                out.append(f"axis {i} = {g} (a name is a size of at least 1, {whose} may "
+                           "be 0)")
             continue
         if a is not None and not a.symbols() <= inputs and (
                 g.symbols() <= inputs or open_name(a, inputs) and not open_name(g, inputs)):

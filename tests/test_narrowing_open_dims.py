@@ -138,3 +138,25 @@ def test_a_traced_size_decided_by_values_an_input_holds_is_set_aside(monkeypatch
     made = _solves(monkeypatch)
     sol = solve(_sized_by("Tile", ["n*n", 144], repeats_from_input=False))
     assert sol.shape("y") == "[n*n, 144]" and not sol.warnings and len(made) == 1
+
+
+def test_a_name_for_a_length_that_may_be_0_is_set_aside():
+    # (--narrowing, base, seed 3601, graph 198) a Slice's length L = (min(5, s) + 1)//2 - 1
+    # (0 where s <= 2) named S_0 in a Squeeze of it that no node reads: a name is a size
+    # of at least 1, so a Reshape of the slice to [L, -1] gave [L, 1] - at L = 0 the 0
+    # copies the input's axis, [1, 0]. The graph alone leaves that Reshape open
+    ints = {"b": [2], "e": [5], "ax": [1], "st": [2], "zero": [0], "one": [1], "minus": [-1]}
+    m = _model([helper.make_node("Slice", ["x", "b", "e", "ax", "st"], ["t"]),
+                helper.make_node("Shape", ["t"], ["ts"]),
+                helper.make_node("Gather", ["ts", "one"], ["len"], axis=0),
+                helper.make_node("Concat", ["len", "minus"], ["to"], axis=0),
+                helper.make_node("Reshape", ["t", "to"], ["r"]),
+                helper.make_node("Squeeze", ["t", "zero"], ["q"])],
+               [helper.make_tensor_value_info("x", F, [1, "s"])],
+               [helper.make_tensor_value_info("q", F, ["S_0"]),
+                helper.make_tensor_value_info("r", F, None)],
+               [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in ints.items()])
+    sol = solve(m)
+    assert sol.status == "ok" and list(sol.set_aside) == ["q"], sol.warnings
+    assert "(a name is a size of at least 1, the graph's may be 0)" in sol.warnings[0]
+    assert sol.shape("q") == "[(min(5, s) + 1)//2 - 1]" and sol.shape("r") == "[_1, _2]"
