@@ -160,3 +160,22 @@ def test_a_name_for_a_length_that_may_be_0_is_set_aside():
     assert sol.status == "ok" and list(sol.set_aside) == ["q"], sol.warnings
     assert "(a name is a size of at least 1, the graph's may be 0)" in sol.warnings[0]
     assert sol.shape("q") == "[(min(5, s) + 1)//2 - 1]" and sol.shape("r") == "[_1, _2]"
+
+
+def test_an_output_declared_with_unknown_dims_says_only_its_rank():
+    # (--narrowing, base, seed 3601, graph 132) t [2*a, 2*min(4, b) - 2, 3*c, d] declared
+    # [?, ?, ?, ?]: its `?`s met the broadcast with x [s, e, f, d] as fresh names before
+    # they were bound, and the solve required max(2*a, s) = 2*a - set aside as a
+    # narrowing, though the graph gives it all itself
+    ints = {"one": [1], "four": [4], "reps": [2, 2, 3, 1]}
+    m = _model([helper.make_node("Slice", ["a", "one", "four", "one", "one"], ["sl"]),
+                helper.make_node("Tile", ["sl", "reps"], ["t"]),
+                helper.make_node("Sub", ["x", "t"], ["y"])],
+               [helper.make_tensor_value_info("a", F, ["a", "b", "c", "d"]),
+                helper.make_tensor_value_info("x", F, ["s", "e", "f", "d"])],
+               [helper.make_tensor_value_info("t", F, [None] * 4),
+                helper.make_tensor_value_info("y", F, ["y_0", "y_1", "y_2", "y_3"])],
+               [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in ints.items()])
+    sol = solve(m)
+    assert sol.status == "ok" and sol.set_aside == {} and sol.constraints == []
+    assert sol.shape("t") == "[2*a, 2*min(4, b) - 2, 3*c, d]"
