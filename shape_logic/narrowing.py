@@ -305,10 +305,10 @@ def _filled(graph, name, alone, decoded) -> list[str]:
         # max(0, 2 - S_0), 2 where no row is selected. So may a size the graph computes,
         # and its name, bound to it, meets the arithmetic wherever the axis goes: a Slice's
         # length L named S_0 in a Squeeze of it that no node reads made a Reshape to L give
-        # [L, 1], [1, 0] where L is 0. (`?` is a fresh name, which may be 0)
+        # [L, 1], [1, 0] where L is 0. (`?` is no name: facts.py writes no dim for it)
         if open_name(d, inputs):
-            named = read or not open_name(a, inputs) and not has_fresh_name(d) and \
-                gives_more(graph, alone, decoded)
+            named = not has_fresh_name(d) and (read or not open_name(a, inputs) and
+                                               gives_more(graph, alone, decoded))
             if a is not None and named and may_be_zero(a, alone, inputs, (name, i)):
                 whose = "the data's" if open_name(a, inputs) else "the graph's"
                 out.append(f"axis {i} = {g} (a name is a size of at least 1, {whose} may "
