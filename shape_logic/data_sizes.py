@@ -1,11 +1,11 @@
 """Whether a declared output may have given a size the data decides, or one the rules
-leave open (narrowing.py): then the model is solved again without its declarations, to
-tell the two apart."""
+leave open, or named a size that may be 0 (narrowing.py): then the model is solved again
+without its declarations, to tell the graph's from the declaration's."""
 from __future__ import annotations
 
+from .asp.floors import Floors
 from .exec_rewrite import NOT_FOLDED
 from .shapes import has_fresh_name
-from .asp.floors import Floors
 
 
 def data_sizes_given(graph, atoms, decoded, declared) -> bool:
