@@ -46,6 +46,8 @@ class Atoms:
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
+    unsized: set = field(default_factory=set)  # (T, I): axes the rules may leave open
+    nonempty: set = field(default_factory=set)  # (T, I): axes >= 1 wherever the graph runs
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
@@ -129,6 +131,8 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
+        elif name in ("unsized", "nonempty"):
+            getattr(self, name).add((args[0].string, args[1].number))
         elif name == "void_name":
             e = _expr(args[2])
             if e is not None:

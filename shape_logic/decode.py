@@ -68,6 +68,7 @@ class Decoded:
     sequences: dict = field(default_factory=dict)  # sequence -> its length (Expr) or None
     optionals: dict = field(default_factory=dict)  # optional -> holds an element (or None)
     floors: dict = field(default_factory=dict)  # symbol -> the least value it may take, > 1
+    nonempty: set = field(default_factory=set)  # (tensor, axis) >= 1 wherever the graph runs
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -134,7 +135,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    met, sequences, holdings(atoms.opts, shapes),
                    {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
-                    (s not in ranges or ranges[s][0] < v)})
+                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty)
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -18,10 +18,12 @@ requires as much by itself, that is all), and the declarations are then taken ba
 at a time in the model's order: each is kept unless, with the ones kept so far, it
 contradicts the graph or requires of the input dims what the graph alone does not, or
 gives a dim the graph leaves open a value in the inputs' terms (a traced size where the
-data decides the size: NonZero's count declared 7 holds for one input only; checked
-whenever a size the data decides is given so, one solve more), or through a name it
-shares with another declared dim (the legacy exporter's merged names: only its naming
-says they are equal; checked whenever the declarations share a name of their own).
+data decides the size: NonZero's count declared 7 holds for one input only; a Resize's
+size where float rounding decides its floor; checked whenever such a size is given so, or
+a declared output is computed from an axis left open: data_sizes.py, one solve more), or
+through a name it shares with another declared dim (the legacy exporter's merged names:
+only its naming says they are equal; checked whenever the declarations share a name of
+their own).
 A trial whose outcome is plain from the graph's shapes alone (a declaration that only names
 them, a rank or a dim off by an integer) is decided without its solve (Obvious), and the
 kept declarations are then solved together once at the end, if any was set aside. A trial
@@ -38,9 +40,11 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .data_sizes import data_sizes_given, open_name
+from .data_sizes import (data_sizes_given, gives_more, may_be_zero, open_name, open_upstream,
+                         zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
+from .shapes import has_fresh_name
 
 
 def narrowing_solves(problem) -> _Solves:
@@ -67,8 +71,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
     if not atoms.conflicts and not shared and not related and not data_sizes_given(
-            graph, atoms, decoded, declared) and (not _narrowings(graph, decoded) or
-                                                  names_only(graph, declared, atoms, decoded)):
+            graph, atoms, decoded, declared) and not open_upstream(
+            graph, atoms, decoded, declared) and not zero_named(graph, decoded, declared) and (
+            not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -297,11 +302,17 @@ def _filled(graph, name, alone, decoded) -> list[str]:
         # and its broadcast with the input's width s2 is then s2. But a name is a size of at
         # least 1, and a size the data decides may be 0: met by the graph's arithmetic (a
         # node reads the output), a Slice [-1:1] of a Compress's rows named S_0 gave
-        # max(0, 2 - S_0), 2 where no row is selected)
+        # max(0, 2 - S_0), 2 where no row is selected. So may a size the graph computes,
+        # and its name, bound to it, meets the arithmetic wherever the axis goes: a Slice's
+        # length L named S_0 in a Squeeze of it that no node reads made a Reshape to L give
+        # [L, 1], [1, 0] where L is 0. (`?` is no name: facts.py writes no dim for it)
         if open_name(d, inputs):
-            if read and a is not None and alone.data_ranges.get(str(a), (1,))[0] == 0:
-                out.append(f"axis {i} = {g} (a name is a size of at least 1, the data's "
-                           "may be 0)")
+            named = not has_fresh_name(d) and (read or not open_name(a, inputs) and
+                                               gives_more(graph, alone, decoded))
+            if a is not None and named and may_be_zero(a, alone, inputs, (name, i)):
+                whose = "the data's" if open_name(a, inputs) else "the graph's"
+                out.append(f"axis {i} = {g} (a name is a size of at least 1, {whose} may "
+                           "be 0)")
             continue
         if a is not None and not a.symbols() <= inputs and (
                 g.symbols() <= inputs or open_name(a, inputs) and not open_name(g, inputs)):

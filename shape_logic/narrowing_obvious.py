@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from copy import copy
 
+from .data_sizes import may_be_zero
 from .symbolic.bounds import bounds
 
 
@@ -14,7 +15,7 @@ class Obvious:
     (no input or annotation uses them), each standing for the G where a kept declaration
     first names it. A trial is
     - kept when no node reads the output, every axis's G is in the inputs' names, and D is
-      one of those own names not named before (G not 0: a name is a size of at least 1)
+      one of those own names not named before (G at least 1: a name is a size of at least 1)
       or is G once they are replaced: the declaration names what the graph gives, and
       requires nothing of the inputs (no conflict, no narrowing, nothing borrowed: G is
       determined);
@@ -73,14 +74,15 @@ class Obvious:
         if len(dims) != len(given):
             return "contradiction", {}
         outcome, named = "kept", {}
-        for d, g in zip(dims, given):
+        for i, (d, g) in enumerate(zip(dims, given)):
             determined = g.symbol_set() <= self.inputs
             atom = d.single_atom()
             s = atom.args[0] if atom is not None and atom.kind == "sym" else None
             if s in self.own and s not in self.known and s not in named:
                 # a name stands for a size of at least 1 (`relate` cancels it): naming a
-                # size the graph gives as 0 is a conflict, left to the solver
-                if determined and not (g.is_int and g.value <= 0):
+                # size the graph gives as 0 is a conflict, one that may be 0 (a Slice's
+                # length) a requirement: both left to the solve
+                if determined and not may_be_zero(g, self.alone, self.inputs, (name, i)):
                     named[s] = g
                 else:
                     outcome = None

@@ -127,3 +127,22 @@ def test_keep_aspect_ratio_matches_onnxruntime_and_the_reference():
             (y,) = load_kernel("Resize")(attrs)(x, None, None, i64(*sizes))
             np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
     assert open_dims <= 3
+
+
+def test_an_output_of_another_rank_does_not_feed_the_aspect_ratio_back():
+    # (fuzz --narrowing --kind ops, seed 7, graph 407) y declared with rank 5 gives x two
+    # ranks; each rank's kept axes carried the other's candidates back into x, and
+    # clingo's own arithmetic made new dims from them without end (a MemoryError). The
+    # candidates are now computed only while the graph is consistent
+    from shape_logic import solve
+
+    graph = {"opset": 18, "inputs": {"x": {"dtype": "f32", "shape": "[5, 2, h, w]"}},
+             "initializers": {"sizes": {"dtype": "i64", "shape": [1], "data": [7]}},
+             "nodes": [{"name": "r", "op": "Resize", "inputs": ["x", "", "", "sizes"],
+                        "outputs": ["y"], "attrs": {"axes": [-4],
+                                                    "keep_aspect_ratio_policy": "not_larger"}}],
+             "outputs": {"y": {"shape": "[7, 2, h, w, 4]"}}}
+    sol = solve(graph, explain=False, timeout=20)
+    assert sol.status == "error"
+    graph["outputs"]["y"]["shape"] = "[7, 2, h, w]"
+    assert solve(graph, explain=False).shape("y") == "[7, 2, h, w]"
