@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 
 from shape_logic.asp.program import ENCODINGS_DIR
 from shape_logic.asp.terms import expr_fact_text, quote
-from shape_logic.facts import (MAX_PACKED_INPUTS, MAX_PACKED_RANK, attr_facts, node_facts,
-                               scalar_term, tensor_facts)
+from shape_logic.facts import MAX_PACKED_RANK, tensor_facts
+from shape_logic.node_facts import MAX_PACKED_INPUTS, attr_facts, node_facts, scalar_term
 from shape_logic.graph import Node, TensorInfo
 from shape_logic.shapes import parse_shape
 
