@@ -179,3 +179,29 @@ def test_an_output_declared_with_unknown_dims_says_only_its_rank():
     sol = solve(m)
     assert sol.status == "ok" and sol.set_aside == {} and sol.constraints == []
     assert sol.shape("t") == "[2*a, 2*min(4, b) - 2, 3*c, d]"
+
+
+def test_a_name_beside_another_declarations_name_for_a_count_is_kept(monkeypatch):
+    # x [b, s, 4]: NonZero's count, declared by a name of its own in idx, and TopK by
+    # k = s//2 (0 at s = 1: a name there says s >= 2), its output named and read by no
+    # node. The count's name reaches NonZero's output in every trial with idx kept: it is
+    # no more than a name, and top's names tell the graph nothing (compare's nonzero_topk:
+    # top and where were set aside, five solves more)
+    consts = [numpy_helper.from_array(np.asarray(v, np.int64), k)
+              for k, v in (("one", [1]), ("two", [2]))]
+    zero = numpy_helper.from_array(np.asarray(0.0, np.float32), "zero")
+    nodes = [helper.make_node("Greater", ["x", "zero"], ["pos"]),
+             helper.make_node("NonZero", ["pos"], ["nz"]),
+             helper.make_node("Transpose", ["nz"], ["idx"]),
+             helper.make_node("Shape", ["x"], ["xs"]),
+             helper.make_node("Gather", ["xs", "one"], ["len"]),
+             helper.make_node("Div", ["len", "two"], ["k"]),
+             helper.make_node("TopK", ["x", "k"], ["top", "where"], axis=1)]
+    model = _model(nodes, [helper.make_tensor_value_info("x", F, ["b", "s", 4])],
+                   [helper.make_tensor_value_info("idx", TensorProto.INT64, ["N_0", 3]),
+                    helper.make_tensor_value_info("top", F, ["T_0", "T_1", "T_2"])],
+                   consts + [zero])
+    made = _solves(monkeypatch)
+    sol = solve(model)
+    assert not sol.warnings and sol.shape("top") == "[b, s//2, 4]"
+    assert len(made) <= 2, made  # (the model's, and at most the one without declarations)
