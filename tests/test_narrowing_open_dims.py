@@ -205,3 +205,34 @@ def test_a_name_beside_another_declarations_name_for_a_count_is_kept(monkeypatch
     sol = solve(model)
     assert not sol.warnings and sol.shape("top") == "[b, s//2, 4]"
     assert len(made) <= 2, made  # (the model's, and at most the one without declarations)
+
+
+def _reduce(axes_from_shape: bool, declared: list):
+    """x6 [s3, s4, s5] summed over axes [a, -2] (keepdims 0), a = Shape(x2)[0] - 4 (which
+    axis depends on s0) or the constant 0; y declared `declared`."""
+    inits = [numpy_helper.from_array(np.asarray(v, np.int64), k)
+             for k, v in (("minus4", [-4]), ("minus2", [-2]), ("zero", [0]))]
+    nodes = [helper.make_node("Concat", ["first", "minus2"], ["axes"], axis=0),
+             helper.make_node("ReduceSum", ["x6", "axes"], ["y"], keepdims=0)]
+    if axes_from_shape:
+        nodes[:0] = [helper.make_node("Shape", ["x2"], ["xs"], start=0, end=1),
+                     helper.make_node("Add", ["xs", "minus4"], ["first"])]
+    else:
+        nodes[:0] = [helper.make_node("Identity", ["zero"], ["first"])]
+    return _model(nodes, [helper.make_tensor_value_info("x2", F, ["s0", "s2"]),
+                          helper.make_tensor_value_info("x6", F, ["s3", "s4", "s5"])],
+                  [helper.make_tensor_value_info("y", F, declared)], inits)
+
+
+def test_a_traced_size_of_a_reduction_over_axes_computed_from_sizes_is_set_aside(
+        monkeypatch):
+    # at s0 = 4 the axes are [0, -2] and y is [s5]; at s0 = 6, [2, -2]: y is [s3]
+    sol = solve(_reduce(True, [4]))
+    assert len(sol.warnings) == 1 and "graph output y is declared [4]" in sol.warnings[0]
+    assert sol.shape("y").startswith("[_")  # (which axis stays, the sizes decide)
+
+
+def test_a_reduction_over_constant_axes_is_solved_once(monkeypatch):
+    made = _solves(monkeypatch)
+    sol = solve(_reduce(False, ["s5"]))
+    assert sol.shape("y") == "[s5]" and not sol.warnings and len(made) == 1
