@@ -48,6 +48,7 @@ class Atoms:
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
     unsized: set = field(default_factory=set)  # (T, I): axes the rules may leave open
     nonempty: set = field(default_factory=set)  # (T, I): axes >= 1 wherever the graph runs
+    open_ranks: set = field(default_factory=set)  # T: ranks the inputs' sizes decide
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
@@ -133,6 +134,8 @@ class Atoms:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
         elif name in ("unsized", "nonempty"):
             getattr(self, name).add((args[0].string, args[1].number))
+        elif name == "open_rank":
+            self.open_ranks.add(args[0].string)
         elif name == "void_name":
             e = _expr(args[2])
             if e is not None:

@@ -69,6 +69,7 @@ class Decoded:
     optionals: dict = field(default_factory=dict)  # optional -> holds an element (or None)
     floors: dict = field(default_factory=dict)  # symbol -> the least value it may take, > 1
     nonempty: set = field(default_factory=set)  # (tensor, axis) >= 1 wherever the graph runs
+    open_ranks: set = field(default_factory=set)  # tensors whose rank the sizes decide
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -135,7 +136,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    met, sequences, holdings(atoms.opts, shapes),
                    {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
-                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty)
+                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks)
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -70,8 +70,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
-    if not atoms.conflicts and not shared and not related and not data_sizes_given(
-            graph, atoms, decoded, declared) and not open_upstream(
+    if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
+            not data_sizes_given(graph, atoms, decoded, declared) and not open_upstream(
             graph, atoms, decoded, declared) and not zero_named(graph, decoded, declared) and (
             not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
@@ -132,8 +132,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     if kept is None:
         kept = solves.solved(kept_names)  # (started ahead by the last trial)
     warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
-                f"{kept[2].shapes.get(name)}, which is used (a declared output is advice: "
-                "exporters declare the sizes they traced)"
+                f"{kept[2].shapes.get(name) or 'no rank'}, which is used (a declared output "
+                "is advice: exporters declare the sizes they traced)"
                 for name, (declared_shape, why, _) in set_aside.items()]
     return (*kept, warnings, set_aside)
 
@@ -292,6 +292,12 @@ def _filled(graph, name, alone, decoded) -> list[str]:
     got, dims = decoded.shapes.get(name), graph.outputs[name].shape.dims
     if got is None or got.dims is None or len(got.dims) != len(dims):
         return []
+    before = alone.shapes.get(name)
+    if alone.open_ranks and (before is None or before.dims is None):
+        # a rank the inputs' sizes decide (a Squeeze without axes of [b, s] is [b] where s
+        # is 1), which the graph alone leaves open: a traced rank holds at the traced sizes
+        # only (open_rank, rules/Squeeze.lp)
+        return [f"rank {len(dims)}"]
     inputs = {s for s, c in graph.symbol_class.items() if c == 0}
     read = any(name in n.inputs for n in graph.nodes + graph.body_nodes)
     out = []

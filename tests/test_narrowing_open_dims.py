@@ -236,3 +236,29 @@ def test_a_reduction_over_constant_axes_is_solved_once(monkeypatch):
     made = _solves(monkeypatch)
     sol = solve(_reduce(False, ["s5"]))
     assert sol.shape("y") == "[s5]" and not sol.warnings and len(made) == 1
+
+
+def _squeezed(x: list, declared):
+    """x squeezed without axes, then a Relu: z declared `declared`."""
+    return _model([helper.make_node("Squeeze", ["x"], ["y"]),
+                   helper.make_node("Relu", ["y"], ["z"])],
+                  [helper.make_tensor_value_info("x", F, x)],
+                  [helper.make_tensor_value_info("z", F, declared)])
+
+
+def test_a_traced_rank_of_a_squeeze_without_axes_is_set_aside():
+    # x [b, s] squeezed is [b, s] where neither is 1, [b] at s = 1, [s] at b = 1: the rank
+    # is the sizes' to decide, and a declared [b, s] (traced at b, s >= 2) is set aside
+    for x, declared in ((["b", "s"], ["b", "s"]), (["b", "s"], ["B", "S"]),
+                        (["b", 1, 3], ["b", 3])):
+        sol = solve(_squeezed(x, declared))
+        assert len(sol.warnings) == 1, (x, sol.warnings)
+        assert "which would give rank 2 that the graph leaves open; the graph gives no rank" \
+            in sol.warnings[0]
+        assert sol.shape("z").startswith("_"), sol.shape("z")  # (a shape variable)
+
+
+def test_a_squeeze_of_sizes_each_known_to_be_1_or_not_keeps_its_declaration(monkeypatch):
+    made = _solves(monkeypatch)
+    sol = solve(_squeezed([2, 1, 3], [2, 3]))
+    assert sol.shape("z") == "[2, 3]" and not sol.warnings and len(made) == 1
