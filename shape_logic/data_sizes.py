@@ -21,7 +21,7 @@ def data_sizes_given(graph, atoms, decoded, declared) -> bool:
     operator that does not give it back.)"""
     if not atoms.data_bounds and not atoms.unsized:
         return False
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     said = {d for name in declared if decoded.shapes.get(name) is not None
             for d in decoded.shapes[name].dims or () if not open_name(d, inputs)}
     producers = None
@@ -107,7 +107,7 @@ def open_upstream(graph, atoms, decoded, declared) -> bool:
     gives nothing back to its repeats. Only the solve without the declarations tells. (A
     model whose sizes come from shapes and constants, as exporters' usually do, is never
     solved again for it. Not looked for: an axis open by rules that do not say so.)"""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     producers = graph.producer()
     open_ = set()
     for t, i in [*atoms.unsized, *atoms.data_bounds]:
@@ -151,13 +151,13 @@ def zero_named(graph, decoded, declared) -> bool:
     Slice's length L, its 0 copying the input's axis where L is 0, gave [L, 1] with L
     named), a requirement on the inputs that no range states. narrowing._filled sets it
     aside. (`?`, a fresh name, may be 0.)"""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     for name in declared:
         got = decoded.shapes.get(name)
         if got is None or got.dims is None or \
                 len(got.dims) != len(graph.outputs[name].shape.dims):
             continue
-        if any(open_name(d, inputs) and not d.symbols().pop().startswith("_") and
+        if any(open_name(d, inputs) and not has_fresh_name(d) and
                not open_name(g, inputs) and may_be_zero(g, decoded, inputs, (name, i))
                for i, (d, g) in enumerate(zip(graph.outputs[name].shape.dims, got.dims))):
             return True
@@ -185,7 +185,7 @@ def gives_more(graph, alone, solved) -> bool:
     output named a count the data decides (NonZero's, named Transposeidx_dim_0), which
     made the TopK outputs beside it, named too, look like they told the graph more (five
     solves more for the compare's nonzero_topk)."""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     for t, shape in alone.shapes.items():
         declared = graph.outputs.get(t)
         if declared is not None and declared.shape is not None or shape is None or \

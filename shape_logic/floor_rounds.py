@@ -96,9 +96,10 @@ def explained_under_bounds(problem, atoms, diagnostics) -> None:
 
     ops = floor_ops(problem.rule_files) | {"If"}
     names = set(atoms.under_bounds)
-    origins = [n for n in problem.graph.nodes if n.op in ops and any(
-        names & e.symbol_set() for t in n.inputs if t
-        for (u, _), values in atoms.dims.items() if u == t for e in values)]
+    bounded = {t for (t, _), values in atoms.dims.items()  # (tensors with a bounded name)
+               if any(names & e.symbol_set() for e in values)}
+    origins = [n for n in problem.graph.nodes
+               if n.op in ops and any(t in bounded for t in n.inputs if t)]
     bounds = ", ".join(f"{s} {b}" for s, b in sorted(atoms.under_bounds.items()))
     nodes = ", ".join(f'{n.op} "{n.name}"' for n in origins) or "its nodes"
     note = (f"every run of the graph has {bounds} ({nodes} cannot run otherwise), and "
@@ -124,7 +125,7 @@ def may_settle(atoms, graph) -> bool:
     an If's `min(4, _i1_t)`). (A model whose every axis is known, a UNet's pooled sizes,
     is not solved again; nor for a clamp they would drop, `max(0, f - 1)` of frames f >= 2,
     where it is right as it is: Wav2Vec2's TorchScript export.)"""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     for t, ranks in atoms.rank.items():
         if len(ranks) == 1:
             (r,) = ranks

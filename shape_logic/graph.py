@@ -187,3 +187,11 @@ class Graph:
 
     def producer(self) -> dict[str, Node]:
         return {t: n for n in self.nodes for t in n.outputs if t}
+
+    def input_symbols(self) -> set[str]:
+        """The names the inputs' declarations use (symbol_class 0)."""
+        return {s for s, c in self.symbol_class.items() if c == 0}
+
+    def read(self) -> set[str]:
+        """The tensors some node reads, a body's nodes too."""
+        return {t for n in self.nodes + self.body_nodes for t in n.inputs if t}

@@ -249,7 +249,7 @@ def _narrowings(graph, decoded) -> list[str]:
     them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
     `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
     for a declared `k*l`) names the dim; it requires nothing of the inputs."""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
     out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
     out += [f"{a} = {b}" for a, b in decoded.met_constraints
@@ -275,7 +275,7 @@ def _relates_names(graph, decoded) -> bool:
     """Whether the solve binds or relates names other than the inputs' to expressions of
     each other: two declarations [2*k] and [c] of one count the graph leaves open print it
     c, with k = c//2 (c even), which only the declarations say."""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     own = {s for s, c in graph.symbol_class.items() if c == 1}
     # (a declared name bound to the inputs' terms names a size the graph gives)
     return any(s in own and not e.symbols() <= inputs and not open_name(e, inputs)
@@ -298,8 +298,8 @@ def _filled(graph, name, alone, decoded) -> list[str]:
         # is 1), which the graph alone leaves open: a traced rank holds at the traced sizes
         # only (open_rank, rules/Squeeze.lp)
         return [f"rank {len(dims)}"]
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
-    read = any(name in n.inputs for n in graph.nodes + graph.body_nodes)
+    inputs = graph.input_symbols()
+    read = name in graph.read()
     out = []
     for i, (d, g) in enumerate(zip(dims, got.dims)):
         a = _given(graph, alone, name, i)
@@ -335,7 +335,7 @@ def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
     dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
     if not shared or dims is None or got is None:
         return []
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     out = []
     for i, (d, g) in enumerate(zip(dims, got.dims or ())):
         a = _given(graph, alone, name, i)

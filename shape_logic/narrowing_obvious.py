@@ -29,7 +29,7 @@ class Obvious:
 
     def __init__(self, graph, alone, declared):
         self.graph, self.alone = graph, alone
-        self.inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+        self.inputs = graph.input_symbols()
         elsewhere = _named_elsewhere(graph)
         self.own = {s for name in declared for d in graph.outputs[name].shape.dims
                     for s in d.symbols()
@@ -38,7 +38,7 @@ class Obvious:
         # outputs that nodes read: there a name meets the graph's arithmetic before it is
         # bound (a broadcast of a declared [P_0, P_1] with [n, 1, h, 1] gave
         # `max(h, 3*h*n) = 3*h*n`, a narrowing the graph alone does not give)
-        self.read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
+        self.read = graph.read()
         self.blind = False
 
     def copy(self) -> Obvious:
@@ -112,9 +112,9 @@ def names_only(graph, declared, atoms, decoded) -> bool:
     Convmask_dim_3]): nothing to narrow, no solve without the declarations to tell.
     (`atoms`, `decoded`: the model's solve, which gives each axis the graph's value once
     the own name is bound to it.)"""
-    inputs = {s for s, c in graph.symbol_class.items() if c == 0}
+    inputs = graph.input_symbols()
     elsewhere = _named_elsewhere(graph)
-    read = {t for n in graph.nodes + graph.body_nodes for t in n.inputs if t}
+    read = graph.read()
     seen: set = set()
     for name in declared:
         dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
@@ -128,7 +128,8 @@ def names_only(graph, declared, atoms, decoded) -> bool:
                     return False
             elif s in seen or not g.symbol_set() <= inputs or bounds(g)[0] < 1:
                 return False
-            seen.add(s)
+            else:
+                seen.add(s)
     return True
 
 
