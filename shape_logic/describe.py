@@ -3,6 +3,8 @@ each side says (the core solved again without the primary node), the labels, the
 entries, and a repair hint found by the solver."""
 from __future__ import annotations
 
+import re
+
 import clingo
 
 from .decode import decode
@@ -62,7 +64,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
     if len(values) == 2 and values[1] not in ("negative", "invalid") and \
             not values[1].startswith("axis("):
         diag.notes.append(f"{values[0]} != {values[1]}")
-    bindings = _bindings_text(graph, sub_atoms)
+    bindings = _bindings_text(graph, sub_atoms, values)
     if bindings:
         diag.notes.append(f"with {bindings}")
     # a hint must make the whole graph solve: only checked when the problem is the whole graph
@@ -288,14 +290,18 @@ def _positions_of(primary, before, a, b, parameters=frozenset()):
     return None
 
 
-def _bindings_text(graph, sub_atoms) -> str:
+def _bindings_text(graph, sub_atoms, values) -> str:
     from .decode import Resolver
     from .symbolic.expr import Expr
 
     resolve = Resolver(sub_atoms.binds)
     out = []
+    # (a symbol in the colliding values is left unbound there: a binding of it, which
+    # the collision itself made - 2*s beside s, at s = 1 from elsewhere, gave s = 2 -
+    # would contradict them)
+    shown = {name for v in values for name in re.findall(r"[A-Za-z_][\w.]*", v)}
     for s in sorted(sub_atoms.binds):
-        if graph.symbol_class.get(s, 2) < 2:
+        if graph.symbol_class.get(s, 2) < 2 and s not in shown:
             out.append(f"{s} = {resolve(Expr.sym(s))}")
     return ", ".join(out)
 

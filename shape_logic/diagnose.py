@@ -30,9 +30,14 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
     as assumptions may make `allowance` computations (limits.Abandoned past them).
     A conflict the solve found stands even where no core is found for it (the program
     with sources as assumptions may derive less: a rule on what a node surely lacks):
-    then it is reported without one, as a solve without explaining reports it."""
+    then it is reported without one, as a solve without explaining reports it.
+    Sets problem.switched_off: the sources whose switching off leaves no conflict (each
+    error's node, or its declarations: describe.py), or None when some error was not
+    explained (the solver's error table: solver.fixed_graph)."""
+    problem.switched_off = None
     out = _diagnose(problem, atoms, decoded, hidden, allowance)
     if not out and atoms.conflicts:
+        problem.switched_off = None
         out = diagnostics_from_conflicts(problem.graph, atoms)
         for d in out:
             d.notes.append(NO_CORE)
@@ -71,6 +76,8 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
         # with the errors found so far blocked, which places still conflict?
         remaining = sorted(finder.conflict_places(active), key=lambda p: rank.get(p, len(rank)))
     _note_remaining(out, remaining)
+    if not remaining:
+        problem.switched_off = frozenset(finder.sources - active)
     return out
 
 
@@ -124,6 +131,8 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
     _note_remaining(out, remaining)
+    if not remaining and blocked:
+        problem.switched_off = frozenset(blocked)
     return out
 
 
