@@ -97,6 +97,19 @@ def test_a_traced_total_sequence_length_of_group_query_attention_is_set_aside():
     assert sol.shape("y") == "[b, s, 512]"
 
 
+def test_a_traced_size_of_a_piece_split_at_sizes_an_input_holds_is_set_aside():
+    # SplitToSequence's pieces are split's size: a graph input's, piece 0 traced [n, 4]
+    # was kept (SequenceAt's position, SequenceInsert's and SequenceErase's state it too)
+    zero = numpy_helper.from_array(np.array(0, np.int64), "zero")
+    m = _model([helper.make_node("SplitToSequence", ["x", "split"], ["s"], axis=1),
+                helper.make_node("SequenceAt", ["s", "zero"], ["y"])],
+               [helper.make_tensor_value_info("x", F, ["n", 12]),
+                helper.make_tensor_value_info("split", I64, [])],
+               [helper.make_tensor_value_info("y", F, ["n", 4])], [zero])
+    sol = solve(m)
+    assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[n, _1]"
+
+
 def _mel():
     """MelWeightMatrix of 8 bands of a 16-point DFT, at a sample rate a graph input holds:
     Y [9, 8] whatever the rate."""
