@@ -36,7 +36,8 @@ from shape_logic.shapes import has_fresh_name
 # value in the inputs' terms (a traced size). Narrowing looks for those where the rules
 # mark an axis open (unsized, data_dependent) or a node's sizes come from data
 # (shape_logic/data_sizes.py): one the fuzzer finds is an axis left open by rules that do
-# not say so, or an operator missing from data_sizes._SIZED_BY
+# not say so, or a rule file that reads sizes from an input's values without stating
+# sizes_from (encodings/schema.lp)
 FINDINGS = ("unsound", "inconsistent", "dropped", "lost", "obvious", "crash", "timeout",
             "open")
 FAILURES = FINDINGS

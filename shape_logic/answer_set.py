@@ -47,6 +47,8 @@ class Atoms:
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
     data_bounds: dict = field(default_factory=dict)  # (T, I) -> set of upper bounds (Expr)
     unsized: set = field(default_factory=set)  # (T, I): axes the rules may leave open
+    # node -> the numbers of its inputs whose values its outputs' sizes are read from
+    sizes_from: dict = field(default_factory=dict)
     nonempty: set = field(default_factory=set)  # (T, I): axes >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # T: ranks the inputs' sizes decide
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
@@ -134,6 +136,8 @@ class Atoms:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
         elif name in ("unsized", "nonempty"):
             getattr(self, name).add((args[0].string, args[1].number))
+        elif name == "sizes_from":
+            self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":
             self.open_ranks.add(args[0].string)
         elif name == "void_name":

@@ -1,6 +1,12 @@
 """Whether a declared output may have given a size the data decides, or one the rules
 leave open, or named a size that may be 0 (narrowing.py): then the model is solved again
-without its declarations, to tell the graph's from the declaration's."""
+without its declarations, to tell the graph's from the declaration's.
+
+Which sizes the data decides, the rule files say: data_dependent (a count of the data's:
+NonZero's), unsized (an axis the rules may leave open: a Resize's floor rounding) and
+sizes_from (a node whose outputs' sizes are read from an input's values: a Reshape's
+shape, a Tile's repeats), encodings/schema.lp. No operator's inputs are listed here: a
+new operator whose sizes come from an input's values is one rule file that says so."""
 from __future__ import annotations
 
 from .asp.floors import Floors
@@ -8,7 +14,66 @@ from .exec_rewrite import NOT_FOLDED
 from .shapes import has_fresh_name
 
 
-def data_sizes_given(graph, atoms, decoded, declared) -> bool:
+class Upstream:
+    """What the graph computes its tensors from, for data_sizes_given and open_upstream
+    (narrowing.without_narrowing makes one per solve): the nodes by output, made when
+    first asked, and which tensors' values come from shapes and constants alone (a memo
+    both checks share)."""
+
+    def __init__(self, graph, atoms):
+        self.graph, self.atoms = graph, atoms
+        self._producers = None
+        self._made: dict[str, bool] = {}
+
+    @property
+    def producers(self) -> dict:
+        if self._producers is None:
+            self._producers = self.graph.producer()
+        return self._producers
+
+    def sized_from_shapes(self, node) -> bool:
+        """Whether the inputs `node`'s outputs' sizes are read from (sizes_from: a
+        Reshape's shape, a Slice's starts...) have values computed from shapes and
+        constants alone: then the graph gives those sizes. True for a node without any."""
+        return all(self.shape_made(node.inputs[k]) for k in self.atoms.sizes_from.get(
+            node.name, ()) if k < len(node.inputs) and node.inputs[k])
+
+    def from_shapes(self, node) -> bool:
+        """Whether the values that decide `node`'s data_dependent lengths are computed from
+        shapes and constants alone: those of the inputs it reads its sizes from (a
+        Slice's starts, ends, axes and steps, a Split's split: sizes_from), else of every
+        input (NonZero's, Compress's condition...). Then the graph gives those lengths,
+        and a declared output cannot (BERT's and GPT-2's Slices of the fused QKV
+        projection at offsets computed from its shape: a solve without the declarations
+        each, for nothing). A node with a body, an operator whose results change from run
+        to run (exec_rewrite.NOT_FOLDED): not so (a traced size there is a declaration's
+        own)."""
+        if node is None or node.bodies or node.op in NOT_FOLDED:
+            return False
+        if node.name in self.atoms.sizes_from:
+            return self.sized_from_shapes(node)
+        return all(self.shape_made(x) for x in node.inputs if x)
+
+    def shape_made(self, t: str) -> bool:
+        """t's values are a function of the graph's shapes and constants (Shape, Size,
+        Constant, initializers, and nodes of such inputs); a graph input's values, a
+        body's, a NOT_FOLDED operator's are not."""
+        made = self._made
+        if t in made:
+            return made[t]
+        made[t] = False  # (a cycle, which a graph has not: no)
+        node = self.producers.get(t)
+        if node is None:  # a graph input (values: data) or an initializer (a constant)
+            made[t] = t in self.graph.initializers
+        elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
+            made[t] = True
+        else:
+            made[t] = not node.bodies and node.op not in NOT_FOLDED and all(
+                self.shape_made(x) for x in node.inputs if x)
+        return made[t]
+
+
+def data_sizes_given(up: Upstream, decoded, declared) -> bool:
     """Whether the solve says something of a size the data decides (NonZero's count,
     Unique's...) or of one the rules leave open (unsized: a Resize whose floor float
     rounding decides, OneHot's depth from data) that a declared output's dim says too: a
@@ -18,62 +83,21 @@ def data_sizes_given(graph, atoms, decoded, declared) -> bool:
     only the solve without the declarations tells apart. (Looked for: values that a
     declared dim says too; not one a declared dim gives through arithmetic, count + 1, nor
     a declared value that reaches the output from the open axis only forward, through an
-    operator that does not give it back.)"""
+    operator that does not give it back: open_upstream.)"""
+    atoms = up.atoms
     if not atoms.data_bounds and not atoms.unsized:
         return False
-    inputs = graph.input_symbols()
+    inputs = up.graph.input_symbols()
     said = {d for name in declared if decoded.shapes.get(name) is not None
             for d in decoded.shapes[name].dims or () if not open_name(d, inputs)}
-    producers = None
     for t, i in [*atoms.unsized, *atoms.data_bounds]:
         shape = decoded.shapes.get(t)
         dims = shape.dims if shape is not None else None
         if dims is None or i >= len(dims) or dims[i] not in said:
             continue
-        if (t, i) in atoms.unsized:
-            return True
-        if producers is None:
-            producers = graph.producer()
-        if not _from_shapes(graph, producers.get(t), producers, {}):
+        if (t, i) in atoms.unsized or not up.from_shapes(up.producers.get(t)):
             return True
     return False
-
-
-# the inputs of a node whose values decide an output's length along a data_dependent axis,
-# from the first: a Slice's starts, ends, axes and steps, a Split's split (its data only
-# by its shape); any other node's every input (NonZero's, Compress's condition...)
-_SIZE_INPUTS = {"Slice": 1, "Split": 1}
-
-
-def _from_shapes(graph, node, producers: dict, seen: dict) -> bool:
-    """Whether the values that decide `node`'s data_dependent lengths are computed from
-    shapes and constants alone (Shape, Size, Constant, initializers, and nodes of such
-    inputs): then the graph gives those lengths, and a declared output cannot (BERT's and
-    GPT-2's Slices of the fused QKV projection at offsets computed from its shape: a solve
-    without the declarations each, for nothing). A graph input's values, a body, an
-    operator whose results change from run to run (exec_rewrite.NOT_FOLDED): not so (a
-    traced size there is a declaration's own)."""
-    if node is None or node.bodies or node.op in NOT_FOLDED:
-        return False
-    first = _SIZE_INPUTS.get(node.op, 0) if not node.domain else 0
-    return all(_shape_made(graph, x, producers, seen) for x in node.inputs[first:] if x)
-
-
-def _shape_made(graph, t: str, producers: dict, seen: dict) -> bool:
-    """t's values are a function of the graph's shapes and constants (memo: `seen`)."""
-    if t in seen:
-        return seen[t]
-    seen[t] = False  # (a cycle, which a graph has not: no)
-    node = producers.get(t)
-    if node is None:  # a graph input (values: data) or an initializer (a constant)
-        made = t in graph.initializers
-    elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
-        made = True
-    else:
-        made = not node.bodies and node.op not in NOT_FOLDED and all(
-            _shape_made(graph, x, producers, seen) for x in node.inputs if x)
-    seen[t] = made
-    return made
 
 
 def open_name(d, inputs) -> bool:
@@ -83,44 +107,29 @@ def open_name(d, inputs) -> bool:
     return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
 
 
-# the inputs of an operator whose values decide its outputs' sizes (besides
-# _SIZE_INPUTS' data_dependent ones): where the data holds them, the rules leave the sizes
-# open, and a declaration may fill them
-_SIZED_BY = {"Reshape": (1,), "Expand": (1,), "Tile": (1,), "Pad": (1, 3), "Upsample": (1,),
-             "ConstantOfShape": (0,), "Range": (0, 1, 2), "Resize": (1, 2, 3),
-             "OneHot": (1,), "CenterCropPad": (1,), "Squeeze": (1,), "Unsqueeze": (1,),
-             "Slice": (1, 2, 3, 4), "Split": (1,), "TopK": (1,), "Col2Im": (1, 2),
-             "DFT": (1, 2), "STFT": (1, 3), "MaxUnpool": (2,), "AffineGrid": (1,),
-             "HannWindow": (0,), "HammingWindow": (0,), "BlackmanWindow": (0,),
-             "MelWeightMatrix": (0, 1, 2), "If": (0,), "Loop": (0, 1),
-             **{f"Reduce{r}": (1,) for r in ("Sum", "Mean", "Max", "Min", "Prod", "L1", "L2",
-                                              "LogSum", "LogSumExp", "SumSquare")}}
-
-
-def open_upstream(graph, atoms, decoded, declared) -> bool:
+def open_upstream(up: Upstream, decoded, declared) -> bool:
     """Whether a declared output that says a dim (not a bare name) is computed from an
     axis the rules leave open (unsized, or a size the data decides) that the solve leaves
-    open too, or by a node whose sizes values the data holds decide (_SIZED_BY: a Reshape
-    to a shape read from an input): the graph may then leave the output's axis open too,
-    and the declaration alone give it - a traced size reaches a Resize's open axis only
-    forward, through a Pad that gives nothing back; a Tile's output declared [4, 12]
-    gives nothing back to its repeats. Only the solve without the declarations tells. (A
-    model whose sizes come from shapes and constants, as exporters' usually do, is never
-    solved again for it. Not looked for: an axis open by rules that do not say so.)"""
+    open too, or by a node whose outputs' sizes are read from values the data holds
+    (sizes_from: a Reshape to a shape read from a graph input): the graph may then leave
+    the output's axis open too, and the declaration alone give it - a traced size reaches
+    a Resize's open axis only forward, through a Pad that gives nothing back; a Tile's
+    output declared [4, 12] gives nothing back to its repeats. Only the solve without the
+    declarations tells. (A model whose sizes come from shapes and constants, as
+    exporters' usually do, is never solved again for it. Not looked for: an axis open by
+    rules that do not say so, nor a node inside a body.)"""
+    atoms, graph = up.atoms, up.graph
     inputs = graph.input_symbols()
-    producers = graph.producer()
     open_ = set()
     for t, i in [*atoms.unsized, *atoms.data_bounds]:
         shape = decoded.shapes.get(t)
         if shape is not None and shape.dims is not None and i < len(shape.dims) and \
-                open_name(shape.dims[i], inputs) and ((t, i) in atoms.unsized or not
-                                                      _from_shapes(graph, producers.get(t),
-                                                                   producers, {})):
+                open_name(shape.dims[i], inputs) and (
+                    (t, i) in atoms.unsized or not up.from_shapes(up.producers.get(t))):
             open_.add(t)
-    sized_by = [n for n in graph.nodes if n.op in _SIZED_BY and not n.domain]
-    if not open_ and not sized_by:
+    if not open_ and not atoms.sizes_from:
         return False
-    seen, made = set(), {}
+    seen = set()
     for name in declared:
         dims = decoded.shapes.get(name).dims if decoded.shapes.get(name) else None
         if not dims or all(open_name(d, inputs) for d in dims):
@@ -133,12 +142,10 @@ def open_upstream(graph, atoms, decoded, declared) -> bool:
             if t in open_ and t != name:
                 return True
             seen.add(t)
-            node = producers.get(t)
+            node = up.producers.get(t)
             if node is None:
                 continue
-            if node.op in _SIZED_BY and not node.domain and not all(
-                    _shape_made(graph, node.inputs[k], producers, made)
-                    for k in _SIZED_BY[node.op] if k < len(node.inputs) and node.inputs[k]):
+            if not up.sized_from_shapes(node):
                 return True
             todo += [x for x in node.inputs if x]
     return False

@@ -40,8 +40,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .data_sizes import (data_sizes_given, gives_more, may_be_zero, open_name, open_upstream,
-                         zero_named)
+from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, open_name,
+                         open_upstream, zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
 from .shapes import has_fresh_name
@@ -70,9 +70,10 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
+    upstream = Upstream(graph, atoms)
     if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
-            not data_sizes_given(graph, atoms, decoded, declared) and not open_upstream(
-            graph, atoms, decoded, declared) and not zero_named(graph, decoded, declared) and (
+            not data_sizes_given(upstream, decoded, declared) and not open_upstream(
+            upstream, decoded, declared) and not zero_named(graph, decoded, declared) and (
             not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
