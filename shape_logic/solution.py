@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .decode import Decoded
 from .diagnostics import with_printed_names
 from .graph import Graph
-from .shapes import Shape, format_shape
+from .shapes import Shape, format_shape, has_fresh_name
 from .symbolic.expr import Expr
 
 
@@ -56,10 +56,12 @@ class Solution:
                 count += 1
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
-                # an axis where values clash has no size to print: '?'
+                # an axis where values clash has no size to print: '?' (a graph input's
+                # but the one its declaration gives: the user's own)
                 if conflicted:
-                    dims = ["?" if (t, i) in conflicted else str(d.subs(rename))
-                            for i, d in enumerate(sh.dims)]
+                    given = self._given(t, len(sh.dims))
+                    dims = [(given[i] if given[i] is not None else "?") if (t, i) in conflicted
+                            else str(d.subs(rename)) for i, d in enumerate(sh.dims)]
                 elif not self.decoded.labels:
                     text = texts.get(id(sh))
                     # (subs returns the dim itself when there is nothing to rename)
@@ -77,6 +79,15 @@ class Solution:
         self._rename = rename
         if self.diagnostics:
             self.diagnostics = with_printed_names(self.diagnostics, self.decoded.rename, count)
+
+    def _given(self, t: str, rank: int) -> list:
+        """Per axis, the dim a graph input's declaration gives it as text (None: none, or
+        a `?`), for an input of that rank; else Nones."""
+        info = self.graph.inputs.get(t)
+        dims = info.shape.dims if info is not None and info.shape is not None else None
+        if dims is None or len(dims) != rank:
+            return [None] * rank
+        return [None if has_fresh_name(d) else str(d) for d in dims]
 
     def _label(self, t: str, i: int) -> str | None:
         return self.decoded.labels.get((t, i))

@@ -240,10 +240,13 @@ def test_a_declarations_error_table_is_the_graphs_without_it():
 
 def test_a_nodes_error_table_keeps_the_colliding_places_unknown():
     # a node in error switched off would leave its output without dtype or rank: the table
-    # is the answer with the error in it, colliding places `?`
+    # is the answer with the error in it, colliding places `?` - but for a graph input's,
+    # printed as the user declared them (they printed [?] both)
     sol = shape_logic.solve({"inputs": {"x": {"dtype": "f32", "shape": "[3]"},
                                         "z": {"dtype": "f32", "shape": "[4]"}},
                              "nodes": [{"name": "add", "op": "Add", "inputs": ["x", "z"],
                                         "outputs": ["y"]}]})
     assert [d.code for d in sol.diagnostics] == ["E0001"]
     assert sol.dtype("y") == "f32" and sol.shape("y") == "[?]"
+    assert sol.shape("x") == "[3]" and sol.shape("z") == "[4]"
+    assert sol.to_json()["tensors"]["x"] == {"dtype": "f32", "shape": "[3]"}
