@@ -127,8 +127,13 @@ def open_upstream(up: Upstream, decoded, declared) -> bool:
                 open_name(shape.dims[i], inputs) and (
                     (t, i) in atoms.unsized or not up.from_shapes(up.producers.get(t))):
             open_.add(t)
-    if not open_ and not atoms.sizes_from:
+    # the nodes whose sizes come from values the data holds (a graph of ConstantOfShapes
+    # of shape initializers, DenseNet's 836, has none: no walk)
+    data_sized = {n.name for n in graph.nodes
+                  if n.name in atoms.sizes_from and not up.sized_from_shapes(n)}
+    if not open_ and not data_sized:
         return False
+    producers = up.producers
     seen = set()
     for name in declared:
         dims = decoded.shapes.get(name).dims if decoded.shapes.get(name) else None
@@ -142,10 +147,10 @@ def open_upstream(up: Upstream, decoded, declared) -> bool:
             if t in open_ and t != name:
                 return True
             seen.add(t)
-            node = up.producers.get(t)
+            node = producers.get(t)
             if node is None:
                 continue
-            if not up.sized_from_shapes(node):
+            if node.name in data_sized:
                 return True
             todo += [x for x in node.inputs if x]
     return False
