@@ -57,7 +57,7 @@ class Solution:
                 self._shapes[t] = f"_{count}"  # a fresh shape variable: rank unknown
             else:
                 # an axis where values clash has no size to print: '?' (a graph input's
-                # but the one its declaration gives: the user's own)
+                # or an initializer's but the one its declaration gives: the user's own)
                 if conflicted:
                     given = self._given(t, len(sh.dims))
                     dims = [(given[i] if given[i] is not None else "?") if (t, i) in conflicted
@@ -81,9 +81,9 @@ class Solution:
             self.diagnostics = with_printed_names(self.diagnostics, self.decoded.rename, count)
 
     def _given(self, t: str, rank: int) -> list:
-        """Per axis, the dim a graph input's declaration gives it as text (None: none, or
-        a `?`), for an input of that rank; else Nones."""
-        info = self.graph.inputs.get(t)
+        """Per axis, the dim a graph input's or an initializer's declaration gives it as
+        text (None: none, or a `?`), for one of that rank; else Nones."""
+        info = self.graph.inputs.get(t) or self.graph.initializers.get(t)
         dims = info.shape.dims if info is not None and info.shape is not None else None
         if dims is None or len(dims) != rank:
             return [None] * rank

@@ -250,3 +250,17 @@ def test_a_nodes_error_table_keeps_the_colliding_places_unknown():
     assert sol.dtype("y") == "f32" and sol.shape("y") == "[?]"
     assert sol.shape("x") == "[3]" and sol.shape("z") == "[4]"
     assert sol.to_json()["tensors"]["x"] == {"dtype": "f32", "shape": "[3]"}
+
+
+def test_an_initializers_colliding_axis_prints_as_given():
+    # the TOUR's perceptron: w2 [128, 10] after a [batch, 256]; w1 and w2 printed [784, ?]
+    # and [?, 10], the sizes the user wrote lost
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": "[batch, 784]"}},
+        "initializers": {"w1": {"dtype": "f32", "shape": [784, 256], "data": 0.01},
+                         "w2": {"dtype": "f32", "shape": [128, 10], "data": 0.01}},
+        "nodes": [{"name": "fc1", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["h"]},
+                  {"name": "fc2", "op": "MatMul", "inputs": ["h", "w2"], "outputs": ["y"]}]})
+    assert [d.code for d in sol.diagnostics] == ["E0001"]
+    assert (sol.shape("w1"), sol.shape("w2"), sol.shape("h")) == \
+        ("[784, 256]", "[128, 10]", "[batch, ?]")
