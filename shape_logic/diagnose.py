@@ -33,7 +33,7 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
     then it is reported without one, as a solve without explaining reports it.
     Sets problem.switched_off: the sources whose switching off leaves no conflict (each
     error's node, or its declarations: describe.py), or None when some error was not
-    explained (the solver's error table: solver.fixed_graph)."""
+    explained (the error's table: error_table.py)."""
     problem.switched_off = None
     out = _diagnose(problem, atoms, decoded, hidden, allowance)
     if not out and atoms.conflicts:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable
 
@@ -23,7 +23,7 @@ from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
 from .answer_set import Atoms
-from .decode import Decoded, decode
+from .decode import decode
 from .clingo_messages import program_error, undefined_error
 from .errors import InputError
 from .asp.feed import stream_facts
@@ -83,7 +83,7 @@ class Problem:
     prefix: dict | None = None
     # every solve takes the floors, explaining too (a conflict that only they show)
     floors_everywhere: bool = False
-    # sources every solve switches off (the graph an error table shows: fixed_table)
+    # sources every solve switches off (the graph an error table shows: error_table.py)
     off: frozenset = frozenset()
     # what explaining switched off so that no conflict is left (diagnose.py); None: some
     # error was not explained
@@ -259,30 +259,6 @@ class Problem:
         return atoms, funcs
 
 
-def fixed_table(problem) -> Decoded | None:
-    """The shapes the table of a graph whose errors are all declarations' shows: the
-    graph's with those declarations switched off (as explaining did), its floors found
-    anew. The answer with the errors in it has values that collide at their places, and
-    what was computed from either value downstream (x [1, 2, 2*s] max-pooled by 2 with
-    stride 1, added to x, declared [1, 2, s]: s - 1 beside 2*s - 1, floors s >= 2); without
-    them the table shows what the graph gives, as each diagnostic does. None where a node
-    is an error's (switched off, its outputs would lose their dtype and rank: the table
-    keeps the colliding values' `?`), or when the graph still conflicts or its solve runs
-    out of time (the errors stand either way)."""
-    if any(s.arguments[0].name == "node" for s in problem.switched_off):
-        return None
-    fixed = replace(problem, off=problem.switched_off, floors={}, ceilings={},
-                    floors_everywhere=False, prefix={})
-    try:
-        atoms, _ = fixed.atoms()
-    except (TimeLimit, Abandoned):
-        return None
-    try:
-        return None if atoms.conflicts else decode(problem.graph, atoms)
-    finally:
-        atoms.release_control()
-
-
 def _switched_off(sources) -> str:
     """The extra program that switches `sources` off and every other source on."""
     return "act(S) :- source(S), not off(S).\n" + "".join(f"off({s})." for s in sources)
@@ -391,6 +367,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
             diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
         explained_under_bounds(problem, atoms, diagnostics)
         if explain and problem.switched_off:
+            from .error_table import fixed_table
+
             decoded = fixed_table(problem) or decoded
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)

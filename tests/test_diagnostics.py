@@ -143,7 +143,7 @@ def test_a_branch_that_may_not_run_is_no_second_error():
 def test_a_tensor_whose_ranks_clash_prints_no_rank():
     # y is declared a scalar, and Relu makes it x's [4, 5]: x and y then hold ranks 0 and
     # 2. The table printed `[]` (a scalar) for both: x is printed as the user declared it,
-    # and y as the graph gives it without the declaration in error (solver.fixed_table),
+    # and y as the graph gives it without the declaration in error (error_table.fixed_table),
     # as the message says
     sol = shape_logic.solve({"inputs": {"x": {"dtype": "f32", "shape": "[4, 5]"}},
                              "nodes": [{"op": "Relu", "inputs": ["x"], "outputs": ["y"]}],
@@ -223,7 +223,7 @@ def test_a_declarations_error_table_is_the_graphs_without_it():
     # the answer with the error in it held s beside 2*s at x (printed `?`, though the
     # user gave 2*s), s - 1 at p, made from the colliding s, floors s >= 2 and a junk
     # constraint `1 = 0`. The table is now the graph's without the declaration in error
-    # (solver.fixed_table), as the graph alone solves it: 2*s against 2*s - 1 runs at s = 1
+    # (error_table.fixed_table), as the graph alone solves it: 2*s against 2*s - 1 runs at s = 1
     pool = {"kernel_shape": [2]}
     sol = shape_logic.solve(_pooled_and_added("[1, 2, s]", pool))
     alone = shape_logic.solve(_pooled_and_added(None, pool))

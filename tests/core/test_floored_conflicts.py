@@ -57,7 +57,7 @@ def test_the_error_is_reported_with_the_floor_behind_it(tail):
     assert d.message == "`t5` is declared [s3, 2, s4//2] but the graph gives [s3, 2, s4]"
     assert any("s4 >= 2" in n and 'MaxPool "pool"' in n and "no run" in n for n in d.notes)
     assert {"kind": "node", "name": "pool", "source": 'node "pool"'} in d.core
-    # the table is the graph's without the annotation (solver.fixed_table), not the
+    # the table is the graph's without the annotation (error_table.fixed_table), not the
     # colliding values': the pooled axis broadcast against s4 >= 2 must be 1 (broadcast.lp),
     # so s4 is 2 or 3, the sizes that run (test_no_run_has_the_declared_shape)
     assert sol.ranges == {"s4": [2, 3]} and sol.shape("t2") == "[s3, 2, 1]"
