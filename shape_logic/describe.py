@@ -82,7 +82,11 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
         blocked = {s for s in core if s.arguments[0].name == "node"
                    and s.arguments[1].string == primary.name}
     elif declared:
-        blocked = {s for s in core if (s.arguments[0].name, s.arguments[1].string) == declared}
+        # the declared shape as a whole, its rank too (a wrong rank and a wrong dim of one
+        # declaration, [1, 512, 29, 28] for a [512], were two errors, each with its core)
+        blocked = {s for s in finder.sources | set(core)
+                   if (s.arguments[0].name, s.arguments[1].string) == declared and
+                   (s in core or s.arguments[2].name != "dtype")}
     else:
         blocked = {s for s in core if s.arguments[0].name != "ctx"}
     return diag, blocked

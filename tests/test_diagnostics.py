@@ -264,3 +264,20 @@ def test_an_initializers_colliding_axis_prints_as_given():
     assert [d.code for d in sol.diagnostics] == ["E0001"]
     assert (sol.shape("w1"), sol.shape("w2"), sol.shape("h")) == \
         ("[784, 256]", "[128, 10]", "[batch, ?]")
+
+
+def test_one_declarations_wrong_rank_and_dims_are_one_error():
+    # ResNet-50's BN variance, made by ConstantOfShape of a shape initializer [512] and read
+    # by the BN, annotated [1, 512, 29, 28]: the annotation's dims were blocked after the
+    # first error and its rank was a second error with a core of its own
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": "[n, 512, h, w]"}},
+        "initializers": {"c": {"dtype": "i64", "shape": [1], "data": [512]}},
+        "nodes": [{"name": "var", "op": "ConstantOfShape", "inputs": ["c"], "outputs": ["v"],
+                   "attrs": {"value": {"dtype": "f32", "shape": [1], "data": [1.0]}}},
+                  {"name": "bn", "op": "BatchNormalization", "inputs": ["x", "v", "v", "v", "v"],
+                   "outputs": ["y"]}],
+        "annotations": {"v": {"shape": "[1, 512, 29, 28]"}}})
+    assert [d.message for d in sol.diagnostics] == [
+        "`v` is declared [1, 512, 29, 28] but the graph gives [512]"]
+    assert sol.shape("v") == "[512]"
