@@ -59,22 +59,37 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
     places = _places_in_order(graph, atoms.conflicts)
     finder = CoreFinder(problem, places, allowance)
     rank = {p: i for i, p in enumerate(places)}
+
+    def in_order(found):
+        return sorted(found, key=lambda p: rank.get(p, len(rank)))
+
     active = finder.sources  # shrinks as found errors are blocked
+    # The graph's own errors first, with its inputs' declarations but no output's or
+    # annotation's: a declared output that agrees with the graph is then no part of an
+    # error that is an input's (past_k [b, 4, p, 16] against the graph's 8 and present_k
+    # declared [.., 8]: the smallest core blamed present_k, and the Concat's error with
+    # the graph's 8 was a second diagnostic, for one mistake). The claims' errors follow.
+    claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
+    own = in_order(finder.conflict_places(active - claims)) if claims else []
+    sources = active - claims if own else active  # where the cores are looked for
     out: list[Diagnostic] = []
-    remaining = places
+    remaining = own or places
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
-        core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), active)
+        core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
         if core is None:
             break
         sub_atoms = finder.view(core, _tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
-        blocked |= _with_other_branch(graph, atoms, place, diag, finder, active)
-        active = active - blocked
+        blocked |= _with_other_branch(graph, atoms, place, diag, finder, sources)
+        active, sources = active - blocked, sources - blocked
         out.append(diag)
         # with the errors found so far blocked, which places still conflict?
-        remaining = sorted(finder.conflict_places(active), key=lambda p: rank.get(p, len(rank)))
+        remaining = in_order(finder.conflict_places(sources))
+        if not remaining and sources != active:  # the graph's own are done: the claims'
+            sources = active
+            remaining = in_order(finder.conflict_places(active))
     _note_remaining(out, remaining)
     if not remaining:
         problem.switched_off = frozenset(finder.sources - active)

@@ -281,3 +281,27 @@ def test_one_declarations_wrong_rank_and_dims_are_one_error():
     assert [d.message for d in sol.diagnostics] == [
         "`v` is declared [1, 512, 29, 28] but the graph gives [512]"]
     assert sol.shape("v") == "[512]"
+
+
+def test_an_inputs_error_is_not_blamed_on_an_output_that_agrees_with_the_graph():
+    # past [p, 16] concatenated with the graph's [s, 8] into present, declared [t, 8] (as
+    # exporters declare a KV cache): the smallest core, past against present's
+    # declaration, blamed the declaration, and the Concat's error with the graph's 8 came
+    # second, for one mistake. The graph's own errors are explained first
+    g = {"inputs": {"past": {"dtype": "f32", "shape": "[p, 16]"},
+                    "x": {"dtype": "f32", "shape": "[s, 4]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": [4, 8], "data": 0.5}},
+         "nodes": [{"name": "proj", "op": "MatMul", "inputs": ["x", "w"], "outputs": ["k"]},
+                   {"name": "cat", "op": "Concat", "inputs": ["past", "k"],
+                    "outputs": ["present"], "attrs": {"axis": 0}}],
+         "outputs": {"present": {"shape": "[t, 8]"}}}
+    sol = shape_logic.solve(g)
+    assert [d.message for d in sol.diagnostics] == \
+        ['Concat "cat" needs past.shape[1] == k.shape[1]']
+    assert {c["name"] for c in sol.diagnostics[0].core} == {"past", "x", "w", "proj", "cat"}
+    # a declared output that the graph contradicts is still the error when it is one
+    g["inputs"]["past"]["shape"] = "[p, 8]"
+    g["outputs"]["present"]["shape"] = "[t, 6]"
+    sol = shape_logic.solve(g)
+    assert [d.message for d in sol.diagnostics] == \
+        ["`present` is declared [t, 6] but the graph gives [?, 8]"]
