@@ -120,8 +120,14 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
         finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []),
                             allowance)
         active = finder.sources - blocked
-        core, minimal = finder.minimal_core(place, distances_from(local.graph, tensor, node),
-                                            active)
+        distance = distances_from(local.graph, tensor, node)
+        # the graph's own error first, as _diagnose has it: a core without the declared
+        # outputs and annotations if the conflict has one
+        claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
+        core, minimal = finder.minimal_core(place, distance, active - claims) if claims \
+            else (None, False)
+        if core is None:
+            core, minimal = finder.minimal_core(place, distance, active)
         if core is None:
             return None
         sub_atoms = finder.view(core, _tensors_near(local.graph, core))

@@ -118,6 +118,15 @@ class CoreFinder:
         core = self.core(self.sources if active is None else active, place)
         if core is None:
             return None, False
+        # the sources no path of the graph links to the conflict go first, in one checked
+        # step: clingo's first core takes along what it assumed (a chain of 220 Relus beside
+        # a KV cache's Concat kept the core past exact_limit, and its last Relu was named
+        # as the error, five times). (A name they share with the conflict's inputs links
+        # them without a path: then the step keeps them.)
+        far = getattr(distance, "far", None)
+        apart = {s for s in core if far is not None and distance(s) >= far}
+        if apart:
+            core = self.core(core - apart, place) or core
         exact = len(core) <= exact_limit
         candidates = core if exact else near_ends(self.graph, core, distance, radius)
         for s in sorted(candidates, key=lambda s: (-distance(s), str(s))):
@@ -174,4 +183,5 @@ def distances_from(graph: Graph, tensor: str | None, node: str | None = None):
         kind, name = source.arguments[0].name, source.arguments[1].string
         return dist.get(("n", name) if kind == "node" else ("t", name), far)
 
+    distance.far = far  # (what a source no path reaches is at)
     return distance

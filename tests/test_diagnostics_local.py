@@ -100,3 +100,43 @@ def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
     assert d.to_json()["context"] > 200  # the Relus between, not minimized
     # which the text counts as further sources, not as sources upstream of the shown ones
     assert f'{d.to_json()["context"]} further sources that carry these sizes' in d.to_text()
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_chain_beside_the_error_is_no_part_of_it(declared):
+    # test_diagnostics' KV cache (past [p, 16] against the graph's 8, present declared
+    # [t, 8] or not) beside a chain of 220 Relus that no path links to it: clingo's first
+    # core took the chain along, past the size where every member is shrunk, and the
+    # chain's last Relu was named as the error, then the one before... five times
+    nodes = [{"name": "proj", "op": "MatMul", "inputs": ["x", "w"], "outputs": ["k"]},
+             {"name": "cat", "op": "Concat", "inputs": ["past", "k"], "outputs": ["present"],
+              "attrs": {"axis": 0}}]
+    nodes += [{"name": f"r{i}", "op": "Relu", "inputs": [f"z{i}"], "outputs": [f"z{i + 1}"]}
+              for i in range(220)]
+    sol = shape_logic.solve({
+        "inputs": {"past": {"dtype": "f32", "shape": "[p, 16]"},
+                   "x": {"dtype": "f32", "shape": "[s, 4]"},
+                   "z0": {"dtype": "f32", "shape": "[3]"}},
+        "initializers": {"w": {"dtype": "f32", "shape": [4, 8], "data": 0.5}},
+        "nodes": nodes, "outputs": {"present": {"shape": "[t, 8]"}} if declared else {}})
+    assert len(sol.graph.nodes) > diagnose.LOCAL_FROM_NODES
+    assert [d.message for d in sol.diagnostics] == \
+        ['Concat "cat" needs past.shape[1] == k.shape[1]']
+    assert {c["name"] for c in sol.diagnostics[0].core} == {"past", "x", "w", "proj", "cat"}
+
+
+def test_an_inputs_error_in_a_neighbourhood_is_not_blamed_on_an_agreeing_output():
+    # the KV cache at the end of a chain of 220 Relus: explained in a neighbourhood, where
+    # the smallest core, past against present's declared [t, 8], blamed the declaration
+    nodes = [{"name": f"r{i}", "op": "Relu", "inputs": [f"x{i}"], "outputs": [f"x{i + 1}"]}
+             for i in range(220)]
+    nodes += [{"name": "proj", "op": "MatMul", "inputs": ["x220", "w"], "outputs": ["k"]},
+              {"name": "cat", "op": "Concat", "inputs": ["past", "k"], "outputs": ["present"],
+               "attrs": {"axis": 0}}]
+    sol = shape_logic.solve({
+        "inputs": {"past": {"dtype": "f32", "shape": "[p, 16]"},
+                   "x0": {"dtype": "f32", "shape": "[s, 4]"}},
+        "initializers": {"w": {"dtype": "f32", "shape": [4, 8], "data": 0.5}},
+        "nodes": nodes, "outputs": {"present": {"shape": "[t, 8]"}}})
+    assert [d.message for d in sol.diagnostics] == \
+        ['Concat "cat" needs past.shape[1] == k.shape[1]']
