@@ -16,6 +16,7 @@ from .decode import decode
 from .describe import core_entries, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
+from .limits import Abandoned
 from .neighbourhood import graph_distances, local_problem, radii
 from .scopes import other_branch
 
@@ -55,6 +56,25 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
         found = _diagnose_locally(problem, atoms, decoded, hidden, allowance)
         if found is not None:
             return found
+    try:
+        return _diagnose_whole(problem, atoms, allowance)
+    except Abandoned:
+        # The whole graph with its sources as assumptions computes without the bindings,
+        # and both colliding values reach everything: a GPT-2 block's output declared
+        # [batch, seq, 33] for its 32 ran past the allowance (21 places listed, none
+        # explained). A neighbourhood of each conflict computes far less (0.26 s).
+        if len(problem.graph.nodes) > LOCAL_FROM_NODES:
+            raise  # (the neighbourhoods were tried first)
+        if decoded is None:
+            decoded = decode(problem.graph, atoms)
+        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance)
+        if found is None:
+            raise
+        return found
+
+
+def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
+    """The conflicts explained with the whole graph (the core finder's one program)."""
     graph = problem.graph
     places = _places_in_order(graph, atoms.conflicts)
     finder = CoreFinder(problem, places, allowance)

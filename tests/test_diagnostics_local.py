@@ -140,3 +140,30 @@ def test_an_inputs_error_in_a_neighbourhood_is_not_blamed_on_an_agreeing_output(
         "nodes": nodes, "outputs": {"present": {"shape": "[t, 8]"}}})
     assert [d.message for d in sol.diagnostics] == \
         ['Concat "cat" needs past.shape[1] == k.shape[1]']
+
+
+def test_explaining_the_whole_graph_abandoned_falls_back_to_neighbourhoods(monkeypatch):
+    # A GPT-2 block's output declared [batch, seq, 33] for its 32: explaining with the
+    # whole graph's sources as assumptions ran past its allowance, and the 21 places the
+    # 32 and the 33 reached were listed unexplained. The neighbourhoods explain it (one
+    # diagnostic, 0.26 s); here the whole graph's explaining is made to give up.
+    from shape_logic.limits import Abandoned
+
+    def abandon(*args):
+        raise Abandoned()
+
+    monkeypatch.setattr(diagnose, "_diagnose_whole", abandon)
+    # (a chain beside it, longer than a first neighbourhood: a graph within one has no
+    # smaller one to explain it in)
+    chain = [{"name": f"r{i}", "op": "Relu", "inputs": [f"z{i}" if i else "x"],
+              "outputs": [f"z{i + 1}"]} for i in range(30)]
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": "[n, 4]"}},
+        "initializers": {"w": {"dtype": "f32", "shape": [4, 8], "data": 0.5}},
+        "nodes": [{"name": "fc", "op": "MatMul", "inputs": ["x", "w"], "outputs": ["h"]},
+                  {"name": "act", "op": "Relu", "inputs": ["h"], "outputs": ["y"]}] + chain,
+        "outputs": {"y": {"shape": "[n, 9]"}}})
+    (d,) = sol.diagnostics
+    assert d.message == "`y` is declared [n, 9] but the graph gives [n, 8]"
+    assert not any(note.startswith("not explained") for note in d.notes)
+    assert {c["name"] for c in d.core} >= {"y", "act", "fc", "w"}
