@@ -127,6 +127,18 @@ class CoreFinder:
         apart = {s for s in core if far is not None and distance(s) >= far}
         if apart:
             core = self.core(core - apart, place) or core
+        # a first core still past exact_limit: the members within a ball around the
+        # conflict, its radius doubling, checked one solve each (SqueezeNet's input declared
+        # with 6 channels for its 3: a first core of 154 members through the whole network,
+        # its last Relu named as the error's node, five diagnostics; the ball of radius 4
+        # holds the input, the first Conv and its weights)
+        ball = 4
+        while len(core) > exact_limit and far is not None and ball < far:
+            near = {s for s in core if distance(s) <= ball}
+            smaller = self.core(near, place) if near and near != core else None
+            if smaller is not None:
+                core = smaller
+            ball *= 2
         exact = len(core) <= exact_limit
         candidates = core if exact else near_ends(self.graph, core, distance, radius)
         for s in sorted(candidates, key=lambda s: (-distance(s), str(s))):

@@ -1,5 +1,7 @@
 """Large graphs are explained from a neighbourhood of the conflict (shape_logic/neighbourhood.py):
 the core is the few local sources, the rest is context taken from the whole graph's solve."""
+import os
+
 import pytest
 
 import shape_logic
@@ -167,3 +169,25 @@ def test_explaining_the_whole_graph_abandoned_falls_back_to_neighbourhoods(monke
     assert d.message == "`y` is declared [n, 9] but the graph gives [n, 8]"
     assert not any(note.startswith("not explained") for note in d.notes)
     assert {c["name"] for c in d.core} >= {"y", "act", "fc", "w"}
+
+
+@pytest.mark.parametrize("name", ["squeezenet", "densenet121"])
+def test_an_input_declared_with_other_channels_is_one_error_at_the_first_conv(name):
+    # onnx's light model with its input declared [1, 6, 224, 224] for 3 channels: clingo's
+    # first core ran through the whole network (154 members on SqueezeNet, past the 200
+    # that are shrunk one by one on DenseNet), its last Relu was named as the error's node,
+    # and five diagnostics followed. The ball around the conflict holds the input, the
+    # first Conv and its weights (explain.CoreFinder.minimal_core)
+    import onnx
+
+    path = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
+                        f"light_{name}.onnx")
+    model = onnx.load(path)
+    data = next(i for i in model.graph.input if i.name == "data_0")
+    data.type.tensor_type.shape.dim[1].dim_value = 6
+    sol = shape_logic.solve(model)
+    (d,) = sol.diagnostics
+    assert d.message.startswith('Conv "n0" needs data_0.shape[1] == ') and \
+        d.notes[0] == "3 != 6"
+    assert {c["kind"] for c in d.core} == {"input", "node"}
+    assert len(d.core) <= 5 and {"data_0", "n0"} <= {c["name"] for c in d.core}
