@@ -52,8 +52,9 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
     if declared:
         before = _shapes_without(problem, core, finder, drop_declaration=declared)
         kind, name = declared
+        gives = before.get(name) or _axis_given(graph, kind, name, place, values)
         diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but the graph "
-                        f"gives {before.get(name, 'another shape')}")
+                        f"gives {gives}")
         diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
         diag.labels = _producer_labels(graph, name, core, before)
     else:
@@ -112,6 +113,25 @@ def _contradicted_declaration(graph, core, sub_atoms):
                     if s.arguments[0].name in ("ann", "output") and
                     s.arguments[1].string in clashing}, key=lambda kn: order.get(kn[1], 0))
     return found[-1] if found else None
+
+
+def _axis_given(graph, kind, name, place, values) -> str:
+    """What the graph gives the declared tensor where the core does not give it a shape
+    (its rank comes from an operand outside the core: an LSTM's y declared
+    [batch, seq, 5], the clash shown at its head's bias [4]): the other of the two values
+    at the one declared axis that holds either, 'another shape' if there is no one."""
+    info = (graph.annotations if kind == "ann" else graph.outputs).get(name)
+    dims = info.shape.dims if info is not None and info.shape is not None else None
+    if dims is None or len(values) != 2:
+        return "another shape"
+    axes = [i for i, d in enumerate(dims) if str(d) in values]
+    if place.name == "dim" and place.arguments[0].string == name and \
+            place.arguments[1].type == clingo.SymbolType.Number:
+        axes = [place.arguments[1].number]  # (the clash shows at the declared tensor)
+    if len(axes) != 1 or axes[0] >= len(dims) or str(dims[axes[0]]) not in values:
+        return "another shape"
+    other = values[1] if values[0] == str(dims[axes[0]]) else values[0]
+    return f"{other} at axis {axes[0]}"
 
 
 def _declared_shape(graph, kind, name) -> str:

@@ -305,3 +305,17 @@ def test_an_inputs_error_is_not_blamed_on_an_output_that_agrees_with_the_graph()
     sol = shape_logic.solve(g)
     assert [d.message for d in sol.diagnostics] == \
         ["`present` is declared [t, 6] but the graph gives [?, 8]"]
+
+
+def test_a_declared_output_whose_shape_the_core_leaves_open_names_the_axis():
+    # y = h + bias [4], declared [b, s, 5], h of no known rank (an LSTM export's head: the
+    # core, the bias, the Add and the declaration, gives y no shape): the message said
+    # "the graph gives another shape"
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32"}},
+        "initializers": {"bias": {"dtype": "f32", "shape": [4], "data": 0.5}},
+        "nodes": [{"name": "act", "op": "Relu", "inputs": ["x"], "outputs": ["h"]},
+                  {"name": "add", "op": "Add", "inputs": ["h", "bias"], "outputs": ["y"]}],
+        "outputs": {"y": {"shape": "[b, s, 5]"}}})
+    (d,) = sol.diagnostics
+    assert d.message == "`y` is declared [b, s, 5] but the graph gives 4 at axis 2"
