@@ -39,9 +39,23 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
     out = _diagnose(problem, atoms, decoded, hidden, allowance)
     if not out and atoms.conflicts:
         problem.switched_off = None
-        out = diagnostics_from_conflicts(problem.graph, atoms)
-        for d in out:
-            d.notes.append(NO_CORE)
+        out = unexplained(problem.graph, atoms, NO_CORE)
+    return out
+
+
+def unexplained(graph, atoms, note: str | None) -> list[Diagnostic]:
+    """The errors as the solve found them, without cores (`note` says why, if given): the
+    places earliest in the graph first, at most MAX_ERRORS (a rank clash at an input
+    reaches every tensor after it: a BERT export's input_ids declared [batch, seq, 2] was
+    272 diagnostics)."""
+    rank = {p: i for i, p in enumerate(_places_in_order(graph, atoms.conflicts))}
+    out = diagnostics_from_conflicts(graph, atoms, order=lambda p: rank.get(p, len(rank)))
+    rest = out[MAX_ERRORS:]
+    out = out[:MAX_ERRORS]
+    for d in out:
+        if note:
+            d.notes.append(note)
+    _note_remaining(out, rest)
     return out
 
 

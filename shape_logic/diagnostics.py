@@ -62,13 +62,16 @@ def _core_text(c: dict) -> str:
     return f'node "{c["name"]}"' if c["kind"] == "node" else f'{c["kind"]}s.{c["name"]}'
 
 
-def diagnostics_from_conflicts(graph: Graph, atoms: Atoms) -> list[Diagnostic]:
-    """One diagnostic per conflicting place (without cores; see explain.py for those)."""
+def diagnostics_from_conflicts(graph: Graph, atoms: Atoms, order=None) -> list[Diagnostic]:
+    """One diagnostic per conflicting place (without cores; see explain.py for those), in
+    the order `order(place)` gives (a sort key), else the solve's."""
     out: dict = {}
+    conflicts = atoms.conflicts if order is None else \
+        sorted(atoms.conflicts, key=lambda a: order(a.arguments[0]))
     # conflicts on real tensors first: a clash at a virtual tensor (batch(N, T)) shows on a
     # real one too, and that is the place to name
-    real = [a for a in atoms.conflicts if not _virtual(a.arguments[0])]
-    virtual = [a for a in atoms.conflicts if _virtual(a.arguments[0])]
+    real = [a for a in conflicts if not _virtual(a.arguments[0])]
+    virtual = [a for a in conflicts if _virtual(a.arguments[0])]
     for atom in real + (virtual if not real else []):
         where, a, b = atom.arguments
         key = str(where)

@@ -350,21 +350,17 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     diagnostics = []
     if atoms.conflicts:
         t1 = time.perf_counter()
-        from .diagnostics import diagnostics_from_conflicts
+        from .diagnose import diagnose, unexplained
 
         if explain:
-            from .diagnose import diagnose
-
             with phase("explain"):
                 try:
                     diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
                                            allowance=allowance(funcs.calls))
                 except Abandoned:  # the error stands; only its explanation is given up
-                    diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
-                    for d in diagnostics:
-                        d.notes.append(UNEXPLAINED)
+                    diagnostics = unexplained(problem.graph, atoms, UNEXPLAINED)
         else:
-            diagnostics = diagnostics_from_conflicts(problem.graph, atoms)
+            diagnostics = unexplained(problem.graph, atoms, None)
         explained_under_bounds(problem, atoms, diagnostics)
         if explain and problem.switched_off:
             from .error_table import fixed_table

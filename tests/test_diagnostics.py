@@ -319,3 +319,26 @@ def test_a_declared_output_whose_shape_the_core_leaves_open_names_the_axis():
         "outputs": {"y": {"shape": "[b, s, 5]"}}})
     (d,) = sol.diagnostics
     assert d.message == "`y` is declared [b, s, 5] but the graph gives 4 at axis 2"
+
+
+@pytest.mark.parametrize("explain", [False, True])
+def test_errors_given_without_cores_are_capped_earliest_first(explain, monkeypatch):
+    # x [3] through 20 Relus, y declared [4]: 21 places clash. Unexplained (explaining
+    # off, or given up) every place was a diagnostic of its own (a BERT export's input
+    # declared with a rank too many: 272); now the earliest five, and how many remain
+    from shape_logic import diagnose
+    from shape_logic.limits import Abandoned
+
+    def abandon(*args, **kwargs):
+        raise Abandoned()
+
+    monkeypatch.setattr(diagnose, "_diagnose", abandon)
+    nodes = [{"name": f"r{i}", "op": "Relu", "inputs": [f"t{i}" if i else "x"],
+              "outputs": [f"t{i + 1}"]} for i in range(20)]
+    sol = shape_logic.solve({"inputs": {"x": {"dtype": "f32", "shape": "[3]"}},
+                             "nodes": nodes, "outputs": {"t20": {"shape": "[4]"}}},
+                            explain=explain)
+    assert [d.tensor for d in sol.diagnostics] == ["x", "t1", "t2", "t3", "t4"]
+    assert sol.diagnostics[-1].notes[-1] == "more conflicts remain (16 places); fix these first"
+    assert all(any(n.startswith("not explained") for n in d.notes) == explain
+               for d in sol.diagnostics)
