@@ -143,11 +143,23 @@ def _declared_shape(graph, kind, name) -> str:
 
 
 def _primary_node(graph, core, place):
-    """Where the clash shows: the node a place names, else the last node of the core in
-    graph order (where the two flows of values meet, for a feed-forward graph)."""
+    """Where the clash shows: the node a place names, else the last in graph order of the
+    core's sinks (no node of the core reads their outputs: where the two flows of values
+    meet, for a feed-forward graph), one that reads or makes the place's tensor if any
+    does (a HF MobileNetV2's first Conv, not a Constant of its ninth layer that the
+    exporter shared with the first one's padding), else the core's last node."""
     tensor, node_name = subject(place)
     if node_name is not None:
         return next((n for n in graph.nodes if n.name == node_name), None)
+    in_core = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
+    nodes = [n for n in graph.nodes if n.name in in_core]
+    read = {t for n in nodes for t in n.inputs if t}
+    # the core's sinks (no node of it reads their outputs: where flows end and meet)
+    sinks = [n for n in nodes if not any(t in read for t in n.outputs if t)]
+    near = [n for n in sinks if tensor is not None and (tensor in n.inputs or
+                                                        tensor in n.outputs)]
+    if near or sinks:
+        return (near or sinks)[-1]
     return meeting_node(graph, core)
 
 

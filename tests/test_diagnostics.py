@@ -342,3 +342,21 @@ def test_errors_given_without_cores_are_capped_earliest_first(explain, monkeypat
     assert sol.diagnostics[-1].notes[-1] == "more conflicts remain (16 places); fix these first"
     assert all(any(n.startswith("not explained") for n in d.notes) == explain
                for d in sol.diagnostics)
+
+
+def test_the_node_named_is_where_the_flows_meet_not_a_shared_constant():
+    # a HF MobileNetV2's input declared with 4 channels for 3: the pads of its first Pad
+    # come from a Constant the exporter listed (and shared) nine layers on; the last node
+    # of the core in the file's order, that Constant, was named as the error's
+    nodes = [{"name": "pad", "op": "Pad", "inputs": ["x", "pads"], "outputs": ["p"]},
+             {"name": "conv", "op": "Conv", "inputs": ["p", "w"], "outputs": ["y"]},
+             {"name": "act", "op": "Relu", "inputs": ["y"], "outputs": ["z"]},
+             {"name": "late", "op": "Constant", "inputs": [], "outputs": ["pads"],
+              "attrs": {"value": {"dtype": "i64", "shape": [8],
+                                  "data": [0, 0, 1, 1, 0, 0, 1, 1]}}}]
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f32", "shape": "[1, 4, 8, 8]"}},
+        "initializers": {"w": {"dtype": "f32", "shape": [8, 3, 3, 3], "data": 0.5}},
+        "nodes": nodes})
+    (d,) = sol.diagnostics
+    assert d.message == 'Conv "conv" needs p.shape[1] == w.shape[1]'
