@@ -33,11 +33,12 @@ def subject(place: clingo.Symbol) -> tuple[str | None, str | None]:
 
 # ----- describing one conflict
 
-def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
-              ) -> tuple[Diagnostic, set]:
+def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
+             blame=None) -> tuple[Diagnostic, set]:
     """The diagnostic, and the sources to switch off so that this error is not seen again
     downstream (block it: its primary node, or its declarations when no node is involved).
-    `whole` is the whole graph when `problem` is a neighbourhood of it."""
+    `whole` is the whole graph when `problem` is a neighbourhood of it; `blame` (kind,
+    name) names the declaration in error (diagnose._one_declaration_behind)."""
     graph = problem.graph
     values = _values_at(place, sub_atoms)
     local = core
@@ -45,7 +46,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None
         # shrunk (explain.near_ends): name the place from them
         tensor0, node0 = subject(place)
         local = near_ends(graph, core, distances_from(graph, tensor0, node0))
-    declared = _contradicted_declaration(graph, local, sub_atoms)
+    declared = blame or _contradicted_declaration(graph, local, sub_atoms)
     primary = None if declared else _primary_node(graph, local, place)
     tensor, axis = _where_it_shows(place, primary, sub_atoms)
     diag = Diagnostic(code_for(place, values), "", tensor=tensor, axis=axis, values=values)
@@ -120,7 +121,7 @@ def _axis_given(graph, kind, name, place, values) -> str:
     (its rank comes from an operand outside the core: an LSTM's y declared
     [batch, seq, 5], the clash shown at its head's bias [4]): the other of the two values
     at the one declared axis that holds either, 'another shape' if there is no one."""
-    info = (graph.annotations if kind == "ann" else graph.outputs).get(name)
+    info = _declaration(graph, kind, name)
     dims = info.shape.dims if info is not None and info.shape is not None else None
     if dims is None or len(values) != 2:
         return "another shape"
@@ -134,8 +135,14 @@ def _axis_given(graph, kind, name, place, values) -> str:
     return f"{other} at axis {axes[0]}"
 
 
+def _declaration(graph, kind, name):
+    """The TensorInfo a declaration source names (kind: ann, output, input, init)."""
+    return {"ann": graph.annotations, "output": graph.outputs, "input": graph.inputs,
+            "init": graph.initializers}[kind].get(name)
+
+
 def _declared_shape(graph, kind, name) -> str:
-    info = (graph.annotations if kind == "ann" else graph.outputs).get(name)
+    info = _declaration(graph, kind, name)
     if info is None or info.shape is None:
         return f"a {info.dtype} tensor" if info is not None and info.dtype else "otherwise"
     text = str(info.shape)

@@ -107,6 +107,7 @@ def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
     own = in_order(finder.conflict_places(active - claims)) if claims else []
     sources = active - claims if own else active  # where the cores are looked for
     out: list[Diagnostic] = []
+    found: list = []  # (place, core) of each diagnostic
     remaining = own or places
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
@@ -119,15 +120,56 @@ def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
         blocked |= _with_other_branch(graph, atoms, place, diag, finder, sources)
         active, sources = active - blocked, sources - blocked
         out.append(diag)
+        found.append((place, core))
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(finder.conflict_places(sources))
         if not remaining and sources != active:  # the graph's own are done: the claims'
             sources = active
             remaining = in_order(finder.conflict_places(active))
+    one = _one_declaration_behind(problem, finder, found) if len(out) > 1 and \
+        not remaining else None
+    if one is not None:
+        out, active = one
     _note_remaining(out, remaining)
     if not remaining:
         problem.switched_off = frozenset(finder.sources - active)
     return out
+
+
+def _one_declaration_behind(problem, finder, found):
+    """([the diagnostic], the sources left on) when every error found shares one input's or
+    initializer's declaration, the only one whose switching off leaves no conflict at all:
+    a GPT-2 block's input declared [batch, seq, 64] for its 32 was three errors (its two
+    LayerNorms and the residual Add), one mistake. Else None. (Only where two or more
+    errors were found: a single one names its node, which a residual block missing its
+    downsample needs - its input switched off, the graph solves too.)"""
+    graph = problem.graph
+    if any(place.name not in ("dim", "rank") for place, _ in found):
+        return None  # (a dtype's error reads as shapes that agree)
+
+    def key(s):
+        return s.arguments[0].name, s.arguments[1].string
+
+    shared = set.intersection(*({key(s) for s in core if key(s)[0] in ("input", "init")}
+                                for _, core in found))
+    order = {t: i for i, t in enumerate(graph.tensors())}
+    behind = []
+    for kind, name in sorted(shared, key=lambda kn: order.get(kn[1], len(order))):
+        parts = {s for s in finder.sources if key(s) == (kind, name)}
+        dims = {s for s in parts if s.arguments[2].name == "dims"}
+        # (its dims alone when they are the error: the table keeps its rank and dtype)
+        for off in ([dims] if dims else []) + [parts]:
+            if not finder.conflict_places(finder.sources - off):
+                behind.append((kind, name, off))
+                break
+    if len(behind) != 1:
+        return None
+    kind, name, parts = behind[0]
+    place, first = found[0]
+    core = set().union(*(core for _, core in found))  # (each minimal: the errors' union)
+    sub_atoms = finder.view(first, _tensors_near(graph, first))  # (the first's values)
+    diag, _ = describe(problem, place, core, sub_atoms, finder, blame=(kind, name))
+    return [diag], finder.sources - parts
 
 
 def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic] | None:

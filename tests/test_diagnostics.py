@@ -360,3 +360,25 @@ def test_the_node_named_is_where_the_flows_meet_not_a_shared_constant():
         "nodes": nodes})
     (d,) = sol.diagnostics
     assert d.message == 'Conv "conv" needs p.shape[1] == w.shape[1]'
+
+
+def test_errors_that_all_come_from_one_input_are_one_diagnostic():
+    # x [n, 6] read by two MatMuls whose weights want 4: two errors, each at its MatMul,
+    # for one mistake (a GPT-2 block's input declared 64 wide for 32 was three). The one
+    # declaration every core holds, whose switching off leaves no conflict, is the error
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 6]"}},
+         "initializers": {"w1": {"dtype": "f32", "shape": [4, 8], "data": 0.5},
+                          "w2": {"dtype": "f32", "shape": [4, 3], "data": 0.5}},
+         "nodes": [{"name": "a", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["ya"]},
+                   {"name": "b", "op": "MatMul", "inputs": ["x", "w2"], "outputs": ["yb"]}]}
+    sol = shape_logic.solve(g)
+    (d,) = sol.diagnostics
+    assert d.message == "`x` is declared [n, 6] (f32) but the graph gives 4 at axis 1"
+    assert {c["name"] for c in d.core} == {"x", "w1", "w2", "a", "b"}
+    # (the table: the graph without the declaration's dims, its rank and dtype kept)
+    assert sol.shape("x") == "[_1, 4]"
+    # two inputs either of which could be the mistake stay two errors at their nodes
+    g["inputs"]["z"] = {"dtype": "f32", "shape": "[n, 6]"}
+    g["nodes"][1]["inputs"] = ["z", "w2"]
+    assert [d.message for d in shape_logic.solve(g).diagnostics] == [
+        'MatMul "a" needs x.shape[1] == w1.shape[0]', 'MatMul "b" needs z.shape[1] == w2.shape[0]']
