@@ -54,8 +54,13 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
         before = _shapes_without(problem, core, finder, drop_declaration=declared)
         kind, name = declared
         gives = before.get(name) or _axis_given(graph, kind, name, place, values)
-        diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but the graph "
-                        f"gives {gives}")
+        info = _declaration(graph, kind, name)
+        if place.name == "dtype" and len(values) == 2 and info.dtype in values:  # (shapes agree)
+            diag.message = (f"`{name}` is declared {info.dtype} but the graph gives "
+                            f"{values[1] if values[0] == info.dtype else values[0]}")
+        else:
+            diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but "
+                            f"the graph gives {gives}")
         diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
         diag.labels = _producer_labels(graph, name, core, before)
     else:
@@ -117,10 +122,9 @@ def _contradicted_declaration(graph, core, sub_atoms):
 
 
 def _axis_given(graph, kind, name, place, values) -> str:
-    """What the graph gives the declared tensor where the core does not give it a shape
-    (its rank comes from an operand outside the core: an LSTM's y declared
-    [batch, seq, 5], the clash shown at its head's bias [4]): the other of the two values
-    at the one declared axis that holds either, 'another shape' if there is no one."""
+    """What the graph gives a declared tensor the core gives no shape (an LSTM's y
+    declared [batch, seq, 5], the clash shown at its head's bias [4]): the other value
+    at the one declared axis holding either, else 'another shape'."""
     info = _declaration(graph, kind, name)
     dims = info.shape.dims if info is not None and info.shape is not None else None
     if dims is None or len(values) != 2:

@@ -144,8 +144,11 @@ def _one_declaration_behind(problem, finder, found):
     errors were found: a single one names its node, which a residual block missing its
     downsample needs - its input switched off, the graph solves too.)"""
     graph = problem.graph
-    if any(place.name not in ("dim", "rank") for place, _ in found):
-        return None  # (a dtype's error reads as shapes that agree)
+    kinds = {"dtype" if place.name == "dtype" else place.name in ("dim", "rank")
+             for place, _ in found}
+    if kinds not in ({True}, {"dtype"}):
+        return None  # (errors of shapes, or of dtypes, not both nor others)
+    part = "dtype" if kinds == {"dtype"} else "dims"
 
     def key(s):
         return s.arguments[0].name, s.arguments[1].string
@@ -156,9 +159,9 @@ def _one_declaration_behind(problem, finder, found):
     behind = []
     for kind, name in sorted(shared, key=lambda kn: order.get(kn[1], len(order))):
         parts = {s for s in finder.sources if key(s) == (kind, name)}
-        dims = {s for s in parts if s.arguments[2].name == "dims"}
-        # (its dims alone when they are the error: the table keeps its rank and dtype)
-        for off in ([dims] if dims else []) + [parts]:
+        alone = {s for s in parts if s.arguments[2].name == part}
+        # (its dims, or dtype, alone when they are the error: the table keeps the rest)
+        for off in ([alone] if alone else []) + [parts]:
             if not finder.conflict_places(finder.sources - off):
                 behind.append((kind, name, off))
                 break

@@ -382,3 +382,17 @@ def test_errors_that_all_come_from_one_input_are_one_diagnostic():
     g["nodes"][1]["inputs"] = ["z", "w2"]
     assert [d.message for d in shape_logic.solve(g).diagnostics] == [
         'MatMul "a" needs x.shape[1] == w1.shape[0]', 'MatMul "b" needs z.shape[1] == w2.shape[0]']
+
+
+def test_dtype_errors_that_all_come_from_one_input_are_one_diagnostic():
+    # x declared f16, read by two MatMuls of f32 weights: two errors, one mistake; the
+    # message names the dtypes (the declared shape and the graph's agree)
+    sol = shape_logic.solve({
+        "inputs": {"x": {"dtype": "f16", "shape": "[n, 4]"}},
+        "initializers": {"w1": {"dtype": "f32", "shape": [4, 8], "data": 0.5},
+                         "w2": {"dtype": "f32", "shape": [4, 3], "data": 0.5}},
+        "nodes": [{"name": "a", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["ya"]},
+                  {"name": "b", "op": "MatMul", "inputs": ["x", "w2"], "outputs": ["yb"]}]})
+    (d,) = sol.diagnostics
+    assert d.message == "`x` is declared f16 but the graph gives f32"
+    assert sol.shape("x") == "[n, 4]" and sol.dtype("x") == "f32"
