@@ -252,15 +252,25 @@ def test_a_nodes_error_table_keeps_the_colliding_places_unknown():
     assert sol.to_json()["tensors"]["x"] == {"dtype": "f32", "shape": "[3]"}
 
 
+def _matmuls(x: dict, weights: dict, nodes: list) -> dict:
+    """x and f32 weights (name -> shape) read by MatMuls (name, a, b, output)."""
+    return {"inputs": {"x": x},
+            "initializers": {w: {"dtype": "f32", "shape": sh, "data": 0.5}
+                             for w, sh in weights.items()},
+            "nodes": [{"name": n, "op": "MatMul", "inputs": [a, b], "outputs": [y]}
+                      for n, a, b, y in nodes]}
+
+
+# x read by two MatMuls whose weights want 4 rows
+TWO_READERS = ({"w1": [4, 8], "w2": [4, 3]}, [("a", "x", "w1", "ya"), ("b", "x", "w2", "yb")])
+
+
 def test_an_initializers_colliding_axis_prints_as_given():
     # the TOUR's perceptron: w2 [128, 10] after a [batch, 256]; w1 and w2 printed [784, ?]
     # and [?, 10], the sizes the user wrote lost
-    sol = shape_logic.solve({
-        "inputs": {"x": {"dtype": "f32", "shape": "[batch, 784]"}},
-        "initializers": {"w1": {"dtype": "f32", "shape": [784, 256], "data": 0.01},
-                         "w2": {"dtype": "f32", "shape": [128, 10], "data": 0.01}},
-        "nodes": [{"name": "fc1", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["h"]},
-                  {"name": "fc2", "op": "MatMul", "inputs": ["h", "w2"], "outputs": ["y"]}]})
+    sol = shape_logic.solve(_matmuls({"dtype": "f32", "shape": "[batch, 784]"},
+                                     {"w1": [784, 256], "w2": [128, 10]},
+                                     [("fc1", "x", "w1", "h"), ("fc2", "h", "w2", "y")]))
     assert [d.code for d in sol.diagnostics] == ["E0001"]
     assert (sol.shape("w1"), sol.shape("w2"), sol.shape("h")) == \
         ("[784, 256]", "[128, 10]", "[batch, ?]")
@@ -366,11 +376,7 @@ def test_errors_that_all_come_from_one_input_are_one_diagnostic():
     # x [n, 6] read by two MatMuls whose weights want 4: two errors, each at its MatMul,
     # for one mistake (a GPT-2 block's input declared 64 wide for 32 was three). The one
     # declaration every core holds, whose switching off leaves no conflict, is the error
-    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 6]"}},
-         "initializers": {"w1": {"dtype": "f32", "shape": [4, 8], "data": 0.5},
-                          "w2": {"dtype": "f32", "shape": [4, 3], "data": 0.5}},
-         "nodes": [{"name": "a", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["ya"]},
-                   {"name": "b", "op": "MatMul", "inputs": ["x", "w2"], "outputs": ["yb"]}]}
+    g = _matmuls({"dtype": "f32", "shape": "[n, 6]"}, *TWO_READERS)
     sol = shape_logic.solve(g)
     (d,) = sol.diagnostics
     assert d.message == "`x` is declared [n, 6] (f32) but the graph gives 4 at axis 1"
@@ -387,12 +393,7 @@ def test_errors_that_all_come_from_one_input_are_one_diagnostic():
 def test_dtype_errors_that_all_come_from_one_input_are_one_diagnostic():
     # x declared f16, read by two MatMuls of f32 weights: two errors, one mistake; the
     # message names the dtypes (the declared shape and the graph's agree)
-    sol = shape_logic.solve({
-        "inputs": {"x": {"dtype": "f16", "shape": "[n, 4]"}},
-        "initializers": {"w1": {"dtype": "f32", "shape": [4, 8], "data": 0.5},
-                         "w2": {"dtype": "f32", "shape": [4, 3], "data": 0.5}},
-        "nodes": [{"name": "a", "op": "MatMul", "inputs": ["x", "w1"], "outputs": ["ya"]},
-                  {"name": "b", "op": "MatMul", "inputs": ["x", "w2"], "outputs": ["yb"]}]})
+    sol = shape_logic.solve(_matmuls({"dtype": "f16", "shape": "[n, 4]"}, *TWO_READERS))
     (d,) = sol.diagnostics
     assert d.message == "`x` is declared f16 but the graph gives f32"
     assert sol.shape("x") == "[n, 4]" and sol.dtype("x") == "f32"
