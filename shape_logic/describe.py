@@ -10,7 +10,7 @@ import clingo
 from .decode import decode
 from .diagnostics import Diagnostic, check_name, plain_text, tensor_label, why_text
 from .errorcodes import code_for
-from .explain import distances_from, meeting_node, near_ends
+from .explain import distances_from, near_ends
 from .neighbourhood import upstream_sources
 from .shapes import format_shape
 
@@ -53,12 +53,12 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     if declared:
         before = _shapes_without(problem, core, finder, drop_declaration=declared)
         kind, name = declared
-        gives = before.get(name) or _axis_given(graph, kind, name, place, values)
         info = _declaration(graph, kind, name)
         if place.name == "dtype" and len(values) == 2 and info.dtype in values:  # (shapes agree)
             diag.message = (f"`{name}` is declared {info.dtype} but the graph gives "
                             f"{values[1] if values[0] == info.dtype else values[0]}")
         else:
+            gives = before.get(name) or _axis_given(graph, kind, name, place, values)
             diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but "
                             f"the graph gives {gives}")
         diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
@@ -91,7 +91,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     elif declared:
         # the declared shape as a whole, its rank too (a wrong rank and a wrong dim of one
         # declaration, [1, 512, 29, 28] for a [512], were two errors, each with its core)
-        blocked = {s for s in finder.sources | set(core)
+        blocked = {s for s in finder.sources
                    if (s.arguments[0].name, s.arguments[1].string) == declared and
                    (s in core or s.arguments[2].name != "dtype")}
     else:
@@ -158,7 +158,7 @@ def _primary_node(graph, core, place):
     core's sinks (no node of the core reads their outputs: where the two flows of values
     meet, for a feed-forward graph), one that reads or makes the place's tensor if any
     does (a HF MobileNetV2's first Conv, not a Constant of its ninth layer that the
-    exporter shared with the first one's padding), else the core's last node."""
+    exporter shared with the first one's padding); None for a core of no node."""
     tensor, node_name = subject(place)
     if node_name is not None:
         return next((n for n in graph.nodes if n.name == node_name), None)
@@ -169,9 +169,7 @@ def _primary_node(graph, core, place):
     sinks = [n for n in nodes if not any(t in read for t in n.outputs if t)]
     near = [n for n in sinks if tensor is not None and (tensor in n.inputs or
                                                         tensor in n.outputs)]
-    if near or sinks:
-        return (near or sinks)[-1]
-    return meeting_node(graph, core)
+    return (near or sinks)[-1] if sinks else None
 
 
 def _where_it_shows(place, primary, sub_atoms):

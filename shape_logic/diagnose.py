@@ -144,11 +144,13 @@ def _one_declaration_behind(problem, finder, found):
     errors were found: a single one names its node, which a residual block missing its
     downsample needs - its input switched off, the graph solves too.)"""
     graph = problem.graph
-    kinds = {"dtype" if place.name == "dtype" else place.name in ("dim", "rank")
-             for place, _ in found}
-    if kinds not in ({True}, {"dtype"}):
+    kinds = {place.name for place, _ in found}
+    if kinds <= {"dim", "rank"}:
+        part = "dims"
+    elif kinds == {"dtype"}:
+        part = "dtype"
+    else:
         return None  # (errors of shapes, or of dtypes, not both nor others)
-    part = "dtype" if kinds == {"dtype"} else "dims"
 
     def key(s):
         return s.arguments[0].name, s.arguments[1].string
