@@ -48,7 +48,7 @@ def unexplained(graph, atoms, note: str | None) -> list[Diagnostic]:
     places earliest in the graph first, at most MAX_ERRORS (a rank clash at an input
     reaches every tensor after it: a BERT export's input_ids declared [batch, seq, 2] was
     272 diagnostics)."""
-    rank = {p: i for i, p in enumerate(_places_in_order(graph, atoms.conflicts))}
+    rank = {p: i for i, p in enumerate(_places_in_order(graph, atoms.conflicts, atoms.binds))}
     out = diagnostics_from_conflicts(graph, atoms, order=lambda p: rank.get(p, len(rank)))
     rest = out[MAX_ERRORS:]
     out = out[:MAX_ERRORS]
@@ -88,27 +88,65 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
 
 
 def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
-    """The conflicts explained with the whole graph (the core finder's one program)."""
+    """The conflicts explained with the whole graph (a core finder's one program each for
+    the graph's own errors and for the rest)."""
     graph = problem.graph
-    places = _places_in_order(graph, atoms.conflicts)
+    places = _places_in_order(graph, atoms.conflicts, atoms.binds)
     finder = CoreFinder(problem, places, allowance)
-    rank = {p: i for i, p in enumerate(places)}
-
-    def in_order(found):
-        return sorted(found, key=lambda p: rank.get(p, len(rank)))
-
+    out: list[Diagnostic] = []
+    found: list = []  # (place, core) of each diagnostic
     active = finder.sources  # shrinks as found errors are blocked
     # The graph's own errors first, with its inputs' declarations but no output's or
     # annotation's: a declared output that agrees with the graph is then no part of an
     # error that is an input's (past_k [b, 4, p, 16] against the graph's 8 and present_k
     # declared [.., 8]: the smallest core blamed present_k, and the Concat's error with
-    # the graph's 8 was a second diagnostic, for one mistake). The claims' errors follow.
+    # the graph's 8 was a second diagnostic, for one mistake). They are found by a solve
+    # and a core finder without the claims: in a grounding with them, present_k's declared
+    # 2 heads met past_k's 4 before the graph's 2 reached the Concat, the arithmetic stopped
+    # (asp/functions.py), and without the claims that grounding showed no conflict at all.
     claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
-    own = in_order(finder.conflict_places(active - claims)) if claims else []
-    sources = active - claims if own else active  # where the cores are looked for
-    out: list[Diagnostic] = []
-    found: list = []  # (place, core) of each diagnostic
-    remaining = own or places
+    own = _without_claims(problem, claims, allowance) if claims else None
+    if own is not None:
+        own_problem, own_atoms, own_finder, own_places = own
+        left, remaining = _explain_in_turn(own_problem, own_atoms, own_finder,
+                                           own_finder.sources, own_places, out, found)
+        active = active - (own_finder.sources - left)
+    if own is None or not remaining:  # the claims' errors (all of them, if none is own)
+        remaining = _in_order(places, finder.conflict_places(active)) if out else places
+        active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
+                                             out, found)
+    one = _one_declaration_behind(problem, finder, found) if len(out) > 1 and \
+        not remaining else None
+    if one is not None:
+        out, active = one
+    _note_remaining(out, remaining)
+    if not remaining:
+        problem.switched_off = frozenset(finder.sources - active)
+    return out
+
+
+def _without_claims(problem, claims, allowance):
+    """(the problem with `claims` off, its answer, a core finder, its conflicts' places),
+    or None when it has no conflict."""
+    from dataclasses import replace
+
+    own = replace(problem, off=problem.off | claims)
+    atoms, _ = own.atoms()
+    try:
+        if not atoms.conflicts:
+            return None
+        places = _places_in_order(problem.graph, atoms.conflicts, atoms.binds)
+        return own, atoms, CoreFinder(own, places, allowance), places
+    finally:
+        atoms.release_control()
+
+
+def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
+    """The `remaining` places explained one at a time by `finder` with `sources` on, each
+    error's sources blocked before the next, into `out` and `found`, until none remain or
+    MAX_ERRORS are out: (the sources left on, the places remaining)."""
+    graph = problem.graph
+    order = list(remaining)
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
@@ -118,22 +156,18 @@ def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
         sub_atoms = finder.view(core, _tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
         blocked |= _with_other_branch(graph, atoms, place, diag, finder, sources)
-        active, sources = active - blocked, sources - blocked
+        sources = sources - blocked
         out.append(diag)
         found.append((place, core))
         # with the errors found so far blocked, which places still conflict?
-        remaining = in_order(finder.conflict_places(sources))
-        if not remaining and sources != active:  # the graph's own are done: the claims'
-            sources = active
-            remaining = in_order(finder.conflict_places(active))
-    one = _one_declaration_behind(problem, finder, found) if len(out) > 1 and \
-        not remaining else None
-    if one is not None:
-        out, active = one
-    _note_remaining(out, remaining)
-    if not remaining:
-        problem.switched_off = frozenset(finder.sources - active)
-    return out
+        remaining = _in_order(order, finder.conflict_places(sources))
+    return sources, remaining
+
+
+def _in_order(places, found) -> list:
+    """`found` in the order of `places` (others last)."""
+    rank = {p: i for i, p in enumerate(places)}
+    return sorted(found, key=lambda p: (rank.get(p, len(rank)), str(p)))
 
 
 def _one_declaration_behind(problem, finder, found):
@@ -183,7 +217,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
     graph = problem.graph
     out: list[Diagnostic] = []
     blocked: set = set()
-    remaining = _places_in_order(graph, atoms.conflicts)
+    remaining = _places_in_order(graph, atoms.conflicts, atoms.binds)
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
@@ -228,7 +262,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
         if remaining or hidden:
             t0 = time.perf_counter()
             rest, funcs = problem.atoms(off=blocked)
-            remaining = _places_in_order(graph, rest.conflicts)
+            remaining = _places_in_order(graph, rest.conflicts, rest.binds)
             hidden = funcs.halted
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
@@ -267,7 +301,12 @@ def _note_remaining(out, remaining):
 
 # ----- which places, in which order
 
-def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
+def _places_in_order(graph, conflicts, binds=None) -> list[clingo.Symbol]:
+    """The places of `conflicts`, earliest in the graph first; after them those whose values
+    hold what a binding (`binds`: symbol -> values) put in place of a symbol. Once two
+    sizes collide, an equation between their consequences may bind a symbol before the
+    arithmetic stops: past_k with 4 heads for the graph's 2 gave 32*b*(p + s) = 64*b*(p + s),
+    so seq = 0 - past_seq, and 131 places from it, the input x's first, and was explained as `x`'s error, five times, before the Concat's 4 != 2."""
     order: dict[str, int] = {}
     for i, name in enumerate(graph.tensors()):
         order.setdefault(name, i)
@@ -281,9 +320,21 @@ def _places_in_order(graph, conflicts) -> list[clingo.Symbol]:
             and place.name in ("dim", "rank", "dtype", "value")
         pos = order.get(tensor, len(order)) if tensor else node_pos.get(node, len(order))
         priority = {"node": 0, "rank": 1, "dtype": 2, "dim": 3}.get(place.name, 4)
-        return (virtual, pos, priority, str(place))
+        return (place in carried, virtual, pos, priority, str(place))
 
+    carried = _carrying_bound_values(conflicts, binds or {})
     return sorted({c.arguments[0] for c in conflicts}, key=key)
+
+
+def _carrying_bound_values(conflicts, binds) -> set:
+    """The places of the conflicts whose values hold an expression a binding put in place of
+    its symbol (one of two or more terms: a binding to a name or a number is no sign)."""
+    values = {str(e) for found in binds.values() for e in found
+              if not e.is_int and len(e.symbols()) > 0 and str(e) not in e.symbols()}
+    if not values:
+        return set()
+    return {c.arguments[0] for c in conflicts
+            if any(v in str(a) for a in c.arguments[1:] for v in values)}
 
 
 # ----- the tensors a core is about

@@ -22,8 +22,11 @@ from .scopes import classify_conflicts
 class CoreFinder:
     def __init__(self, problem, places: list[clingo.Symbol], allowance: int | None = None):
         """Past `allowance` computations, grounding is abandoned (limits.Abandoned)."""
+        # (the problem's sources switched off are no part of the grounding: explaining the
+        # graph's own errors without its declared outputs, diagnose.py)
         extra = "".join(f"place({w})." for w in places) + (
-            "#external act(S) : source(S).\n"
+            "".join(f"off({s})." for s in problem.off) +
+            "#external act(S) : source(S), not off(S).\n"
             "#external check(W) : place(W).\n"
             ":- conflict(W, _, _), check(W).\n")
         self.ctl, _ = problem.control(extra, allowance=allowance)
