@@ -64,14 +64,15 @@ NO_CORE = ("not explained: no set of nodes and declarations was found that force
 
 
 def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
+    own = _without_claims(problem)
     if len(problem.graph.nodes) > LOCAL_FROM_NODES:
         if decoded is None:
             decoded = decode(problem.graph, atoms)
-        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance)
+        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
         if found is not None:
             return found
     try:
-        return _diagnose_whole(problem, atoms, allowance)
+        return _diagnose_whole(problem, atoms, allowance, own)
     except Abandoned:
         # The whole graph with its sources as assumptions computes without the bindings,
         # and both colliding values reach everything: a GPT-2 block's output declared
@@ -81,21 +82,20 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
             raise  # (the neighbourhoods were tried first)
         if decoded is None:
             decoded = decode(problem.graph, atoms)
-        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance)
+        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
         if found is None:
             raise
         return found
 
 
-def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
+def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
     """The conflicts explained with the whole graph (a core finder's one program each for
     the graph's own errors and for the rest)."""
     graph = problem.graph
     places = _places_in_order(graph, atoms.conflicts, atoms.binds)
-    finder = CoreFinder(problem, places, allowance)
     out: list[Diagnostic] = []
     found: list = []  # (place, core) of each diagnostic
-    active = finder.sources  # shrinks as found errors are blocked
+    off: set = set()  # the sources of the errors found
     # The graph's own errors first, with its inputs' declarations but no output's or
     # annotation's: a declared output that agrees with the graph is then no part of an
     # error that is an input's (past_k [b, 4, p, 16] against the graph's 8 and present_k
@@ -104,17 +104,21 @@ def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
     # and a core finder without the claims: in a grounding with them, present_k's declared
     # 2 heads met past_k's 4 before the graph's 2 reached the Concat, the arithmetic stopped
     # (asp/functions.py), and without the claims that grounding showed no conflict at all.
-    claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
-    own = _without_claims(problem, claims, allowance) if claims else None
-    if own is not None:
-        own_problem, own_atoms, own_finder, own_places = own
+    if own is not None and own[1].conflicts:
+        own_problem, own_atoms = own
+        own_places = _places_in_order(graph, own_atoms.conflicts, own_atoms.binds)
+        own_finder = CoreFinder(own_problem, own_places, allowance)
         left, remaining = _explain_in_turn(own_problem, own_atoms, own_finder,
                                            own_finder.sources, own_places, out, found)
-        active = active - (own_finder.sources - left)
-    if own is None or not remaining:  # the claims' errors (all of them, if none is own)
-        remaining = _in_order(places, finder.conflict_places(active)) if out else places
-        active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
-                                             out, found)
+        off = own_finder.sources - left
+        if remaining:  # (too many, or one not explained)
+            _note_remaining(out, remaining)
+            return out
+    # the claims' errors (all of them, if none is the graph's own)
+    finder = CoreFinder(problem, places, allowance)
+    active = finder.sources - off
+    remaining = _in_order(places, finder.conflict_places(active)) if out else places
+    active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining, out, found)
     one = _one_declaration_behind(problem, finder, found) if len(out) > 1 and \
         not remaining else None
     if one is not None:
@@ -125,20 +129,25 @@ def _diagnose_whole(problem, atoms, allowance) -> list[Diagnostic]:
     return out
 
 
-def _without_claims(problem, claims, allowance):
-    """(the problem with `claims` off, its answer, a core finder, its conflicts' places),
-    or None when it has no conflict."""
+def _without_claims(problem):
+    """(the problem with its claims - declared outputs, annotations - switched off, its
+    answer), or None when it has none. Its conflicts are the graph's own errors; without
+    them, its shapes are what the graph gives the claims (sound context for a
+    neighbourhood: fewer sources derive less, the program being monotone)."""
     from dataclasses import replace
 
+    graph = problem.graph
+    claims = frozenset(
+        clingo.Function("src", [clingo.Function(kind), clingo.String(t), clingo.Function(part)])
+        for kind, declared in (("output", graph.outputs), ("ann", graph.annotations))
+        for t, decl in declared.items() if decl is not None
+        for part in ("dtype", "rank", "dims"))
+    if not claims:
+        return None
     own = replace(problem, off=problem.off | claims)
     atoms, _ = own.atoms()
-    try:
-        if not atoms.conflicts:
-            return None
-        places = _places_in_order(problem.graph, atoms.conflicts, atoms.binds)
-        return own, atoms, CoreFinder(own, places, allowance), places
-    finally:
-        atoms.release_control()
+    atoms.release_control()
+    return own, atoms
 
 
 def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
@@ -211,20 +220,33 @@ def _one_declaration_behind(problem, finder, found):
     return [diag], finder.sources - parts
 
 
-def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic] | None:
+def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
+                      ) -> list[Diagnostic] | None:
     """Each conflict explained in the smallest neighbourhood where it shows (neighbourhood.py);
-    None when one only shows in the whole graph (then the whole graph explains it)."""
+    None when one only shows in the whole graph (then the whole graph explains it).
+    `own`: _without_claims's. Its answer gives the neighbourhoods their context: both
+    colliding values of a wrong claim reach far upstream, and the context is left open
+    wherever values collide (idx declared [k, 4] for NonZero's [k, 3]: its rank 4 ran back
+    to x, and no neighbourhood of idx had the 3). Where all errors are the claims', the
+    places at the claimed tensors come first."""
     graph = problem.graph
     out: list[Diagnostic] = []
     blocked: set = set()
-    remaining = _places_in_order(graph, atoms.conflicts, atoms.binds)
+    claimed: frozenset = frozenset()
+    if own is not None:
+        atoms_given, decoded = own[1], decode(graph, own[1])
+        if not own[1].conflicts:
+            claimed = frozenset(graph.outputs) | frozenset(graph.annotations)
+    else:
+        atoms_given = atoms
+    remaining = _places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
         dist = graph_distances(graph, tensor, node)
         local = None
         for radius in radii(dist):
-            candidate = local_problem(problem, atoms, decoded, dist, radius)
+            candidate = local_problem(problem, atoms_given, decoded, dist, radius)
             seen, _ = candidate.atoms(off=blocked)
             if any(c.arguments[0] == place for c in seen.conflicts):
                 local = candidate
@@ -262,7 +284,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance) -> list[Diagno
         if remaining or hidden:
             t0 = time.perf_counter()
             rest, funcs = problem.atoms(off=blocked)
-            remaining = _places_in_order(graph, rest.conflicts, rest.binds)
+            remaining = _places_in_order(graph, rest.conflicts, rest.binds, claimed)
             hidden = funcs.halted
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
@@ -301,12 +323,14 @@ def _note_remaining(out, remaining):
 
 # ----- which places, in which order
 
-def _places_in_order(graph, conflicts, binds=None) -> list[clingo.Symbol]:
+def _places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[clingo.Symbol]:
     """The places of `conflicts`, earliest in the graph first; after them those whose values
     hold what a binding (`binds`: symbol -> values) put in place of a symbol. Once two
     sizes collide, an equation between their consequences may bind a symbol before the
-    arithmetic stops: past_k with 4 heads for the graph's 2 gave 32*b*(p + s) = 64*b*(p + s),
-    so seq = 0 - past_seq, and 131 places from it, the input x's first, and was explained as `x`'s error, five times, before the Concat's 4 != 2."""
+    arithmetic stops: past_k with 4 heads for the graph's 2 gave 32*b*(p + s) =
+    64*b*(p + s), so seq = 0 - past_seq, and 113 places from it, the input x's first:
+    five diagnostics about x came before the Concat's 4 != 2. The places at tensors `first`
+    come before all others."""
     order: dict[str, int] = {}
     for i, name in enumerate(graph.tensors()):
         order.setdefault(name, i)
@@ -320,7 +344,7 @@ def _places_in_order(graph, conflicts, binds=None) -> list[clingo.Symbol]:
             and place.name in ("dim", "rank", "dtype", "value")
         pos = order.get(tensor, len(order)) if tensor else node_pos.get(node, len(order))
         priority = {"node": 0, "rank": 1, "dtype": 2, "dim": 3}.get(place.name, 4)
-        return (place in carried, virtual, pos, priority, str(place))
+        return (tensor not in first, place in carried, virtual, pos, priority, str(place))
 
     carried = _carrying_bound_values(conflicts, binds or {})
     return sorted({c.arguments[0] for c in conflicts}, key=key)

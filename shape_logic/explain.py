@@ -24,9 +24,10 @@ class CoreFinder:
         """Past `allowance` computations, grounding is abandoned (limits.Abandoned)."""
         # (the problem's sources switched off are no part of the grounding: explaining the
         # graph's own errors without its declared outputs, diagnose.py)
-        extra = "".join(f"place({w})." for w in places) + (
-            "".join(f"off({s})." for s in problem.off) +
-            "#external act(S) : source(S), not off(S).\n"
+        off = "".join(f"off({s})." for s in problem.off)
+        extra = "".join(f"place({w})." for w in places) + off + (
+            ("#external act(S) : source(S), not off(S).\n" if off else
+             "#external act(S) : source(S).\n") +
             "#external check(W) : place(W).\n"
             ":- conflict(W, _, _), check(W).\n")
         self.ctl, _ = problem.control(extra, allowance=allowance)
