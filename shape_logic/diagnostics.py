@@ -51,9 +51,17 @@ class Diagnostic:
             # and the sources of a neighbourhood's context tensors, upstream)
             more = f", and {self.context} further sources that carry these sizes (not " \
                 "minimized)" if self.context else ""
-            lines.append(f"   {blue}={off} {bold}core{off}: "
-                         + ", ".join(_core_text(c) for c in self.core) + more)
+            shown = [_core_text(c) for c in self.core]
+            if len(shown) > TEXT_CORE_MOST:  # (a long minimal one: the JSON lists them all)
+                shown[TEXT_CORE_HEAD:-TEXT_CORE_TAIL] = [
+                    f"[{len(shown) - TEXT_CORE_HEAD - TEXT_CORE_TAIL} more]"]
+            lines.append(f"   {blue}={off} {bold}core{off}: " + ", ".join(shown) + more)
         return "\n".join(lines)
+
+
+# the text shows a core of more members by its first and last ones (220 Relus carrying a
+# dim to the Squeeze that requires another, all of them in the minimal core)
+TEXT_CORE_MOST, TEXT_CORE_HEAD, TEXT_CORE_TAIL = 40, 24, 8
 
 
 def _core_text(c: dict) -> str:
