@@ -21,10 +21,11 @@ def fixed_table(problem, answer: Decoded) -> Decoded | None:
 
     A node's error: switched off, its outputs lose their dtype and rank, so the answer
     stays, unless its colliding values bound a name of the graph's inputs that the graph
-    without them leaves free. past_k with 4 heads for the graph's 2 made 32*b*(p + s) = 64*b*(p + s) downstream,
-    so seq = 0 - past_seq, and the table gave present_v [batch, 2, 0, 8]. Then the table is
-    the graph's without the error, and a tensor it leaves without a rank has the answer's,
-    with no size (its sizes came from the bound values)."""
+    without them leaves free. past_k with 4 heads for the graph's 2 made 32*b*(p + s) =
+    64*b*(p + s) downstream, so seq = 0 - past_seq, and the table gave present_v
+    [batch, 2, 0, 8]. Then the table is the graph's without the error, and a tensor it
+    leaves without a rank has the answer's, with no size (its sizes came from the bound
+    values)."""
     nodes = any(s.arguments[0].name == "node" for s in problem.switched_off)
     if nodes and not answer.bindings:
         return None
