@@ -27,7 +27,13 @@ def fixed_table(problem, answer: Decoded) -> Decoded | None:
     leaves without a rank has the answer's, with no size (its sizes came from the bound
     values)."""
     nodes = any(s.arguments[0].name == "node" for s in problem.switched_off)
-    if nodes and not answer.bindings:
+    # (a name of the graph's inputs bound: by the colliding values, if the graph without
+    # the error leaves it free; a declared output's name bound through the node is no sign)
+    given = {s for info in list(problem.graph.inputs.values()) +
+             list(problem.graph.initializers.values()) if info.shape is not None
+             for s in info.shape.symbols()}
+    bound = {s: e for s, e in answer.bindings.items() if s in given}
+    if nodes and not bound:
         return None
     fixed = replace(problem, off=problem.switched_off, floors={}, ceilings={},
                     floors_everywhere=False, prefix={})
@@ -43,12 +49,7 @@ def fixed_table(problem, answer: Decoded) -> Decoded | None:
         atoms.release_control()
     if not nodes:
         return table
-    # (a name of the graph's inputs bound otherwise than without the error: by the colliding
-    # values; a declared output's name bound through the node is no sign)
-    given = {s for info in list(problem.graph.inputs.values()) +
-             list(problem.graph.initializers.values()) if info.shape is not None
-             for s in info.shape.symbols()}
-    if all(table.bindings.get(s) == e for s, e in answer.bindings.items() if s in given):
+    if all(table.bindings.get(s) == e for s, e in bound.items()):
         return None
     for t, shape in answer.shapes.items():
         if table.shapes.get(t) is None and shape is not None:
