@@ -365,7 +365,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         if explain and problem.switched_off:
             from .error_table import fixed_table
 
-            decoded = fixed_table(problem) or decoded
+            decoded = fixed_table(problem, decoded) or decoded
         # explaining, apart from solving the whole graph again to look for more errors
         problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     warnings = unknown_op_warnings(problem.unknown)

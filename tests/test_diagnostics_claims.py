@@ -2,6 +2,9 @@
 far: the graph's own errors are found without the claims (diagnose._without_claims), places
 that carry a value a binding put in place of a symbol come last, and a small program's core
 is shrunk whole (explain.CoreFinder.exact_members)."""
+import json
+from pathlib import Path
+
 import shape_logic
 from shape_logic.import_cmd import graph_to_dict
 from shape_logic.onnx_import import graph_from_model
@@ -108,3 +111,29 @@ def test_an_inputs_dtype_is_one_diagnostic_though_explaining_with_the_claims_run
     sol = shape_logic.solve(g)
     assert [d.message for d in sol.diagnostics] == \
         ["`x` is declared f16 but the graph gives f32"]
+
+
+LLAMA = Path(__file__).parent / "diagnostics" / "llama_kv_heads.json"
+
+
+def test_a_llama_blocks_kv_cache_with_other_heads_is_the_concats_error():
+    # a LLaMA block's export (bench/torch_zoo.py's, weights filled), past_k declared with 4
+    # heads for the graph's 2. With its outputs declared: present_k's declared 2 met the 4
+    # in the explaining grounding before the graph's 2 reached the Concat, the arithmetic
+    # stopped there, and present_k's declaration was blamed. Without them: the colliding
+    # heads made 32*b*(p + s) = 64*b*(p + s), so seq = 0 - past_seq, and five diagnostics
+    # about x and its consequences came first; the table gave present_v [batch, 2, 0, 8]
+    g = json.loads(LLAMA.read_text())
+    for declared in (True, False):
+        if not declared:
+            for out in g["outputs"].values():
+                out.pop("shape")
+        sol = shape_logic.solve(g)
+        (d,) = sol.diagnostics
+        assert d.message == 'Concat "/Concat_6" needs past_k.shape[1] == ' \
+            "/Add_2_output_0.shape[1]"
+        assert sorted(d.values) == ["2", "4"]
+    # the table: the graph's without the Concat, not the sizes the colliding values made
+    assert "seq" not in sol.bindings and not sol.constraints
+    assert sol.shape("present_v") == "[batch, 2, past_seq + seq, 8]"
+    assert sol.shape("y") == "[batch, seq, 32]"
