@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
 from .neighbourhood import graph_distances, local_problem, radii
+from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
 MAX_ERRORS = 5
@@ -48,7 +49,7 @@ def unexplained(graph, atoms, note: str | None) -> list[Diagnostic]:
     places earliest in the graph first, at most MAX_ERRORS (a rank clash at an input
     reaches every tensor after it: a BERT export's input_ids declared [batch, seq, 2] was
     272 diagnostics)."""
-    rank = {p: i for i, p in enumerate(_places_in_order(graph, atoms.conflicts, atoms.binds))}
+    rank = {p: i for i, p in enumerate(places_in_order(graph, atoms.conflicts, atoms.binds))}
     out = diagnostics_from_conflicts(graph, atoms, order=lambda p: rank.get(p, len(rank)))
     rest = out[MAX_ERRORS:]
     out = out[:MAX_ERRORS]
@@ -97,7 +98,7 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
         if explained is not None:
             return explained
     graph = problem.graph
-    places = _places_in_order(graph, atoms.conflicts, atoms.binds)
+    places = places_in_order(graph, atoms.conflicts, atoms.binds)
     finder = CoreFinder(problem, places, allowance)
     out: list[Diagnostic] = []
     found: list = []  # (place, core) of each diagnostic
@@ -108,13 +109,13 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
     # declared [.., 8]: the smallest core blamed present_k, and the Concat's error with
     # the graph's 8 was a second diagnostic, for one mistake). The claims' errors follow.
     claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
-    own_places = _in_order(places, finder.conflict_places(active - claims)) if claims else []
+    own_places = in_order(places, finder.conflict_places(active - claims)) if claims else []
     if own_places:
         left, remaining = _explain_in_turn(problem, atoms, finder, active - claims,
                                            own_places, out, found)
         active = active - (active - claims - left)
     if not out or not remaining:
-        remaining = _in_order(places, finder.conflict_places(active)) if out else places
+        remaining = in_order(places, finder.conflict_places(active)) if out else places
         active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
                                              out, found)
     return _finish(problem, finder, out, found, active, remaining)
@@ -130,7 +131,7 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     with them: HF GPT-2's past_k0 with 5 heads for its 4 was, without them, the head
     split's Reshape's error, 5 heads coming back from past_k0, then present_k0's.)"""
     own_problem, own_atoms = own
-    places = _places_in_order(problem.graph, own_atoms.conflicts, own_atoms.binds)
+    places = places_in_order(problem.graph, own_atoms.conflicts, own_atoms.binds)
     finder = CoreFinder(own_problem, places, allowance)
     out: list[Diagnostic] = []
     found: list = []
@@ -200,14 +201,8 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
         out.append(diag)
         found.append((place, core))
         # with the errors found so far blocked, which places still conflict?
-        remaining = _in_order(order, finder.conflict_places(sources))
+        remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining
-
-
-def _in_order(places, found) -> list:
-    """`found` in the order of `places` (others last)."""
-    rank = {p: i for i, p in enumerate(places)}
-    return sorted(found, key=lambda p: (rank.get(p, len(rank)), str(p)))
 
 
 def _one_declaration_behind(problem, finder, found):
@@ -270,7 +265,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             claimed = frozenset(graph.outputs) | frozenset(graph.annotations)
     else:
         atoms_given = atoms
-    remaining = _places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
+    remaining = places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
@@ -315,7 +310,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
         if remaining or hidden:
             t0 = time.perf_counter()
             rest, funcs = problem.atoms(off=blocked)
-            remaining = _places_in_order(graph, rest.conflicts, rest.binds, claimed)
+            remaining = places_in_order(graph, rest.conflicts, rest.binds, claimed)
             hidden = funcs.halted
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
@@ -350,46 +345,6 @@ def _note_remaining(out, remaining):
     if remaining and out:
         out[-1].notes.append(f"more conflicts remain ({len(remaining)} places); "
                              f"fix these first")
-
-
-# ----- which places, in which order
-
-def _places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[clingo.Symbol]:
-    """The places of `conflicts`, earliest in the graph first; after them those whose values
-    hold what a binding (`binds`: symbol -> values) put in place of a symbol. Once two
-    sizes collide, an equation between their consequences may bind a symbol before the
-    arithmetic stops: past_k with 4 heads for the graph's 2 gave 32*b*(p + s) =
-    64*b*(p + s), so seq = 0 - past_seq, and 113 places from it, the input x's first:
-    five diagnostics about x came before the Concat's 4 != 2. The places at tensors `first`
-    come before all others."""
-    order: dict[str, int] = {}
-    for i, name in enumerate(graph.tensors()):
-        order.setdefault(name, i)
-    # a node's place: where its first output is (one scale with the tensors')
-    node_pos = {n.name: order.get(next((t for t in n.outputs if t), ""), len(order))
-                for n in graph.nodes}
-
-    def key(place):
-        tensor, node = subject(place)
-        virtual = place.arguments and place.arguments[0].type != clingo.SymbolType.String \
-            and place.name in ("dim", "rank", "dtype", "value")
-        pos = order.get(tensor, len(order)) if tensor else node_pos.get(node, len(order))
-        priority = {"node": 0, "rank": 1, "dtype": 2, "dim": 3}.get(place.name, 4)
-        return (tensor not in first, place in carried, virtual, pos, priority, str(place))
-
-    carried = _carrying_bound_values(conflicts, binds or {})
-    return sorted({c.arguments[0] for c in conflicts}, key=key)
-
-
-def _carrying_bound_values(conflicts, binds) -> set:
-    """The places of the conflicts whose values hold an expression a binding put in place of
-    its symbol (one of two or more terms: a binding to a name or a number is no sign)."""
-    values = {str(e) for found in binds.values() for e in found
-              if not e.is_int and len(e.symbols()) > 0 and str(e) not in e.symbols()}
-    if not values:
-        return set()
-    return {c.arguments[0] for c in conflicts
-            if any(v in str(a) for a in c.arguments[1:] for v in values)}
 
 
 # ----- the tensors a core is about
