@@ -62,7 +62,8 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
             diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but "
                             f"the graph gives {gives}")
         diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
-        diag.labels = _producer_labels(graph, name, core, before)
+        # (a dtype's error: without the declaration its shape may be unknown, `x : ?`)
+        diag.labels = _producer_labels(graph, name, core, before) if name in before else []
     else:
         before = _shapes_without(problem, core, finder, drop_node=primary)
         diag.place = _where(graph, primary, core)

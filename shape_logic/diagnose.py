@@ -138,7 +138,10 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     left, remaining = _explain_in_turn(own_problem, own_atoms, finder, finder.sources,
                                        places, out, found)
     if remaining:  # (too many, or one not explained)
-        return None
+        one = _one_declaration_behind(problem, finder, found) if len(out) > 1 else None
+        if one is None:
+            return None
+        out, left = one
     # with them off, do the claims agree? (a solve, not the explaining program with the
     # claims: a GPT-2 block's x declared f16 ran past the allowance there)
     rest, _ = problem.atoms(off=finder.sources - left)
@@ -151,10 +154,11 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
 def _finish(problem, finder, out, found, active, remaining) -> list[Diagnostic]:
     """The diagnostics `out` (one, if one declaration is behind them all), the note of the
     places `remaining`, and problem.switched_off when none remains."""
-    one = _one_declaration_behind(problem, finder, found) if len(out) > 1 and \
-        not remaining else None
+    # (past MAX_ERRORS too: the declaration switched off leaves no conflict at all)
+    one = _one_declaration_behind(problem, finder, found) if len(out) > 1 else None
     if one is not None:
         out, active = one
+        remaining = []
     _note_remaining(out, remaining)
     if not remaining:
         problem.switched_off = frozenset(finder.sources - active)

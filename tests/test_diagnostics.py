@@ -397,3 +397,17 @@ def test_dtype_errors_that_all_come_from_one_input_are_one_diagnostic():
     (d,) = sol.diagnostics
     assert d.message == "`x` is declared f16 but the graph gives f32"
     assert sol.shape("x") == "[n, 4]" and sol.dtype("x") == "f32"
+
+
+def test_errors_past_the_cap_that_come_from_one_input_are_one_diagnostic():
+    # x declared f16, read by eight MatMuls of f32 weights: five errors and "more conflicts
+    # remain" (a T5 layer's x declared f16). Switched off, the declaration leaves no
+    # conflict at all: one diagnostic, the places not explained counted in it too
+    weights = {f"w{i}": [4, 2] for i in range(8)}
+    readers = [(f"m{i}", "x", f"w{i}", f"y{i}") for i in range(8)]
+    sol = shape_logic.solve(_matmuls({"dtype": "f16", "shape": "[n, 4]"}, weights, readers))
+    (d,) = sol.diagnostics
+    assert d.message == "`x` is declared f16 but the graph gives f32"
+    assert not any(n.startswith("more conflicts remain") for n in d.notes)
+    assert not d.labels  # (not `x : ?`: the dtype is the error)
+    assert sol.dtype("x") == "f32" and sol.dtype("y7") == "f32"
