@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import atexit
 import queue
+import sys
 import threading
+import time
 
 _pending: queue.SimpleQueue = queue.SimpleQueue()
 _thread: threading.Thread | None = None
@@ -37,6 +39,12 @@ def _drop() -> None:
         owner = _pending.get()
         if owner is _STOP:
             return
+        # the caller may hold it a moment longer (the argument of its call to release):
+        # then the last reference would be the caller's, and clingo would free the control
+        # on its thread (seen on a loaded machine). Wait for it, 50 ms at most.
+        patience = time.monotonic() + 0.05
+        while sys.getrefcount(owner) > 2 and time.monotonic() < patience:
+            time.sleep(0.0005)
         del owner  # the last reference: clingo frees the control here
 
 

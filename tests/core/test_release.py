@@ -32,3 +32,25 @@ def test_solving_many_graphs_releases_each_control_and_answers_the_same():
              "nodes": [{"op": "Relu", "inputs": ["x"], "outputs": ["y"]}]}
     shapes = {shape_logic.solve(graph).shape("y") for _ in range(20)}
     assert shapes == {"[n, 3]"}
+
+
+def test_an_object_its_caller_still_holds_is_dropped_on_the_background_thread():
+    # the caller holds its argument until release returns; with the thread quick enough
+    # to take it first (switching threads every microsecond here; seen on a loaded
+    # machine in this file's first test), the caller dropped the last reference, and
+    # clingo would free the control on the caller's thread: 5 of 3000 times
+    import sys
+
+    Owner.freed_on.clear()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(3000):
+            release(Owner())
+    finally:
+        sys.setswitchinterval(interval)
+    deadline = time.monotonic() + 20
+    while len(Owner.freed_on) < 3000 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert Owner.freed_on == ["shape-logic-release"] * 3000
+
