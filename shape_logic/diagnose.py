@@ -113,7 +113,7 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
     if own_places:
         left, remaining = _explain_in_turn(problem, atoms, finder, active - claims,
                                            own_places, out, found)
-        active = active - (active - claims - left)
+        active = (active & claims) | left  # (the own errors' sources blocked)
     if not out or not remaining:
         remaining = in_order(places, finder.conflict_places(active)) if out else places
         active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
