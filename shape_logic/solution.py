@@ -149,6 +149,16 @@ class Solution:
         return dict(self.decoded.floors)
 
     @property
+    def one_of(self) -> dict[str, list[int]]:
+        """dim expression -> the values it may take, where a broadcast requires it: [s] + [3]
+        runs only at s = 1 or 3, {"s": [1, 3]} (the expressions renamed as in shapes)."""
+        out: dict = {}
+        for e, values in self.decoded.one_of.items():
+            key = str(e.subs(self._rename))
+            out[key] = sorted(set(out.get(key, values)) & set(values))
+        return dict(sorted(out.items()))
+
+    @property
     def constraints(self) -> list[str]:
         return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
                 for a, b in self.decoded.constraints]
@@ -175,6 +185,8 @@ class Solution:
             out["floors"] = self.floors
         if self.decoded.constraints:
             out["constraints"] = self.constraints
+        if self.decoded.one_of:
+            out["one_of"] = self.one_of
         if self.alternatives:
             out["alternatives"] = dict(self.alternatives)
             if any(self.cases):
