@@ -142,6 +142,15 @@ def test_a_range_that_implies_it_drops_it():
     assert sol.ranges == {"s": [2, 3]} and sol.one_of == {}
 
 
+def test_an_axis_holding_the_integer_too_requires_no_more():
+    # s*t = 3 is a constraint already: the axis holds 3 beside s*t
+    g = _graph("Add", "[s*t]", "[3]")
+    assert solve(g).one_of == {"s*t": [1, 3]}
+    g["annotations"] = {"x": {"shape": "[3]"}}
+    sol = solve(g)
+    assert sol.constraints == ["s*t = 3"] and sol.one_of == {}
+
+
 def test_fresh_names_are_renamed_as_in_shapes():
     sol = solve(_graph("Add", "[?, 5]", "[4, 1]"))
     assert sol.shape("x") == "[_1, 5]" and sol.one_of == {"_1": [1, 4]}
