@@ -158,6 +158,19 @@ class Solution:
             out[key] = sorted(set(out.get(key, values)) & set(values))
         return dict(sorted(out.items()))
 
+    def unmet(self, values: dict) -> list[str]:
+        """What the graph requires of its symbols (floors, one_of) that these values of
+        them break, as text: `s >= 25`, `s in {1, 3}` (the executor's error says it)."""
+        out = [f"{s} >= {v}" for s, v in self.floors.items()
+               if isinstance(values.get(s), int) and values[s] < v]
+        subst = {s: Expr.const(v) for s, v in values.items() if isinstance(v, int)}
+        for e, allowed in self.decoded.one_of.items():
+            e = e.subs(self._rename)
+            at = e.subs(subst)
+            if at.is_int and at.value not in allowed:
+                out.append(one_of_text(e, allowed))
+        return out
+
     @property
     def constraints(self) -> list[str]:
         return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
@@ -229,6 +242,11 @@ class Solution:
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""
+
+
+def one_of_text(e, values) -> str:
+    """A requirement of one_of as text: `s in {1, 3}`."""
+    return f"{e} in {{{', '.join(map(str, values))}}}"
 
 
 def _json_dim(e: Expr) -> int | str:

@@ -194,3 +194,13 @@ def test_every_form_against_every_integer(form, n):
         e = _at(form, s)
         if e >= 0:
             assert _allowed(sol, s) == (e in (1, n)), (s, sol.to_json())
+
+
+def test_a_run_outside_the_requirement_says_so():
+    from shape_logic.executor import ExecutionError, run
+
+    g = _graph("Add", "[b, s]", "[1, 3]")
+    y = np.ones((1, 3), np.float32)
+    with pytest.raises(ExecutionError, match=r"the graph requires s in \{1, 3\}\)"):
+        run(g, {"x": np.ones((2, 2), np.float32), "y": y})
+    assert run(g, {"x": np.ones((2, 1), np.float32), "y": y})["z"].shape == (2, 3)
