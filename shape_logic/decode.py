@@ -212,7 +212,7 @@ def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
     N), after the bindings: 1 and N, or 1 alone where E meets two integers N. Left out:
     a value the bindings make an integer (it is one of them, or the rules clash), one with
     a name of a body (it holds only where that runs), and one whose symbol's range keeps
-    it among them already (`s in 2..3` against 3 and 2: nothing more to say)."""
+    it among them already (`s//2` in {1, 3} where s in 2..3: s//2 is 1 there)."""
     out: dict = {}
     for e, ns in one_or.items():
         r = resolve(e)
