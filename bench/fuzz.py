@@ -29,7 +29,7 @@ the solver infers every tensor. Under the symbols' true values:
 
 - every inferred dim must evaluate to the executed one (fresh names `_k` must be
   consistent: one value per name), every inferred dtype must be the executed one,
-  every binding, range and constraint must hold;
+  every binding, range, constraint and requirement (one_of) must hold;
 - a graph the solver calls inconsistent must fail in the executor - a few graphs
   end with a node whose kernel raised, and those must be called inconsistent or
   at least not be given an output shape that contradicts nothing ("missed"; "data"
@@ -203,6 +203,10 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
         a, c = (x.subs(rename).subs(env).subs(fresh_env) for x in (a, c))
         if not (a - c).symbols() and a != c:
             return f"constraint {a} = {c} fails", None
+    for e, allowed in sol.decoded.one_of.items():  # (what broadcasts leave: 1 or N)
+        got = e.subs(rename).subs(env).subs(fresh_env)
+        if not got.symbols() and got.value not in allowed:
+            return f"requirement {e} in {set(allowed)}, but it is {got}", None
     return None
 
 

@@ -56,6 +56,8 @@ class Atoms:
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
     floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
     ceilings: dict = field(default_factory=dict)  # symbol -> its least ceiling (conditions.lp)
+    # a dim value -> the integers N > 1 it is 1 or N against (broadcast.lp's one_or/2)
+    one_or: dict = field(default_factory=dict)
     # the floors (and ceilings) the graph requires under which alone it conflicts
     # (floor_rounds.py): explaining takes them too
     under_bounds: dict = field(default_factory=dict)
@@ -154,6 +156,10 @@ class Atoms:
             kept, pick = (self.floors, max) if name == "floor" else (self.ceilings, min)
             s_, v = args[0].string, args[1].number
             kept[s_] = pick(v, kept.get(s_, v))
+        elif name == "one_or":
+            e = _expr(args[0])
+            if e is not None:
+                self.one_or.setdefault(e, set()).add(args[1].number)
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":

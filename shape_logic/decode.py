@@ -17,6 +17,7 @@ from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
 from .answer_set import Atoms
+from .asp.floors import evaluate
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -70,6 +71,7 @@ class Decoded:
     floors: dict = field(default_factory=dict)  # symbol -> the least value it may take, > 1
     nonempty: set = field(default_factory=set)  # (tensor, axis) >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # tensors whose rank the sizes decide
+    one_of: dict = field(default_factory=dict)  # dim value (Expr) -> the values it may take
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -128,15 +130,18 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
     constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
+    one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \
         atoms.scope_conflicts else set()
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
-                   _renumber(tensors, shapes, constraints, rows), conflicted, rows,
+                   _renumber(tensors, shapes, [e for ab in constraints for e in ab] +
+                             list(one_of), rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
                    met, sequences, holdings(atoms.opts, shapes),
                    {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
-                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks)
+                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks,
+                   one_of)
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:
@@ -198,7 +203,40 @@ def _constraint(a: Expr, b: Expr):
         return None
 
 
-def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dict:
+# the values of its one symbol over which a range is tried for a requirement it implies
+ONE_OF_SPAN = 64
+
+
+def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
+    """Dim value -> the sorted values it may take (broadcast.lp's one_or(E, N): E is 1 or
+    N), after the bindings: 1 and N, or 1 alone where E meets two integers N. Left out:
+    a value the bindings make an integer (it is one of them, or the rules clash), one with
+    a name of a body (it holds only where that runs), and one whose symbol's range keeps
+    it among them already (`s//2` in {1, 3} where s in 2..3: s//2 is 1 there)."""
+    out: dict = {}
+    for e, ns in one_or.items():
+        r = resolve(e)
+        if r.is_int or any(is_scoped(s) for s in e.symbol_set() | r.symbol_set()):
+            continue
+        allowed = {1} | (ns if len(ns) == 1 else set())
+        out[r] = out.get(r, allowed) & allowed
+    return {e: tuple(sorted(v)) for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
+            if not _within(e, v, ranges)}
+
+
+def _within(e: Expr, values: set, ranges: dict) -> bool:
+    """e takes only `values` over its one symbol's range (spanning at most ONE_OF_SPAN)."""
+    syms = e.symbol_set()
+    (s,) = syms if len(syms) == 1 else (None,)
+    lo, hi = ranges.get(s, (1, 0))
+    try:
+        return 0 <= hi - lo < ONE_OF_SPAN and all(evaluate(e, s, v) in values
+                                                  for v in range(lo, hi + 1))
+    except (ArithmeticError, ValueError):  # (a division by 0 there: say it all the same)
+        return False
+
+
+def _renumber(tensors: list, shapes: dict, exprs: list, rows: dict) -> dict:
     """Fresh names `_k` renumbered 1, 2, ... in order of first appearance."""
     order: list[str] = []
     seen: set[str] = set()
@@ -223,9 +261,8 @@ def _renumber(tensors: list, shapes: dict, constraints: list, rows: dict) -> dic
         elif t in rows:
             for d in rows[t].lead + rows[t].trail:
                 visit(d)
-    for a, b in constraints:
-        visit(a)
-        visit(b)
+    for e in exprs:  # (the constraints' sides, the values one_of names)
+        visit(e)
     # a body's own name prints as the name it copies (scopes.py): the body's tensors
     # exist only when it runs, and then the two are equal
     rename: dict[str, str] = {}

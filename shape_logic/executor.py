@@ -257,8 +257,7 @@ class Program:
 
         closed = solve(closing_graph(self.graph, feeds), rules=self.rules)
         if closed.status == "error":
-            below = [f"{s} >= {v}" for s, v in self.solution.floors.items()
-                     if isinstance(bindings.get(s), int) and bindings[s] < v]
+            below = self.solution.unmet(bindings)
             raise ExecutionError(f"{_diagnostic_line(closed)} (with the inputs' shapes; "
                                  f"bindings: {format_bindings(bindings)}"
                                  + (f"; the graph requires {', '.join(below)})" if below

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .sequences import columns
+from .solution import one_of_text
 
 
 def render_solution(sol, color: bool = False) -> str:
@@ -33,6 +34,8 @@ def render_solution(sol, color: bool = False) -> str:
         lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
+    if sol.decoded.one_of:  # (what a broadcast against an integer leaves: 1 or it)
+        lines.append("requires: " + ", ".join(one_of_text(e, vs) for e, vs in sol.one_of.items()))
     if any(sol.cases):
         lines.append("cases: " + " | ".join(", ".join(f"{k} = {v}" for k, v in c.items()) or "-"
                                           for c in sol.cases))

@@ -149,6 +149,29 @@ class Solution:
         return dict(self.decoded.floors)
 
     @property
+    def one_of(self) -> dict[str, list[int]]:
+        """dim expression -> the values it may take, where a broadcast requires it: [s] + [3]
+        runs only at s = 1 or 3, {"s": [1, 3]} (the expressions renamed as in shapes)."""
+        out: dict = {}
+        for e, values in self.decoded.one_of.items():
+            key = str(e.subs(self._rename))
+            out[key] = sorted(set(out.get(key, values)) & set(values))
+        return dict(sorted(out.items()))
+
+    def unmet(self, values: dict) -> list[str]:
+        """What the graph requires of its symbols (floors, one_of) that these values of
+        them break, as text: `s >= 25`, `s in {1, 3}` (the executor's error says it)."""
+        out = [f"{s} >= {v}" for s, v in self.floors.items()
+               if isinstance(values.get(s), int) and values[s] < v]
+        subst = {s: Expr.const(v) for s, v in values.items() if isinstance(v, int)}
+        for e, allowed in self.decoded.one_of.items():
+            e = e.subs(self._rename)
+            at = e.subs(subst)
+            if at.is_int and at.value not in allowed:
+                out.append(one_of_text(e, allowed))
+        return out
+
+    @property
     def constraints(self) -> list[str]:
         return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
                 for a, b in self.decoded.constraints]
@@ -175,6 +198,8 @@ class Solution:
             out["floors"] = self.floors
         if self.decoded.constraints:
             out["constraints"] = self.constraints
+        if self.decoded.one_of:
+            out["one_of"] = self.one_of
         if self.alternatives:
             out["alternatives"] = dict(self.alternatives)
             if any(self.cases):
@@ -217,6 +242,11 @@ class Solution:
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""
+
+
+def one_of_text(e, values) -> str:
+    """A requirement of one_of as text: `s in {1, 3}`."""
+    return f"{e} in {{{', '.join(map(str, values))}}}"
 
 
 def _json_dim(e: Expr) -> int | str:
