@@ -43,7 +43,8 @@ def under_floors(problem, atoms, funcs, cancel=None):
                and not _kept(atoms, s, lambda n, v=v: n >= v)}
         tops = {s: v for s, v in atoms.ceilings.items() if v < problem.ceilings.get(s, v + 1)
                 and not _kept(atoms, s, lambda n, v=v: n <= v)}
-        if not (new or tops) or atoms.conflicts or not may_settle(atoms, problem.graph):
+        if not (new or tops) or atoms.conflicts or not (
+                may_settle(atoms, problem.graph) or _settles_one_of(atoms, new)):
             break
         before = problem.floors, problem.ceilings
         problem.floors = {**problem.floors, **new}
@@ -116,6 +117,14 @@ def _kept(atoms, s: str, holds) -> bool:
     `x.size(1) == 1` whose then-branch squeezes that axis binds its own name to 1, as the
     ceiling 1 says). One that breaks it stays: under it the body cannot run."""
     return any(e.is_int and holds(e.value) for e in atoms.binds.get(s, ()))
+
+
+def _settles_one_of(atoms, floors: dict) -> bool:
+    """A broadcast's requirement `E in {1, N}` (broadcast.lp's one_or) of a symbol the floors
+    raise: under them E may be provably not 1, so N (a binding: x [1, 1, s] convolved by a
+    kernel of 5, s >= 5, and added to a [7]: s = 7), or no value (added to a [3]: the graph
+    has no run). Every axis may have a value already."""
+    return any(e.symbol_set() & floors.keys() for e in atoms.one_or)
 
 
 def may_settle(atoms, graph) -> bool:

@@ -204,3 +204,24 @@ def test_a_run_outside_the_requirement_says_so():
     with pytest.raises(ExecutionError, match=r"the graph requires s in \{1, 3\}\)"):
         run(g, {"x": np.ones((2, 2), np.float32), "y": y})
     assert run(g, {"x": np.ones((2, 1), np.float32), "y": y})["z"].shape == (2, 3)
+
+
+@pytest.mark.parametrize("n", [3, 5, 7, 9])
+def test_a_floor_settles_a_broadcasts_requirement(n):
+    # x [1, 1, s] convolved by a kernel of 5 (s >= 5) and added to a [n]: s is 1 or n, and
+    # under the floor not 1. The floor's second solve did not run (every axis had a value):
+    # the requirement was printed beside the floor, `s in {1, 3}` with `s >= 5` for a graph
+    # with no run at all. Now n >= 5 binds s = n, n < 5 is an error
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, s]"},
+                    "w": {"dtype": "f32", "shape": [1, 1, 5]},
+                    "y": {"dtype": "f32", "shape": [n]}},
+         "nodes": [{"name": "c", "op": "Conv", "inputs": ["x", "w"], "outputs": ["h"]},
+                   {"name": "a", "op": "Add", "inputs": ["x", "y"], "outputs": ["z"]}]}
+    sol = solve(g)
+    runs = [s for s in SIZES if s >= 5 and s in (1, n)]  # numpy: the Conv, the broadcast
+    if runs:
+        assert sol.status == "ok" and sol.bindings == {"s": n} and not sol.one_of
+        assert sol.shape("h") == f"[1, 1, {n - 4}]" and runs == [n]
+    else:
+        assert sol.status == "error"
+        assert any("no run at all" in note for note in sol.diagnostics[0].notes)
