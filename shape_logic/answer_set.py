@@ -42,6 +42,9 @@ class Atoms:
     void_joins: list = field(default_factory=list)
     # when set, gives the void edges on demand (the solve grounds voids.lp only then)
     void_loader: Any = None
+    # when set, gives the elements' values the grounding holds (grounded_values), which
+    # the answer does not show: the context of a neighbourhood (diagnose.py)
+    value_loader: Any = None
     min_rank: dict = field(default_factory=dict)  # T (a tensor or a virtual one) -> max K
     same_rows: list = field(default_factory=list)  # (A, JA, B, JB): rows.lp
     labels: dict = field(default_factory=dict)  # (T, I) -> set of axis labels (labels.lp)
@@ -65,8 +68,8 @@ class Atoms:
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
         (asp/release.py): the void edges are then those read so far."""
-        release(self.void_loader)
-        self.void_loader = None
+        release((self.void_loader, self.value_loader))
+        self.void_loader = self.value_loader = None
 
     @staticmethod
     def read(symbols: list[clingo.Symbol]) -> "Atoms":
@@ -216,3 +219,15 @@ def _expr(sym: clingo.Symbol) -> Expr | None:
         return symbol_to_expr(sym)
     except ValueError:
         return None
+
+
+def grounded_values(ctl: clingo.Control) -> dict:
+    """(tensor, index) -> the one value/3 atom's value, as a term's text, for every element
+    with one value in the grounded program (a Horn program: its atoms are the answer)."""
+    found: dict = {}
+    for a in ctl.symbolic_atoms.by_signature("value", 3):
+        t, i, v = a.symbol.arguments
+        if t.type == clingo.SymbolType.String and i.type == clingo.SymbolType.Number:
+            found.setdefault((t.string, i.number), set()).add(str(v))
+    return {k: next(iter(vs)) for k, vs in found.items() if len(vs) == 1}
+

@@ -130,7 +130,7 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     declaration was blamed. (Where the claims still disagree, the errors are explained
     with them: HF GPT-2's past_k0 with 5 heads for its 4 was, without them, the head
     split's Reshape's error, 5 heads coming back from past_k0, then present_k0's.)"""
-    own_problem, own_atoms = own
+    own_problem, own_atoms, _ = own
     places = places_in_order(problem.graph, own_atoms.conflicts, own_atoms.binds)
     finder = CoreFinder(own_problem, places, allowance)
     out: list[Diagnostic] = []
@@ -167,9 +167,10 @@ def _finish(problem, finder, out, found, active, remaining) -> list[Diagnostic]:
 
 def _without_claims(problem):
     """(the problem with its claims - declared outputs, annotations - switched off, its
-    answer), or None when it has none. Its conflicts are the graph's own errors; without
-    them, its shapes are what the graph gives the claims (sound context for a
-    neighbourhood: fewer sources derive less, the program being monotone)."""
+    answer, its elements' values: answer_set.grounded_values), or None when it has none.
+    Its conflicts are the graph's own errors; without them, its shapes are what the graph
+    gives the claims (sound context for a neighbourhood: fewer sources derive less, the
+    program being monotone)."""
     from dataclasses import replace
 
     graph = problem.graph
@@ -182,8 +183,9 @@ def _without_claims(problem):
         return None
     own = replace(problem, off=problem.off | claims)
     atoms, _ = own.atoms()
+    values = atoms.value_loader() if atoms.value_loader is not None else {}
     atoms.release_control()
-    return own, atoms
+    return own, atoms, values
 
 
 def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
@@ -264,11 +266,11 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
     blocked: set = set()
     claimed: frozenset = frozenset()
     if own is not None:
-        atoms_given, decoded = own[1], decode(graph, own[1])
+        atoms_given, decoded, values = own[1], decode(graph, own[1]), own[2]
         if not own[1].conflicts:
             claimed = frozenset(graph.outputs) | frozenset(graph.annotations)
     else:
-        atoms_given = atoms
+        atoms_given, values = atoms, {}
     remaining = places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
     while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
@@ -276,7 +278,7 @@ def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
         dist = graph_distances(graph, tensor, node)
         local = None
         for radius in radii(dist):
-            candidate = local_problem(problem, atoms_given, decoded, dist, radius)
+            candidate = local_problem(problem, atoms_given, decoded, dist, radius, values)
             seen, _ = candidate.atoms(off=blocked)
             if any(c.arguments[0] == place for c in seen.conflicts):
                 local = candidate

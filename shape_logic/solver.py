@@ -22,7 +22,7 @@ from .asp.functions import Functions
 from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
-from .answer_set import Atoms
+from .answer_set import Atoms, grounded_values
 from .decode import decode
 from .clingo_messages import program_error, undefined_error
 from .errors import InputError
@@ -254,6 +254,7 @@ class Problem:
         split_conflicts(self.graph, atoms)
         # the decoder asks for the equal axes without a value when it meets one
         atoms.void_loader = lambda: ground_voids(ctl, funcs)
+        atoms.value_loader = lambda: grounded_values(ctl)
         self.timings["solve"] = self.timings.get("solve", 0) + t1 - t0
         self.timings["read"] = self.timings.get("read", 0) + time.perf_counter() - t1
         return atoms, funcs

@@ -202,3 +202,23 @@ def test_an_input_declared_with_other_channels_is_one_error_at_the_first_conv(na
         d.notes[0] == "3 != 6"
     assert {c["kind"] for c in d.core} == {"input", "node"}
     assert len(d.core) <= 5 and {"data_0", "n0"} <= {c["name"] for c in d.core}
+
+
+def test_a_neighbourhood_takes_the_values_of_its_boundary_from_the_rest(local_mode):
+    # x declared with 4 channels for a Conv of 3, through a Pad whose pads come down a
+    # chain of 12 Identity nodes (HF MobileNetV2's pads are computed from constants its
+    # ninth layer shares): with only their dims as context, no small neighbourhood saw the
+    # conflict, and the core took in the chain (699 sources not minimized there). The
+    # pads' values are context too now: the core is the input, the weight, Pad and Conv
+    nodes = [{"name": f"id{k}", "op": "Identity", "inputs": ["p0" if k == 0 else f"p{k}"],
+              "outputs": [f"p{k + 1}"]} for k in range(12)]
+    nodes += [{"name": "pad", "op": "Pad", "inputs": ["x", "p12"], "outputs": ["xp"]},
+              {"name": "conv", "op": "Conv", "inputs": ["xp", "w"], "outputs": ["y"]}]
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 4, h, w]"}},
+         "initializers": {"p0": {"dtype": "i64", "shape": [8], "data": [0, 0, 0, 0, 0, 0, 1, 1]},
+                          "w": {"dtype": "f32", "shape": [8, 3, 3, 3], "data": 0.5}},
+         "nodes": nodes, "outputs": {"y": {}}}
+    (d,) = shape_logic.solve(g).to_json()["diagnostics"]
+    assert d["message"] == 'Conv "conv" needs xp.shape[1] == w.shape[1]'
+    assert core_of(d) == {("input", "x"), ("input", "w"), ("node", "pad"), ("node", "conv")}
+    assert "`p12` : [8] as the rest of the graph gives it" in d["notes"]
