@@ -80,7 +80,7 @@ class Atoms:
         text = symbols_text(symbols)
         escapes = "\\" in text  # else names need no unquoting and scan faster
         lines = "\n" + text + "\n"
-        found, found_ranks, found_dtypes = (
+        found, found_ranks, found_dtypes, found_sizes, found_nonempty = (
             [(_unquote(m[0]),) + m[1:] for m in p.findall(lines)] if escapes else p.findall(lines)
             for p in _PATTERNS[escapes])
         # a dim's text -> its Expr (None: unreadable), once per distinct text (few of them)
@@ -95,9 +95,13 @@ class Atoms:
         for name, dtype in found_dtypes:
             dtypes[name].add(dtype)
         a.dims, a.rank, a.dtype = dict(dims), dict(ranks), dict(dtypes)
+        for name, k in found_sizes:
+            a.sizes_from.setdefault(name, set()).add(int(k))
+        a.nonempty = {(name, int(axis)) for name, axis in found_nonempty}
         # (the patterns take tensors, named by strings; virtual tensors' atoms are skipped)
-        ours = sum(text.count("\n" + p) for p in _OURS) + text.startswith(_OURS)
-        if ours == len(symbols):  # every atom was a dim, rank or dtype
+        ours = sum(text.count("\n" + p) for p in _OURS) + text.startswith(_OURS) + \
+            len(found_sizes) + len(found_nonempty)
+        if ours == len(symbols):  # every atom was read by a pattern
             return a
         line, at = 0, 0
         for m in _RARE.finditer(text):  # the others (a few) through their own symbols
@@ -139,9 +143,9 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
-        elif name in ("unsized", "nonempty"):
+        elif name in ("unsized", "nonempty"):  # (a nonempty/2 of a named tensor: read)
             getattr(self, name).add((args[0].string, args[1].number))
-        elif name == "sizes_from":
+        elif name == "sizes_from":  # (of a named node: read in bulk)
             self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":
             self.open_ranks.add(args[0].string)
@@ -170,19 +174,26 @@ class Atoms:
 
 
 def _patterns(string: str) -> tuple:
-    """The regular expressions of dim/3, rank/2 and dtype/2 atoms, each a whole line of a
-    text with a newline before and after every line, given how a quoted string is written
-    (with or without backslash escapes). (A pattern starting with its newline and name,
-    not `^` in multi-line mode, lets the regex engine skip ahead to it: 2-2.5x faster.)"""
+    """The regular expressions of dim/3, rank/2 and dtype/2 atoms, and of sizes_from/2 and
+    nonempty/2 ones of a named node or tensor, each a whole line of a text with a newline
+    before and after every line, given how a quoted string is written (with or without
+    backslash escapes). (A pattern starting with its newline and name, not `^` in
+    multi-line mode, lets the regex engine skip ahead to it: 2-2.5x faster.)"""
     return (re.compile(rf'\ndim\("({string})",(-?\d+),(-?\d+|"{string}")\)(?=\n)'),
             re.compile(rf'\nrank\("({string})",(\d+)\)(?=\n)'),
-            re.compile(rf'\ndtype\("({string})",(\w+)\)(?=\n)'))
+            re.compile(rf'\ndtype\("({string})",(\w+)\)(?=\n)'),
+            re.compile(rf'\nsizes_from\("({string})",(-?\d+)\)(?=\n)'),
+            re.compile(rf'\nnonempty\("({string})",(-?\d+)\)(?=\n)'))
 
 
-_PATTERNS = {True: _patterns(r'(?:[^"\\]|\\.)*'), False: _patterns(r'[^"\\]*')}
-# every other atom (a line that is not a dim, rank or dtype, of a tensor or a virtual one)
+_NAME = r'(?:[^"\\]|\\.)*'
+_PATTERNS = {True: _patterns(_NAME), False: _patterns(r'[^"\\]*')}
+# every other atom (a line that is not a dim, rank or dtype, of a tensor or a virtual one,
+# nor a sizes_from or nonempty the patterns take whole: a graph has one of those for each
+# of many nodes, ~1,100 on DenseNet-121, each ~4 calls into clingo when read as a symbol)
 _OURS = ("dim(", "rank(", "dtype(")
-_RARE = re.compile(r'^(?!dim\(|rank\(|dtype\().+$', re.M)
+_RARE = re.compile(rf'^(?!dim\(|rank\(|dtype\(|(?:sizes_from|nonempty)\("{_NAME}",-?\d+\)$)'
+                   r'.+$', re.M)
 
 
 def _tensor_key(sym: clingo.Symbol):

@@ -194,7 +194,7 @@ class _Solves:
 
     def __init__(self, problem):
         self.problem = problem
-        self.pool = None
+        self.futures: list = []  # every solve started (each is waited for at the end)
         self.started: dict = {}  # outputs (a tuple) -> (future, cancel event)
 
     def __enter__(self):
@@ -202,8 +202,10 @@ class _Solves:
 
     def __exit__(self, *exc):
         self.cancel()
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
+        if self.futures:
+            from concurrent.futures import wait
+
+            wait(self.futures)
 
     def solved(self, outputs: list, then: tuple | None = None):
         """The solve of `outputs`, with the solve of `then` started meanwhile."""
@@ -226,19 +228,33 @@ class _Solves:
         """Start the solve of `outputs` in a second thread."""
         if tuple(outputs) in self.started:
             return
-        if self.pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self.pool = ThreadPoolExecutor(2, thread_name_prefix="shape-logic-narrowing")
         cancel = threading.Event()
-        self.started[tuple(outputs)] = (
-            self.pool.submit(_solved_with, self.problem, list(outputs), cancel), cancel)
+        future = _pool().submit(_solved_with, self.problem, list(outputs), cancel)
+        self.futures.append(future)
+        self.started[tuple(outputs)] = (future, cancel)
 
     @staticmethod
     def drop(solved) -> None:
         """A solve no longer needed: its control is freed in the background."""
         if solved is not None:
             solved[1].release_control()
+
+
+_POOL: list = []  # the process's pool of narrowing's two threads, once made
+_POOL_MADE = threading.Lock()
+
+
+def _pool():
+    """The threads narrowing's solves run in, made once per process: starting a thread
+    waits for it to take Python's lock, which a solve running in the other one holds for up
+    to the switch interval (5 ms): a pool per model cost the F.pad model ~11 ms of its
+    ~130 ms solve in its 8 starts. (Idle, the threads wait; at exit they are joined.)"""
+    with _POOL_MADE:
+        if not _POOL:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _POOL.append(ThreadPoolExecutor(2, thread_name_prefix="shape-logic-narrowing"))
+        return _POOL[0]
 
 
 def _input_bindings(graph, decoded) -> dict:
