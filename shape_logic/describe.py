@@ -11,6 +11,7 @@ from .decode import decode
 from .diagnostics import Diagnostic, check_name, plain_text, tensor_label, why_text
 from .errorcodes import code_for
 from .explain import distances_from, near_ends
+from .asp.terms import quote
 from .neighbourhood import upstream_sources
 from .shapes import format_shape
 
@@ -83,8 +84,11 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     diag.context = len(core_entries(graph, core)) - len(diag.core)
     context = sorted({s.arguments[1].string for s in core if s.arguments[0].name == "ctx"})
     if context:
-        diag.notes.extend(f"`{t}` : {before.get(t, '?')} as the rest of the graph gives it"
-                          for t in context)
+        given = {s.arguments[1].string for s in core
+                 if s.arguments[0].name == "ctx" and s.arguments[2].name == "data"}
+        diag.notes.extend(f"`{t}` : {before.get(t, '?')}"
+                          f"{_context_values(problem, t) if t in given else ''}"
+                          " as the rest of the graph gives it" for t in context)
         diag.context += upstream_sources(whole or graph, context)
     if primary is not None:
         blocked = {s for s in core if s.arguments[0].name == "node"
@@ -138,6 +142,16 @@ def _axis_given(graph, kind, name, place, values) -> str:
         return "another shape"
     other = values[1] if values[0] == str(dims[axes[0]]) else values[0]
     return f"{other} at axis {axes[0]}"
+
+
+def _context_values(problem, tensor: str, most: int = 16) -> str:
+    """` = [0, 0, 1, 1]`: the values a neighbourhood's context gives `tensor` (its sourced
+    facts, neighbourhood.context_facts), when it gives each of at most `most`; else ''."""
+    found = dict(re.findall(rf'given_value\({re.escape(quote(tensor))},(\d+),(.+?),src\(ctx,',
+                            problem.context))
+    if not found or len(found) > most or set(found) != {str(i) for i in range(len(found))}:
+        return ""
+    return " = [" + ", ".join(found[str(i)] for i in range(len(found))) + "]"
 
 
 def _declaration(graph, kind, name):

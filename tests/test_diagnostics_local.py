@@ -221,4 +221,4 @@ def test_a_neighbourhood_takes_the_values_of_its_boundary_from_the_rest(local_mo
     (d,) = shape_logic.solve(g).to_json()["diagnostics"]
     assert d["message"] == 'Conv "conv" needs xp.shape[1] == w.shape[1]'
     assert core_of(d) == {("input", "x"), ("input", "w"), ("node", "pad"), ("node", "conv")}
-    assert "`p12` : [8] as the rest of the graph gives it" in d["notes"]
+    assert "`p12` : [8] = [0, 0, 0, 0, 0, 0, 1, 1] as the rest of the graph gives it" in d["notes"]
