@@ -12,6 +12,7 @@ from .diagnostics import Diagnostic, check_name, plain_text, tensor_label, why_t
 from .errorcodes import code_for
 from .explain import distances_from, near_ends
 from .asp.terms import quote
+from .core_labels import SECTION, node_labels, producer_labels
 from .neighbourhood import upstream_sources
 from .shapes import format_shape
 
@@ -62,13 +63,13 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
             gives = before.get(name) or _axis_given(graph, kind, name, place, values)
             diag.message = (f"`{name}` is declared {_declared_shape(graph, kind, name)} but "
                             f"the graph gives {gives}")
-        diag.place = f"{graph.path or '<graph>'}: {_SECTION[kind]}.{name}"
+        diag.place = f"{graph.path or '<graph>'}: {SECTION[kind]}.{name}"
         # (a dtype's error: without the declaration its shape may be unknown, `x : ?`)
-        diag.labels = _producer_labels(graph, name, core, before) if name in before else []
+        diag.labels = producer_labels(graph, name, core, before) if name in before else []
     else:
         before = _shapes_without(problem, core, finder, drop_node=primary)
         diag.place = _where(graph, primary, core)
-        diag.labels = _labels(graph, primary, core, before)
+        diag.labels = node_labels(graph, primary, core, before)
         diag.message = _message(place, values, primary, before, _parameters(graph))
     if len(values) == 2 and values[1] not in ("negative", "invalid") and \
             not values[1].startswith("axis("):
@@ -102,9 +103,6 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     else:
         blocked = {s for s in core if s.arguments[0].name != "ctx"}
     return diag, blocked
-
-
-_SECTION = {"input": "inputs", "init": "initializers", "ann": "annotations", "output": "outputs"}
 
 
 def _values_at(place, sub_atoms) -> list[str]:
@@ -240,50 +238,6 @@ def _shapes_without(problem, core, finder, drop_node=None, drop_declaration=None
     return {t: "[" + ", ".join("?" if any(x.startswith("_") for x in d.symbols()) else str(d)
                                for d in sh.dims) + "]"
             for t, sh in decoded.shapes.items() if sh is not None}
-
-
-def _labels(graph, primary, core, before) -> list[str]:
-    if primary is None:
-        return []
-    # the primary node's inputs, and those outputs something else declares
-    names = [t for t in primary.inputs if t] + [t for t in primary.outputs if t in before]
-    return _aligned(graph, names, core, before)
-
-
-def _producer_labels(graph, tensor, core, before) -> list[str]:
-    """The contradicted tensor as the rest of the core computes it, and where from."""
-    return _aligned(graph, [tensor], core, before)
-
-
-def _aligned(graph, names, core, before) -> list[str]:
-    names = list(dict.fromkeys(names))
-    width = max((len(t) for t in names), default=0)
-    shape_width = max((len(before.get(t, "?")) for t in names), default=0)
-    producer = graph.producer()
-    in_core = {(s.arguments[0].name, s.arguments[1].string) for s in core}
-    lines = []
-    for t in names:
-        shape = before.get(t, "?")
-        origin = _origin(graph, t, producer, in_core, before)
-        lines.append(f"{t.ljust(width)} : {shape.ljust(shape_width)}   {origin}".rstrip())
-    return lines
-
-
-def _origin(graph, t, producer, in_core, before) -> str:
-    n = producer.get(t)
-    if n is not None and ("node", n.name) in in_core:
-        first = next((x for x in n.inputs if x), None)
-        of = f" of {first} : {before[first]}" if first in before else ""
-        return f'from {n.op} "{n.name}"{of}'
-    for kind in ("input", "init", "ann", "output"):
-        if (kind, t) in in_core:
-            return f"from {_SECTION[kind]}.{t}"
-    if ("ctx", t) in in_core:
-        return "as the rest of the graph gives it"
-    for kind, section in (("input", graph.inputs), ("init", graph.initializers)):
-        if t in section:
-            return f"from {_SECTION[kind]}.{t}"
-    return ""
 
 
 def _message(place, values, primary, before, parameters=frozenset()) -> str:
