@@ -36,6 +36,14 @@ def test_the_elements_must_agree_off_the_axis():
     assert sol.status == "ok" and sol.shape("y") == "[m + n, a]" and sol.bindings == {"b": "a"}
 
 
+def test_joined_elements_share_a_rank():
+    # (fuzz --kind seq --seed 3902: the solver said ok, the executor failed)
+    sol = solve(concat({"axis": 0}, "[a, b, c]", "[n, m]"))
+    assert sol.status == "error"
+    assert "two ranks" in sol.diagnostics[0].message
+    assert solve(concat({"axis": 0}, "[a, 3]", "[n, 3]")).status == "ok"
+
+
 def test_a_sequence_known_as_a_whole():
     # an unknown number of elements of [b, ?]: stacked, a fresh length; joined along the
     # second axis, nothing common of the sum
