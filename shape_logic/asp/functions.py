@@ -66,6 +66,8 @@ class Functions(Relating, Comparisons, FloatElements):
         # Every binding holds when all sources do, so this is sound there; explaining
         # (sources switched on and off) keeps the arguments as they are.
         self.known: dict[str, Expr] | None = {} if normalize else None
+        # value -> a shorter value equal to it in every run (relating._rewrite; fast mode)
+        self.rewrites: dict[Expr, Expr] = {}
         # expression -> itself with `known` substituted; `known` only grows (setdefault),
         # so the entries are valid while its size is the one they were computed at
         self._known_cache: dict = {}
@@ -87,6 +89,7 @@ class Functions(Relating, Comparisons, FloatElements):
         # values taint what was made from them before it showed)
         self.made: dict = {}
         self.scope_clashes = 0  # integer pairs colliding in relate_in_scope: bodies' and graph's
+        self.unsolved_pairs = 0  # pairs relate_in_scope left unsolved (UNSOLVED_PAIRS)
         self.picked: dict = {}  # If node -> its condition's first value (@branch)
         # What the fast mode took as known (a binding, a pick): (key, atoms one of which
         # makes it sound, the ground rules out by then); `stamps` watches the grounding,
@@ -155,7 +158,8 @@ class Functions(Relating, Comparisons, FloatElements):
         a Conv's output size per axis is one call, and most are alike (DenseNet: 240 calls)."""
         if self.exhausted(args):
             return []
-        key = (formula._rep, handles(args), len(self.known) if self.known is not None else -1)
+        key = (formula._rep, handles(args),
+               len(self.known) + len(self.rewrites) if self.known is not None else -1)
         hit = self._calcs.get(key)
         if hit is None:
             hit = self._calcs[key] = self._calc(formula, args)
