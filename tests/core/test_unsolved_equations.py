@@ -38,7 +38,8 @@ def patch_embedding(transposed: bool) -> dict:
     ]
     return {"inputs": {"x": {"dtype": "f32", "shape": "[b, 3, h, w]"}},
             "initializers": {
-                "wc": {"dtype": "f32", "shape": "[8, 3, 7, 7]", "data": np.full((8, 3, 7, 7), 0.01).tolist()},
+                "wc": {"dtype": "f32", "shape": "[8, 3, 7, 7]",
+                       "data": np.full((8, 3, 7, 7), 0.01).tolist()},
                 "bc": {"dtype": "f32", "shape": "[8]", "data": [0.0] * 8},
                 "g": {"dtype": "f32", "shape": "[8]", "data": [1.0] * 8}},
             "nodes": nodes}
