@@ -8,7 +8,6 @@ of the place where the conflict shows (neighbourhood.py), not from the whole gra
 """
 from __future__ import annotations
 
-import time
 
 import clingo
 
@@ -17,7 +16,6 @@ from .describe import core_entries, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
-from .neighbourhood import graph_distances, local_problem, radii
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -65,11 +63,13 @@ NO_CORE = ("not explained: no set of nodes and declarations was found that force
 
 
 def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
+    from .diagnose_local import diagnose_locally
+
     own = _without_claims(problem)
     if len(problem.graph.nodes) > LOCAL_FROM_NODES:
         if decoded is None:
             decoded = decode(problem.graph, atoms)
-        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
+        found = diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
         if found is not None:
             return found
     try:
@@ -83,7 +83,7 @@ def _diagnose(problem, atoms, decoded, hidden, allowance) -> list[Diagnostic]:
             raise  # (the neighbourhoods were tried first)
         if decoded is None:
             decoded = decode(problem.graph, atoms)
-        found = _diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
+        found = diagnose_locally(problem, atoms, decoded, hidden, allowance, own)
         if found is None:
             raise
         return found
@@ -194,7 +194,16 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
     MAX_ERRORS are out: (the sources left on, the places remaining)."""
     graph = problem.graph
     order = list(remaining)
-    while remaining and len(out) < MAX_ERRORS:
+    initial, looked = sources, 0
+    while (remaining or len(out) > looked) and len(out) < MAX_ERRORS:
+        if not remaining:  # (none left with the nodes in error off: look past them)
+            looked = len(out)
+            again = initial - _past_blocked_nodes(initial - sources,
+                                                  [core for _, core in found])
+            remaining = in_order(order, finder.conflict_places(again)) \
+                if out and again != sources else []
+            sources = again if remaining else sources
+            continue
         place = remaining[0]
         tensor, node = subject(place)
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
@@ -209,6 +218,24 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining
+
+
+def _past_blocked_nodes(off: set, cores: list) -> set:
+    """The sources to switch off to look for further errors, once none is left with `off`
+    (the errors' nodes): those nodes on again, and the inputs' and initializers'
+    declarations in the errors' `cores` off instead (their sizes). A node switched off
+    leaves the rest of the graph without its output's shape, and an error after it out of
+    sight: two MLP blocks' weights each a row too wide ([33, 64] on a stream of 32) were
+    one diagnostic, the second block's error hidden behind the first block's MatMul (the
+    first fixed, the second showed)."""
+    nodes = {s for s in off if s.arguments[0].name == "node"}
+    # (their sizes only: without its rank, an MLP's earlier weight left the stream without
+    # a shape, hiding the second error again)
+    leaves = {s for core in cores for s in core
+              if s.arguments[0].name in ("input", "init") and s.arguments[2].name == "dims"}
+    if not nodes or not leaves:
+        return off
+    return (off - nodes) | leaves
 
 
 def _one_declaration_behind(problem, finder, found):
@@ -250,109 +277,6 @@ def _one_declaration_behind(problem, finder, found):
     sub_atoms = finder.view(first, _tensors_near(graph, first))  # (the first's values)
     diag, _ = describe(problem, place, core, sub_atoms, finder, blame=(kind, name))
     return [diag], finder.sources - parts
-
-
-def _diagnose_locally(problem, atoms, decoded, hidden, allowance, own
-                      ) -> list[Diagnostic] | None:
-    """Each conflict explained in the smallest neighbourhood where it shows (neighbourhood.py);
-    None when one only shows in the whole graph (then the whole graph explains it).
-    `own`: _without_claims's. Its answer gives the neighbourhoods their context: both
-    colliding values of a wrong claim reach far upstream, and the context is left open
-    wherever values collide (idx declared [k, 4] for NonZero's [k, 3]: its rank 4 ran back
-    to x, and no neighbourhood of idx had the 3). Where all errors are the claims', the
-    places at the claimed tensors come first."""
-    graph = problem.graph
-    out: list[Diagnostic] = []
-    blocked: set = set()
-    claimed: frozenset = frozenset()
-    if own is not None:
-        atoms_given, decoded, values = own[1], decode(graph, own[1]), own[2]
-        if not own[1].conflicts:
-            claimed = frozenset(graph.outputs) | frozenset(graph.annotations)
-    else:
-        atoms_given, values = atoms, {}
-    remaining = places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
-    context = (atoms_given, decoded, values)
-    while remaining and len(out) < MAX_ERRORS:
-        try:
-            found = _explained_at(problem, remaining[0], context, blocked, allowance)
-        except Abandoned:
-            found = Abandoned
-        if found in (None, Abandoned) and len(remaining) > 1:
-            # A size required backward shows first where it ends, far from its cause: BART's
-            # tied output weight one row too many (33 for the hidden 32) collided at the
-            # embeddings' tables, 110 places before the last MatMul, and no neighbourhood of
-            # the first was explained in the allowance. The latest place is at the cause.
-            try:
-                found = _explained_at(problem, remaining[-1], context, blocked,
-                                      allowance) or found
-            except Abandoned:
-                pass
-        if found is Abandoned:
-            raise Abandoned()
-        if found is None:
-            return None
-        diag, off, local = found
-        out.append(diag)
-        if not off:  # nothing of the graph itself to switch off: stop here
-            break
-        blocked |= off
-        # With the errors found so far switched off, which places still conflict? Those
-        # inside the neighbourhood are settled there; only if some remain (or lie outside)
-        # is the whole graph solved again.
-        settled, _ = local.atoms(off=blocked)
-        still = {c.arguments[0] for c in settled.conflicts}
-        inside = set(local.graph.tensors()) | {n.name for n in local.graph.nodes}
-        remaining = [p for p in remaining if p in still or not (set(subject(p)) & inside)]
-        if remaining or hidden:
-            t0 = time.perf_counter()
-            rest, funcs = problem.atoms(off=blocked)
-            remaining = places_in_order(graph, rest.conflicts, rest.binds, claimed)
-            hidden = funcs.halted
-            problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
-                time.perf_counter() - t0
-    _note_remaining(out, remaining)
-    if not remaining and blocked:
-        problem.switched_off = frozenset(blocked)
-    return out
-
-
-def _explained_at(problem, place, context, blocked, allowance):
-    """(diagnostic, sources it switches off, neighbourhood) of the conflict at `place`,
-    explained in the smallest neighbourhood where it shows (`context`: the answer, decoded
-    and values the neighbourhoods take around them); None when none shows it or no core
-    is found. Abandoned past the allowance."""
-    atoms_given, decoded, values = context
-    tensor, node = subject(place)
-    dist = graph_distances(problem.graph, tensor, node)
-    local = None
-    for radius in radii(dist):
-        candidate = local_problem(problem, atoms_given, decoded, dist, radius, values)
-        seen, _ = candidate.atoms(off=blocked)
-        if any(c.arguments[0] == place for c in seen.conflicts):
-            local = candidate
-            break
-    if local is None:
-        return None
-    partner = other_branch(seen, place)  # (its conflict is explained with this one)
-    finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []),
-                        allowance)
-    active = finder.sources - blocked
-    distance = distances_from(local.graph, tensor, node)
-    # the graph's own error first, as _diagnose has it: a core without the declared
-    # outputs and annotations if the conflict has one
-    claims = {s for s in active if s.arguments[0].name in ("ann", "output")}
-    core, minimal = finder.minimal_core(place, distance, active - claims) if claims \
-        else (None, False)
-    if core is None:
-        core, minimal = finder.minimal_core(place, distance, active)
-    if core is None:
-        return None
-    sub_atoms = finder.view(core, _tensors_near(local.graph, core))
-    diag, off = describe(local, place, core, sub_atoms, finder, minimal,
-                         whole=problem.graph)
-    off |= _with_other_branch(local.graph, seen, place, diag, finder, active)
-    return diag, off, local
 
 
 def _with_other_branch(graph, atoms, place, diag, finder, active) -> set:

@@ -32,15 +32,20 @@ FRESH_OFFSET = 1_000_000  # local fresh names never meet the whole graph's
 
 def graph_distances(graph: Graph, tensor: str | None, node: str | None = None) -> dict:
     """Distance of every reachable ("n", node) and ("t", tensor) from a tensor (or node)."""
+    return distances_from_nearest(graph, [("t", tensor) if tensor is not None else ("n", node)])
+
+
+def distances_from_nearest(graph: Graph, starts: list) -> dict:
+    """Distance of every reachable ("n", node) and ("t", tensor) from the nearest of
+    `starts` (each such a pair)."""
     adjacent: dict[tuple, list[tuple]] = {}
     for n in graph.nodes:
         for t in n.inputs + n.outputs:
             if t:
                 adjacent.setdefault(("n", n.name), []).append(("t", t))
                 adjacent.setdefault(("t", t), []).append(("n", n.name))
-    start = ("t", tensor) if tensor is not None else ("n", node)
-    dist = {start: 0}
-    queue = deque([start])
+    dist = {start: 0 for start in starts}
+    queue = deque(dist)
     while queue:
         v = queue.popleft()
         for w in adjacent.get(v, ()):

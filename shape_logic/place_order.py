@@ -5,6 +5,7 @@ from __future__ import annotations
 import clingo
 
 from .describe import subject
+from .neighbourhood import distances_from_nearest
 
 
 def places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[clingo.Symbol]:
@@ -49,3 +50,42 @@ def in_order(places, found) -> list:
     """`found` in the order of `places` (others last)."""
     rank = {p: i for i, p in enumerate(places)}
     return sorted(found, key=lambda p: (rank.get(p, len(rank)), str(p)))
+
+
+def near_odd_value(graph, conflicts, places, off=frozenset()):
+    """Of `places`, the one nearest (in nodes and tensors) to the declarations of its odd
+    value, or None: where two integers collide, the one fewer inputs' and initializers'
+    declared sizes hold (those whose sizes are not switched off, `off`) is out of place,
+    and its error is where it enters. A MatMul weight declared [33, 64] on a stream of 32
+    collides at every tensor of the stream, the earliest far from the weight; the place
+    next to it is the MatMul's input."""
+    count: dict = {}
+    holders: dict = {}
+    for kind, declared in (("input", graph.inputs), ("init", graph.initializers)):
+        for name, info in declared.items():
+            source = clingo.Function("src", [clingo.Function(kind), clingo.String(name),
+                                             clingo.Function("dims")])
+            if info.shape is None or info.shape.dims is None or source in off:
+                continue
+            for d in {d.value for d in info.shape.dims if d.is_int}:
+                count[d] = count.get(d, 0) + 1
+                holders.setdefault(d, set()).add(name)
+    wanted = set(places)
+    starts: dict = {}  # place -> the tensors declaring its odd value
+    for c in conflicts:
+        place, a, b = c.arguments[0], c.arguments[1], c.arguments[2]
+        if place not in wanted or a.type != b.type or a.type != clingo.SymbolType.Number:
+            continue
+        odd, other = sorted((a.number, b.number), key=lambda v: count.get(v, 0))
+        if 0 < count.get(odd, 0) < count.get(other, 0):
+            starts.setdefault(place, set()).update(holders[odd])
+    if not starts:
+        return None
+    dist = distances_from_nearest(graph, [("t", t) for t in set().union(*starts.values())])
+
+    def far(place):
+        tensor, node = subject(place)
+        return dist.get(("t", tensor) if tensor is not None else ("n", node), len(dist))
+
+    return min(starts, key=lambda p: (far(p), str(p)))
+

@@ -245,11 +245,12 @@ def _residual_mlp(blocks: int, bad: tuple) -> dict:
 
 
 def _abandoning(monkeypatch, which):
-    """diagnose._explained_at giving up (limits.Abandoned) on the calls numbered `which`."""
-    from shape_logic import diagnose
+    """diagnose_local.explained_at giving up (limits.Abandoned) on the calls numbered
+    `which`."""
+    from shape_logic import diagnose_local
     from shape_logic.limits import Abandoned
 
-    real, calls = diagnose._explained_at, []
+    real, calls = diagnose_local.explained_at, []
 
     def explained_at(problem, place, *rest):
         calls.append(place)
@@ -257,17 +258,33 @@ def _abandoning(monkeypatch, which):
             raise Abandoned()
         return real(problem, place, *rest)
 
-    monkeypatch.setattr(diagnose, "_explained_at", explained_at)
+    monkeypatch.setattr(diagnose_local, "explained_at", explained_at)
     return calls
 
 
-def test_a_place_given_up_is_explained_at_the_latest_place(monkeypatch):
-    # (BART's encoder weight one row too wide collided first at its embedding tables, whose
-    # neighbourhoods ran past the allowance: every error was listed unexplained)
+def test_a_place_given_up_is_explained_next_to_its_odd_value(monkeypatch):
+    # (BART's encoder fc1 weight one row too wide, 33 for the hidden 32, collided first at
+    # its embedding tables, whose neighbourhoods ran past the allowance: every error was
+    # listed unexplained; now it is one, at that MatMul, the first place being given up)
     calls = _abandoning(monkeypatch, {1})
     sol = shape_logic.solve(_residual_mlp(45, bad=(20,)))
-    assert len(calls) >= 2 and str(calls[1]) == 'dim("x45",2)'
-    assert sol.diagnostics and all(not any(n.startswith("not explained") for n in d.notes)
-                                   for d in sol.diagnostics)
-    assert any(c["name"] == "w1_20" for c in sol.diagnostics[0].core)
+    assert len(calls) == 2 and str(calls[0]) == 'dim("x",2)'
+    assert [d.message for d in sol.diagnostics] == [
+        'MatMul "MatMul_101" needs n20.shape[2] == w1_20.shape[0]']
+    d = sol.diagnostics[0]
+    assert not any(n.startswith("not explained") for n in d.notes)
+    assert any(c["name"] == "w1_20" for c in d.core)
 
+
+@pytest.mark.parametrize("blocks, bad", [(30, (5, 25)), (45, (10, 30)), (45, (3, 20, 40))])
+def test_an_error_after_a_node_in_error_is_found_too(blocks, bad):
+    # each weight one row too wide: one diagnostic each, at its MatMul (with the first
+    # MatMul switched off, the rest of the stream had no shape and the later errors were
+    # out of sight: one diagnostic, no note of more). 30 blocks are explained in the whole
+    # graph, 45 (225 nodes) in neighbourhoods.
+    sol = shape_logic.solve(_residual_mlp(blocks, bad=bad))
+    assert [d.message for d in sol.diagnostics] == [
+        f'MatMul "MatMul_{5 * k + 1}" needs n{k}.shape[2] == w1_{k}.shape[0]' for k in bad]
+    for d, k in zip(sol.diagnostics, bad):
+        assert any(c["name"] == f"w1_{k}" for c in d.core)
+        assert not any(n.startswith(("not explained", "more conflicts")) for n in d.notes)
