@@ -194,16 +194,7 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
     MAX_ERRORS are out: (the sources left on, the places remaining)."""
     graph = problem.graph
     order = list(remaining)
-    initial, looked = sources, 0
-    while (remaining or len(out) > looked) and len(out) < MAX_ERRORS:
-        if not remaining:  # (none left with the nodes in error off: look past them)
-            looked = len(out)
-            again = initial - _past_blocked_nodes(initial - sources,
-                                                  [core for _, core in found])
-            remaining = in_order(order, finder.conflict_places(again)) \
-                if out and again != sources else []
-            sources = again if remaining else sources
-            continue
+    while remaining and len(out) < MAX_ERRORS:
         place = remaining[0]
         tensor, node = subject(place)
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
@@ -218,24 +209,6 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining
-
-
-def _past_blocked_nodes(off: set, cores: list) -> set:
-    """The sources to switch off to look for further errors, once none is left with `off`
-    (the errors' nodes): those nodes on again, and the inputs' and initializers'
-    declarations in the errors' `cores` off instead (their sizes). A node switched off
-    leaves the rest of the graph without its output's shape, and an error after it out of
-    sight: two MLP blocks' weights each a row too wide ([33, 64] on a stream of 32) were
-    one diagnostic, the second block's error hidden behind the first block's MatMul (the
-    first fixed, the second showed)."""
-    nodes = {s for s in off if s.arguments[0].name == "node"}
-    # (their sizes only: without its rank, an MLP's earlier weight left the stream without
-    # a shape, hiding the second error again)
-    leaves = {s for core in cores for s in core
-              if s.arguments[0].name in ("input", "init") and s.arguments[2].name == "dims"}
-    if not nodes or not leaves:
-        return off
-    return (off - nodes) | leaves
 
 
 def _one_declaration_behind(problem, finder, found):

@@ -7,8 +7,7 @@ import time
 
 from .decode import decode
 from .describe import describe, subject
-from .diagnose import (MAX_ERRORS, _note_remaining, _past_blocked_nodes, _tensors_near,
-                       _with_other_branch)
+from .diagnose import MAX_ERRORS, _note_remaining, _tensors_near, _with_other_branch
 from .diagnostics import Diagnostic
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
@@ -39,19 +38,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
     remaining = places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
     conflicts = atoms.conflicts
     context = (atoms_given, decoded, values)
-    cores: list = []
-    looked = 0
-    while (remaining or len(out) > looked) and len(out) < MAX_ERRORS:
-        if not remaining:  # (as _explain_in_turn: look past the errors' nodes)
-            looked = len(out)
-            again = _past_blocked_nodes(blocked, cores)
-            if again == blocked:
-                break
-            rest, _ = problem.atoms(off=again)
-            remaining = places_in_order(graph, rest.conflicts, rest.binds, claimed)
-            conflicts = rest.conflicts
-            blocked = again if remaining else blocked
-            continue
+    while remaining and len(out) < MAX_ERRORS:
         try:
             found = explained_at(problem, remaining[0], context, blocked, allowance)
         except Abandoned:
@@ -73,9 +60,8 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             raise Abandoned()
         if found is None:
             return None
-        diag, off, local, core = found
+        diag, off, local = found
         out.append(diag)
-        cores.append(core)
         if not off:  # nothing of the graph itself to switch off: stop here
             break
         blocked |= off
@@ -101,7 +87,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
 
 
 def explained_at(problem, place, context, blocked, allowance):
-    """(diagnostic, sources it switches off, neighbourhood, core) of the conflict at `place`,
+    """(diagnostic, sources it switches off, neighbourhood) of the conflict at `place`,
     explained in the smallest neighbourhood where it shows (`context`: the answer, decoded
     and values the neighbourhoods take around them); None when none shows it or no core
     is found. Abandoned past the allowance."""
@@ -135,4 +121,4 @@ def explained_at(problem, place, context, blocked, allowance):
     diag, off = describe(local, place, core, sub_atoms, finder, minimal,
                          whole=problem.graph)
     off |= _with_other_branch(local.graph, seen, place, diag, finder, active)
-    return diag, off, local, core
+    return diag, off, local
