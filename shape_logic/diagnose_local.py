@@ -39,23 +39,22 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
     conflicts = atoms.conflicts
     context = (atoms_given, decoded, values)
     while remaining and len(out) < MAX_ERRORS:
-        try:
-            found = explained_at(problem, remaining[0], context, blocked, allowance)
-        except Abandoned:
-            found = Abandoned
-        # A size required backward shows first where it ends, far from its cause: BART's
-        # encoder weight one row too many (33 for the hidden 32) collided at the
-        # embeddings' tables, 110 places before its MatMul, and no neighbourhood of the
-        # first was explained in the allowance. Next to try: the place nearest to where
-        # the odd value is declared, then the latest place.
+        # A size required backward shows first where it ends, far from its cause: a mutated
+        # BART's encoder weight one row too many (33 for the hidden 32) collided first at
+        # the embeddings' tables, 110 places before its MatMul, where no neighbourhood was
+        # explained in the allowance; T5's was explained there against the context, at a
+        # node of the decoder, and again at the next. So the place nearest to where the
+        # odd value is declared comes first (place_order.near_odd_value), then the
+        # earliest, then the latest.
         odd = near_odd_value(graph, conflicts, remaining, blocked)
-        for other in ([odd] if odd not in (None, remaining[0]) else []) + [remaining[-1]]:
-            if found not in (None, Abandoned) or other == remaining[0]:
-                break
+        found = None
+        for place in dict.fromkeys([p for p in (odd, remaining[0], remaining[-1]) if p]):
             try:
-                found = explained_at(problem, other, context, blocked, allowance) or found
+                found = explained_at(problem, place, context, blocked, allowance) or found
             except Abandoned:
-                pass
+                found = found or Abandoned
+            if found not in (None, Abandoned):
+                break
         if found is Abandoned:
             raise Abandoned()
         if found is None:

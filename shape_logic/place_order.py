@@ -87,5 +87,6 @@ def near_odd_value(graph, conflicts, places, off=frozenset()):
         tensor, node = subject(place)
         return dist.get(("t", tensor) if tensor is not None else ("n", node), len(dist))
 
-    return min(starts, key=lambda p: (far(p), str(p)))
+    rank = {p: i for i, p in enumerate(places)}  # (ties: the earlier in `places`)
+    return min(starts, key=lambda p: (far(p), rank[p]))
 
