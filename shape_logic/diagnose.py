@@ -16,6 +16,7 @@ from .describe import core_entries, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
+from .look_past import more_errors
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -118,7 +119,14 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
         remaining = in_order(places, finder.conflict_places(active)) if out else places
         active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
                                              out, found)
-    return _finish(problem, finder, out, found, active, remaining)
+    out = _finish(problem, finder, out, found, active, remaining)
+    if problem.switched_off and len(out) < MAX_ERRORS:  # (out of sight: look_past.py)
+        more, more_off = more_errors(problem, atoms, decode(graph, atoms),
+                                     set(problem.switched_off), MAX_ERRORS - len(out),
+                                     allowance)
+        out += more
+        problem.switched_off |= more_off
+    return out
 
 
 def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:

@@ -11,6 +11,7 @@ from .diagnose import MAX_ERRORS, _note_remaining, _tensors_near, _with_other_br
 from .diagnostics import Diagnostic
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
+from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
 from .place_order import near_odd_value, places_in_order
 from .scopes import other_branch
@@ -79,6 +80,11 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             hidden = funcs.halted
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
+    if not remaining and blocked and len(out) < MAX_ERRORS:  # (out of sight: look_past)
+        more, more_off = more_errors(problem, atoms, decoded, blocked,
+                                     MAX_ERRORS - len(out), allowance)
+        out += more
+        blocked |= more_off
     _note_remaining(out, remaining)
     if not remaining and blocked:
         problem.switched_off = frozenset(blocked)

@@ -94,13 +94,15 @@ def local_problem(problem, atoms, decoded, dist: dict, radius: int, values=None)
                    problem.rules, {}, context=sourced, unknown=unknown, foreign=foreign)
 
 
-def context_facts(tensors, atoms, decoded, values: dict) -> tuple[str, str]:
+def context_facts(tensors, atoms, decoded, values: dict, dims: bool = True
+                  ) -> tuple[str, str]:
     """What the whole graph's fast solve gave the boundary tensors, as facts: plain (to
     solve) and sourced `src(ctx, T, Part)` (to explain). Only what is unique is given:
     a tensor with two ranks or dtypes, a position whose values clash or mention a symbol
     bound two ways, stays open. Its elements' `values` too (a Pad's pads computed from
     constants an exporter shares with the ninth layer: without them HF MobileNetV2's
-    neighbourhood of its first Conv took in 725 sources, 699 not minimized)."""
+    neighbourhood of its first Conv took in 725 sources, 699 not minimized). Without
+    `dims`, their dtypes and ranks alone (look_past.py)."""
     plain, sourced = [], []
     resolve = Resolver(atoms.binds)
     torn = {s for s, vs in atoms.binds.items() if len({resolve(v) for v in vs}) > 1}
@@ -117,7 +119,7 @@ def context_facts(tensors, atoms, decoded, values: dict) -> tuple[str, str]:
         if shape is None or len(atoms.rank.get(name, ())) != 1:
             continue
         add("rank", f"{t},{len(shape.dims)}", t, "rank")
-        for i, d in enumerate(shape.dims):
+        for i, d in enumerate(shape.dims if dims else ()):
             raw = atoms.dims.get((name, i), ())
             if (name, i) not in decoded.conflicted and \
                     not any(v.symbols() & torn for v in raw):

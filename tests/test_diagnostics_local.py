@@ -285,3 +285,37 @@ def test_a_place_given_up_is_explained_at_another(monkeypatch):
     for d in sol.diagnostics:
         assert not any(n.startswith("not explained") for n in d.notes)
         assert any(c["name"] == "w1_20" for c in d.core)
+
+
+@pytest.mark.parametrize("blocks, bad", [(30, (5, 25)), (45, (10, 30)), (45, (3, 20, 40))])
+def test_an_error_behind_a_node_in_error_is_found_too(blocks, bad):
+    # each weight one row too wide: one diagnostic each, at its MatMul. With the first
+    # MatMul switched off, the stream after it had no shape (no rank either) and the later
+    # errors were out of sight: one diagnostic, no note of more (look_past.py). 30 blocks
+    # are explained in the whole graph, 45 (225 nodes) in neighbourhoods.
+    sol = shape_logic.solve(_residual_mlp(blocks, bad=bad))
+    assert [d.message for d in sol.diagnostics] == [
+        f'MatMul "MatMul_{5 * k + 1}" needs n{k}.shape[2] == w1_{k}.shape[0]' for k in bad]
+    for d, k in zip(sol.diagnostics, bad):
+        assert any(c["name"] == f"w1_{k}" for c in d.core)
+        assert not any(n.startswith(("not explained", "more conflicts")) for n in d.notes)
+
+
+def test_what_follows_from_an_error_is_no_second_error():
+    # a Concat along the batch where the channels were meant: its inputs' channels clash
+    # (the error); after it, twice the batch meets the batch and 16 channels meet the 40
+    # that the next Conv wants - consequences of the one mistake, not more errors
+    conv = {"kernel_shape": [1, 1]}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 8, h, w]"}},
+         "initializers": {"w1": {"dtype": "f32", "shape": "[16, 8, 1, 1]"},
+                          "w2": {"dtype": "f32", "shape": "[24, 8, 1, 1]"},
+                          "w3": {"dtype": "f32", "shape": "[8, 40, 1, 1]"}},
+         "nodes": [
+             {"name": "c1", "op": "Conv", "inputs": ["x", "w1"], "outputs": ["a"], "attrs": conv},
+             {"name": "c2", "op": "Conv", "inputs": ["x", "w2"], "outputs": ["c"], "attrs": conv},
+             {"name": "cat", "op": "Concat", "inputs": ["a", "c"], "outputs": ["y"],
+              "attrs": {"axis": 0}},
+             {"name": "c3", "op": "Conv", "inputs": ["y", "w3"], "outputs": ["z"], "attrs": conv},
+             {"name": "res", "op": "Add", "inputs": ["z", "x"], "outputs": ["out"]}]}
+    sol = shape_logic.solve(g)
+    assert [d.message for d in sol.diagnostics] == ['Concat "cat" needs a.shape[1] == c.shape[1]']
