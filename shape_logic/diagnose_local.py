@@ -81,7 +81,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
     if not remaining and blocked and len(out) < MAX_ERRORS:  # (out of sight: look_past)
-        more, more_off = more_errors(problem, atoms, decoded, blocked,
+        more, more_off = more_errors(problem, atoms_given, decoded, blocked,
                                      MAX_ERRORS - len(out), allowance)
         out += more
         blocked |= more_off
