@@ -121,7 +121,7 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
                                              out, found)
     out = _finish(problem, finder, out, found, active, remaining)
     if problem.switched_off and len(out) < MAX_ERRORS:  # (out of sight: look_past.py)
-        more, more_off = more_errors(problem, atoms, decode(graph, atoms),
+        more, more_off = more_errors(problem, atoms, None,
                                      set(problem.switched_off), MAX_ERRORS - len(out),
                                      allowance)
         out += more

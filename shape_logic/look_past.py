@@ -25,16 +25,23 @@ from .place_order import near_odd_value, places_in_order
 
 def more_errors(problem, atoms, decoded, off: set, room: int, allowance):
     """(diagnostics, the sources they switch off) of at most `room` errors past those
-    found, which `off` switches off; `atoms`, `decoded`: the graph's own solve."""
+    found, which `off` switches off; `atoms`, `decoded`: the graph's own solve (`decoded`
+    None: decoded here, once a node is switched off)."""
     from .diagnose_local import explained_at
 
     graph = problem.graph
     out: list = []
     blocked = set(off)
+    facts = None  # (the graph's facts, written once for every round)
     while len(out) < room:
-        variant = _ranks_kept(problem, atoms, decoded, blocked)
-        if variant is None:
+        outputs = _outputs_of_nodes(graph, blocked)
+        if not outputs:
             break
+        if decoded is None:
+            decoded = decode(graph, atoms)
+        if facts is None:
+            facts = graph_facts(graph, foreign=problem.foreign)
+        variant = _ranks_kept(problem, facts, atoms, decoded, outputs)
         rest, _ = variant.atoms(off=blocked)
         if not rest.conflicts:
             break
@@ -54,14 +61,15 @@ def more_errors(problem, atoms, decoded, off: set, room: int, allowance):
     return out, blocked - set(off)
 
 
-def _ranks_kept(problem, atoms, decoded, off: set):
-    """`problem` with the outputs of the nodes `off` switches off given their dtypes and
-    ranks (as `atoms` and `decoded` have them, where unique), or None without such nodes."""
-    graph = problem.graph
+def _outputs_of_nodes(graph, off: set) -> list[str]:
+    """The outputs of the nodes `off` switches off."""
     nodes = {s.arguments[1].string for s in off if s.arguments[0].name == "node"}
-    outputs = sorted({t for n in graph.nodes if n.name in nodes for t in n.outputs if t})
-    if not outputs:
-        return None
+    return sorted({t for n in graph.nodes if n.name in nodes for t in n.outputs if t})
+
+
+def _ranks_kept(problem, facts: str, atoms, decoded, outputs: list):
+    """`problem` (its graph's `facts`) with `outputs` given their dtypes and ranks, as
+    `atoms` and `decoded` have them, where unique."""
     plain, sourced = context_facts(outputs, atoms, decoded, {}, dims=False)
-    return replace(problem, facts=graph_facts(graph, foreign=problem.foreign) + plain,
-                   context=problem.context + sourced, _sourced=None)
+    return replace(problem, facts=facts + plain, context=problem.context + sourced,
+                   _sourced=None)
