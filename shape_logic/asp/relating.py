@@ -194,7 +194,7 @@ class Relating:
         except NotADim:
             return Function("same" if real_of(a) == real_of(b) else "conflict")
         try:
-            if (self.known or self.rewrites) and not _plain_pair(x, y):
+            if self._substituting and not _plain_pair(x, y):
                 # (a bare symbol against an integer or another symbol still gives its own
                 # binding: an inconsistent graph then shows each value the symbol got;
                 # against a compound expression it is substituted too, or a bound symbol
@@ -224,6 +224,11 @@ class Relating:
             return Function("range", [String(r.symbol), expr_to_symbol(Expr.const(r.lo)),
                                       expr_to_symbol(Expr.const(r.hi))])
         return Function(r.kind)
+
+    @property
+    def _substituting(self) -> bool:
+        """Whether `_known` has anything to put in (fast mode, a binding or a rewrite)."""
+        return bool(self.known or self.rewrites)
 
     def _known(self, e: Expr) -> Expr:
         """e with the bindings known so far substituted, and the values rewritten
@@ -272,10 +277,10 @@ class Relating:
         copy of `s` renamed to its scope's `_i1_s` is `s` again once the two are bound
         (a body that surely runs), so that arithmetic does not combine both spellings of
         one symbol into ever new values (nested bodies: their mixtures grew without end)."""
-        return self._floored(self._known(e) if self.known or self.rewrites else e)
+        return self._floored(self._known(e) if self._substituting else e)
 
     def _known_all(self, dims: list) -> list:
-        if not (self.known or self.rewrites):
+        if not self._substituting:
             return dims
         return [self._known(d) if isinstance(d, Expr) else d for d in dims]
 
