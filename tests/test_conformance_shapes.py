@@ -38,13 +38,6 @@ KNOWN_FAILURES = {
         "jpeg_rgb", "jpeg_grayscale", "jpeg_bgr", "jpeg2k_rgb", "bmp_rgb", "png_rgb",
         "tiff_rgb", "webp_rgb", "pnm_rgb")},
     # control flow (rules/Scan.lp, Loop.lp, If.lp)
-    # y' = y + x[i:i+1] (x: [5]) keeps y's shape [1] only by induction from the initial
-    # shape, and only because the slice has length 1, i.e. 0 <= i <= 4 (trip count 5). The
-    # body is solved once for a carried value of any shape (a scalar y gives [k]: no
-    # invariance for any shape), and the iteration number has no value or range in it
-    # (it starts at 0, so it is no symbol, which are >= 1): x[i:i+1] is [_1]
-    "test_loop11": "the carried value is invariant only for its initial shape [1], and only "
-                   "given the iteration number's range 0..4; neither is represented",
     # the carried sequence starts as an empty optional; each iteration takes its element
     # (or [0] when empty, through an If) and inserts one slice: Loop.lp follows a sequence
     # grown from empty only where the insertion reads the carried value itself

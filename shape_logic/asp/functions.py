@@ -14,7 +14,7 @@ from typing import Callable
 
 import clingo
 
-from ..scopes import name_scope, rescope_expr, scope_expr, scoped_name, unscoped_name
+from ..scopes import name_scope, rescope_expr, scope_expr
 from ..limits import Abandoned
 from ..symbolic import ops
 from ..symbolic.expr import Expr
@@ -25,11 +25,10 @@ from .lifting import dims as _dims
 from .relating import Relating, real_of as _real
 from .comparisons import Comparisons, not_one as _not_one
 from .float_elements import FloatElements
+from .iterations import Iterations
 from .terms import expr_to_symbol, symbol_to_expr
 
 Number, String, Function = clingo.Number, clingo.String, clingo.Function
-GROWN = "_grow"  # @grown's names (Loop.lp), `_i<K>__grow<C>_<I>`: a graph's own name
-# `_grow<C>_<I>` (no exporter makes one) would share scope K's copy of it
 MAX_VALUES = 400_000  # distinct arithmetic results per solve; past it no new value is made
 
 
@@ -38,7 +37,7 @@ def _formula(text: str):
     return compile_formula(text)
 
 
-class Functions(Relating, Comparisons, FloatElements):
+class Functions(Relating, Comparisons, FloatElements, Iterations):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,
@@ -315,30 +314,6 @@ class Functions(Relating, Comparisons, FloatElements):
         except FAILURES:
             return []
         if any(name_scope(s) != k.number for s in x.symbol_set()):
-            return []
-        return expr_to_symbol(rescope_expr(x, k.number, parent.number))
-
-    @remembered
-    def grown(self, k: clingo.Symbol, c: clingo.Symbol, i: clingo.Symbol):
-        """@grown(K, C, I): the name Loop.lp gives axis I of carried value C's body input in
-        scope K (its size in the iteration at hand: a body's own name, printed fresh)."""
-        return String(scoped_name(f"{GROWN}{c.number}_{i.number}", k.number))
-
-    def grow_step(self, e: clingo.Symbol, g: clingo.Symbol, k: clingo.Symbol,
-                  parent: clingo.Symbol):
-        """@grow_step(E, G, K, P): E - G in scope P's names when it is the same in every
-        iteration: an integer, or in names of the graph, of scope P, or of scope K that copy
-        names around it (no body input's size @grown names); no term otherwise."""
-        if self.exhausted((e, g)):
-            return []
-        try:
-            x = symbol_to_expr(e) - symbol_to_expr(g)
-        except FAILURES:
-            return []
-        outer = (None, parent.number) if parent.number else (None,)
-        if any(name_scope(s) not in outer
-               and (name_scope(s) != k.number or unscoped_name(s).startswith(GROWN))
-               for s in x.symbol_set()):
             return []
         return expr_to_symbol(rescope_expr(x, k.number, parent.number))
 

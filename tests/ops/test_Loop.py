@@ -21,6 +21,8 @@ M3 = np.array(3, dtype=np.int64)
 COMPUTED = {**DOUBLE, "nodes": [{"op": "Less", "inputs": ["i", "three"], "outputs": ["c2"]},
                                  *DOUBLE["nodes"][1:]],
             "initializers": {"three": {"dtype": "i64", "shape": [], "data": 3}}}
+# ... i < 1: true in the first iteration only (the loop stops after the second)
+COMPUTED_ONE = {**COMPUTED, "initializers": {"three": {"dtype": "i64", "shape": [], "data": 1}}}
 ALWAYS = {**DOUBLE, "nodes": [{"op": "Constant", "inputs": [], "outputs": ["c2"],
                                "attrs": {"value": {"dtype": "bool", "shape": [],
                                                    "data": True}}}, *DOUBLE["nodes"][1:]]}
@@ -56,8 +58,11 @@ CASES = {
                                                {"y1": "[3, n]"}),
     "trip count, a false condition": (loop([M3, np.array(False), "[n]"], DOUBLE, 2),
                                       {"y1": "[_1, n]"}),
+    # the iteration number i is below the trip count 3: i < 3 holds in every iteration
     "trip count, a true condition the body computes": (
-        loop([M3, np.array(True), "[n]"], COMPUTED, 2), {"y1": "[_1, n]"}),
+        loop([M3, np.array(True), "[n]"], COMPUTED, 2), {"y1": "[3, n]"}),
+    "trip count, a condition the body computes that turns false": (
+        loop([M3, np.array(True), "[n]"], COMPUTED_ONE, 2), {"y1": "[_1, n]"}),
     "trip count, a constant true the body gives": (
         loop([M3, np.array(True), "[n]"], ALWAYS, 2), {"y1": "[3, n]"}),
     "negative trip count: no iteration": (loop([np.array(-2, np.int64), None, "[n]"], DOUBLE, 2),
