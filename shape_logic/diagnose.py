@@ -55,7 +55,7 @@ def unexplained(graph, atoms, note: str | None) -> list[Diagnostic]:
     for d in out:
         if note:
             d.notes.append(note)
-    _note_remaining(out, rest)
+    note_remaining(out, rest)
     return out
 
 
@@ -167,7 +167,7 @@ def _finish(problem, finder, out, found, active, remaining) -> list[Diagnostic]:
     if one is not None:
         out, active = one
         remaining = []
-    _note_remaining(out, remaining)
+    note_remaining(out, remaining)
     if not remaining:
         problem.switched_off = frozenset(finder.sources - active)
     return out
@@ -208,9 +208,9 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
         if core is None:
             break
-        sub_atoms = finder.view(core, _tensors_near(graph, core))
+        sub_atoms = finder.view(core, tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
-        blocked |= _with_other_branch(graph, atoms, place, diag, finder, sources)
+        blocked |= with_other_branch(graph, atoms, place, diag, finder, sources)
         sources = sources - blocked
         out.append(diag)
         found.append((place, core))
@@ -255,12 +255,12 @@ def _one_declaration_behind(problem, finder, found):
     kind, name, parts = behind[0]
     place, first = found[0]
     core = set().union(*(core for _, core in found))  # (each minimal: the errors' union)
-    sub_atoms = finder.view(first, _tensors_near(graph, first))  # (the first's values)
+    sub_atoms = finder.view(first, tensors_near(graph, first))  # (the first's values)
     diag, _ = describe(problem, place, core, sub_atoms, finder, blame=(kind, name))
     return [diag], finder.sources - parts
 
 
-def _with_other_branch(graph, atoms, place, diag, finder, active) -> set:
+def with_other_branch(graph, atoms, place, diag, finder, active) -> set:
     """A conflict in a branch of an If that cannot run is half of the error (neither branch
     can, and the If runs: scopes.stuck_ifs). The other branch's conflict is explained too:
     its core joins this one, and a note says why the two make an error. The sources to
@@ -281,7 +281,7 @@ def _with_other_branch(graph, atoms, place, diag, finder, active) -> set:
     return {s for s in core if s.arguments[0].name != "ctx"}
 
 
-def _note_remaining(out, remaining):
+def note_remaining(out, remaining):
     if remaining and out:
         out[-1].notes.append(f"more conflicts remain ({len(remaining)} places); "
                              f"fix these first")
@@ -289,7 +289,7 @@ def _note_remaining(out, remaining):
 
 # ----- the tensors a core is about
 
-def _tensors_near(graph, core: set) -> set[str]:
+def tensors_near(graph, core: set) -> set[str]:
     """The tensors of the core's nodes and declarations."""
     nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
     out = {s.arguments[1].string for s in core if s.arguments[0].name != "node"}

@@ -7,7 +7,7 @@ import time
 
 from .decode import decode
 from .describe import describe, subject
-from .diagnose import MAX_ERRORS, _note_remaining, _tensors_near, _with_other_branch
+from .diagnose import MAX_ERRORS, note_remaining, tensors_near, with_other_branch
 from .diagnostics import Diagnostic
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
@@ -85,7 +85,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
                                      MAX_ERRORS - len(out), allowance)
         out += more
         blocked |= more_off
-    _note_remaining(out, remaining)
+    note_remaining(out, remaining)
     if not remaining and blocked:
         problem.switched_off = frozenset(blocked)
     return out
@@ -122,8 +122,8 @@ def explained_at(problem, place, context, blocked, allowance):
         core, minimal = finder.minimal_core(place, distance, active)
     if core is None:
         return None
-    sub_atoms = finder.view(core, _tensors_near(local.graph, core))
+    sub_atoms = finder.view(core, tensors_near(local.graph, core))
     diag, off = describe(local, place, core, sub_atoms, finder, minimal,
                          whole=problem.graph)
-    off |= _with_other_branch(local.graph, seen, place, diag, finder, active)
+    off |= with_other_branch(local.graph, seen, place, diag, finder, active)
     return diag, off, local
