@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
 from .look_past import more_errors
+from .node_behind import one_node_behind
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -103,6 +104,7 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
     finder = CoreFinder(problem, places, allowance)
     out: list[Diagnostic] = []
     found: list = []  # (place, core) of each diagnostic
+    offs: list = []  # the sources that switch each one's error off
     active = finder.sources  # shrinks as found errors are blocked
     # The graph's own errors first, with its inputs' declarations but no output's or
     # annotation's: a declared output that agrees with the graph is then no part of an
@@ -113,13 +115,13 @@ def _diagnose_whole(problem, atoms, allowance, own) -> list[Diagnostic]:
     own_places = in_order(places, finder.conflict_places(active - claims)) if claims else []
     if own_places:
         left, remaining = _explain_in_turn(problem, atoms, finder, active - claims,
-                                           own_places, out, found)
+                                           own_places, out, found, offs)
         active = (active & claims) | left  # (the own errors' sources blocked)
     if not out or not remaining:
         remaining = in_order(places, finder.conflict_places(active)) if out else places
         active, remaining = _explain_in_turn(problem, atoms, finder, active, remaining,
-                                             out, found)
-    out = _finish(problem, finder, out, found, active, remaining)
+                                             out, found, offs)
+    out = _finish(problem, finder, out, found, offs, active, remaining)
     if problem.switched_off and len(out) < MAX_ERRORS:  # (out of sight: look_past.py)
         more, more_off = more_errors(problem, atoms, None,
                                      set(problem.switched_off), MAX_ERRORS - len(out),
@@ -143,8 +145,9 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     finder = CoreFinder(own_problem, places, allowance)
     out: list[Diagnostic] = []
     found: list = []
+    offs: list = []
     left, remaining = _explain_in_turn(own_problem, own_atoms, finder, finder.sources,
-                                       places, out, found)
+                                       places, out, found, offs)
     if remaining:  # (too many, or one not explained)
         one = _one_declaration_behind(problem, finder, found) if len(out) > 1 else None
         if one is None:
@@ -156,16 +159,19 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     rest.release_control()
     if rest.conflicts:
         return None
-    return _finish(problem, finder, out, found, left, [])
+    return _finish(problem, finder, out, found, offs, left, [])
 
 
-def _finish(problem, finder, out, found, active, remaining) -> list[Diagnostic]:
-    """The diagnostics `out` (one, if one declaration is behind them all), the note of the
-    places `remaining`, and problem.switched_off when none remains."""
+def _finish(problem, finder, out, found, offs, active, remaining) -> list[Diagnostic]:
+    """The diagnostics `out` (one, if one declaration or one node is behind them all), the
+    note of the places `remaining`, and problem.switched_off when none remains."""
     # (past MAX_ERRORS too: the declaration switched off leaves no conflict at all)
     one = _one_declaration_behind(problem, finder, found) if len(out) > 1 else None
     if one is not None:
         out, active = one
+        remaining = []
+    elif (node := one_node_behind(problem, out, offs)) is not None:  # (node_behind.py)
+        out, active = node[0], finder.sources - node[1]
         remaining = []
     note_remaining(out, remaining)
     if not remaining:
@@ -196,10 +202,11 @@ def _without_claims(problem):
     return own, atoms, values
 
 
-def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
+def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found, offs):
     """The `remaining` places explained one at a time by `finder` with `sources` on, each
-    error's sources blocked before the next, into `out` and `found`, until none remain or
-    MAX_ERRORS are out: (the sources left on, the places remaining)."""
+    error's sources blocked before the next, into `out`, `found` (place, core) and `offs`
+    (the sources blocked), until none remain or MAX_ERRORS are out: (the sources left on,
+    the places remaining)."""
     graph = problem.graph
     order = list(remaining)
     while remaining and len(out) < MAX_ERRORS:
@@ -214,6 +221,7 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found):
         sources = sources - blocked
         out.append(diag)
         found.append((place, core))
+        offs.append(set(blocked))
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining

@@ -13,6 +13,7 @@ from .explain import CoreFinder, distances_from
 from .limits import Abandoned
 from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
+from .node_behind import one_node_behind
 from .place_order import near_odd_value, places_in_order
 from .scopes import other_branch
 
@@ -28,6 +29,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
     places at the claimed tensors come first."""
     graph = problem.graph
     out: list[Diagnostic] = []
+    offs: list[set] = []  # the sources that switch each diagnostic's error off
     blocked: set = set()
     claimed: frozenset = frozenset()
     if own is not None:
@@ -62,6 +64,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             return None
         diag, off, local = found
         out.append(diag)
+        offs.append(set(off))
         if not off:  # nothing of the graph itself to switch off: stop here
             break
         blocked |= off
@@ -80,6 +83,9 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
             hidden = funcs.halted
             problem.timings["rescan"] = problem.timings.get("rescan", 0) + \
                 time.perf_counter() - t0
+    one = one_node_behind(problem, out, offs)
+    if one is not None:  # (one node's mistake: node_behind.py)
+        (out, blocked), remaining = one, []
     if not remaining and blocked and len(out) < MAX_ERRORS:  # (out of sight: look_past)
         more, more_off = more_errors(problem, atoms_given, decoded, blocked,
                                      MAX_ERRORS - len(out), allowance)

@@ -319,3 +319,4 @@ def test_what_follows_from_an_error_is_no_second_error():
              {"name": "res", "op": "Add", "inputs": ["z", "x"], "outputs": ["out"]}]}
     sol = shape_logic.solve(g)
     assert [d.message for d in sol.diagnostics] == ['Concat "cat" needs a.shape[1] == c.shape[1]']
+
