@@ -288,7 +288,7 @@ def _positions_of(primary, before, a, b, parameters=frozenset()):
     == axes.shape[0] because its axes list one axis)."""
     if primary is None:
         return None
-    found = {}
+    found: dict = {}  # value -> its positions (operand, axis, rank, text), in operand order
     for k, t in enumerate(primary.inputs + primary.outputs):
         shape = before.get(t)
         if not t or t in parameters or not shape or not shape.startswith("["):
@@ -296,12 +296,17 @@ def _positions_of(primary, before, a, b, parameters=frozenset()):
         dims = [d.strip() for d in shape[1:-1].split(",")] if shape != "[]" else []
         for i, d in enumerate(dims):
             for v in (a, b):
-                if d == v and v not in found:
-                    found[v] = (k, f"{t}.shape[{i}]")
-    if a in found and b in found:
-        first, second = sorted([found[a], found[b]])  # in the order of the node's operands
-        return first[1], second[1]
-    return None
+                if d == v:
+                    found.setdefault(v, []).append((k, i, len(dims), f"{t}.shape[{i}]"))
+    if a not in found or b not in found:
+        return None
+    # two operands holding them at the same axis counted from the end first (a broadcast's
+    # pair: a Mul of [?, 4, ?, 4] by [1, 1, ?, 8] needs shape[3] == shape[3], not the 4
+    # heads at shape[1]); else the first position of each
+    aligned = [(x, y) for x in found[a] for y in found[b]
+               if x[0] != y[0] and x[2] - x[1] == y[2] - y[1]]
+    first, second = sorted(aligned[0] if aligned else (found[a][0], found[b][0]))
+    return first[3], second[3]  # (in the order of the node's operands)
 
 
 def _bindings_text(graph, sub_atoms, values) -> str:

@@ -411,3 +411,14 @@ def test_errors_past_the_cap_that_come_from_one_input_are_one_diagnostic():
     assert not any(n.startswith("more conflicts remain") for n in d.notes)
     assert not d.labels  # (not `x : ?`: the dtype is the error)
     assert sol.dtype("x") == "f32" and sol.dtype("y7") == "f32"
+
+
+def test_a_broadcasts_error_names_the_aligned_axes():
+    # [b, 4, s, 4] * [1, 1, s, 8]: the last axes meet (4 against 8); the first tensor's 4
+    # heads at shape[1] were named instead of its shape[3]
+    g = {"inputs": {"q": {"dtype": "f32", "shape": "[b, 4, s, 4]"},
+                    "sin": {"dtype": "f32", "shape": "[1, 1, s, 8]"}},
+         "nodes": [{"name": "m", "op": "Mul", "inputs": ["q", "sin"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.message == 'Mul "m" needs q.shape[3] == sin.shape[3]' and d.notes[0] == "4 != 8"
