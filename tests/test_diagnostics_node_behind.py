@@ -61,3 +61,23 @@ def test_the_errors_after_a_rotation_concatenated_along_the_batch_are_one_error(
     assert d.notes[-1] == ("3 more errors were found; with ms left out the graph has none "
                            "(fix this one first)")
     assert {"rot", "ms"} <= {c["name"] for c in d.core}
+
+
+def test_a_node_no_diagnostic_names_is_pointed_at():
+    # Inception-v2's Concat n212 along the batch: five diagnostics, the Concat's own not
+    # among them (four Convs after it, and a size carried far). The minimal cores all hold
+    # n212, and the graph without it has no error: the first diagnostic stands and names it
+    import onnx
+
+    path = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
+                        "light_inception_v2.onnx")
+    model = onnx.load(path)
+    node = next(n for n in model.graph.node if n.name == "n212")
+    next(a for a in node.attribute if a.name == "axis").i = 0
+    sol = shape_logic.solve(model)
+    (d,) = sol.diagnostics
+    assert d.message.startswith('Conv "')
+    assert d.notes[-1] == ('4 more errors were found; with Concat "n212" left out the graph '
+                           "has none (the errors' minimal cores all hold it: it may be the "
+                           "mistake)")
+    assert any(c["name"] == "n212" for c in d.core)
