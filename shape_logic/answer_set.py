@@ -109,7 +109,21 @@ class Atoms:
             at = m.start()
             sym = symbols[line]
             a._read_rare(sym.name, sym)
+        a._one_forced()
         return a
+
+    def _one_forced(self):
+        """A name that broadcasts against two integers N is 1: each one_or(s, N) says s is 1
+        or N in every run (broadcast.lp), and two N leave 1 alone. It is a binding then, as
+        the rules' own are (before, the answer said `s in {1}` and kept printing s)."""
+        from .scopes import is_scoped
+
+        for e, ns in self.one_or.items():
+            names = e.symbol_set()
+            if len(ns) >= 2 and len(names) == 1:
+                (name,) = names
+                if e == Expr.sym(name) and not is_scoped(name):  # (a body's: where it runs)
+                    self.binds.setdefault(name, set()).add(Expr.const(1))
 
     def _read_rare(self, name: str, s: clingo.Symbol):
         args = s.arguments

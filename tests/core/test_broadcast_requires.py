@@ -107,12 +107,15 @@ def test_the_requirement_is_numpy_broadcasting(op, a, b, one_of):
 
 
 def test_two_integers_leave_one():
-    # [s] against 3 and against 4: s is 1 (both are necessary)
+    # [s] against 3 and against 4: s is 1 (both are necessary), a binding like any other
+    # (the answer said `s in {1}` and printed x as [s])
     g = _graph("Add", "[s]", "[3]")
     g["inputs"]["w"] = {"dtype": "f32", "shape": "[4]"}
     g["nodes"].append({"name": "m", "op": "Mul", "inputs": ["x", "w"], "outputs": ["v"]})
     g["nodes"].append({"name": "k", "op": "Sub", "inputs": ["w", "x"], "outputs": ["u"]})
-    assert solve(g).one_of == {"s": [1]}
+    sol = solve(g)
+    assert sol.bindings == {"s": 1} and sol.one_of == {}
+    assert sol.shape("x") == "[1]" and sol.shape("z") == "[3]" and sol.shape("v") == "[4]"
 
 
 def test_the_vit_position_table():
