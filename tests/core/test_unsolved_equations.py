@@ -82,3 +82,25 @@ def test_past_the_budget_arithmetic_stops_with_a_warning(monkeypatch):
     sol = solve(graph)
     assert sol.status == "ok"
     assert any("equations the rules cannot solve" in w for w in sol.warnings)
+
+
+def test_two_integers_are_no_rewrite():
+    # fuzz --kind control --seed 4041, graph 421 (shrunk): an If on a constant true whose
+    # else-branch squeezes axis 3 of t2 = Min(x1, x0), which is 5 - the branch cannot run,
+    # and is not taken. Its copy of the axis, _i2_s2, was rewritten to 5 (an unsolved
+    # equation); then the Squeeze's 1 met it, both sides integers, and 5 was rewritten to 1
+    # everywhere: the graph was called inconsistent, and it runs
+    import json
+    from pathlib import Path
+
+    g = json.loads((Path(__file__).parent / "data" / "rewrite_branch_not_taken.json").read_text())
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert any(w.startswith("an If branch cannot run") for w in sol.warnings)
+    sizes = {"s0": 2, "s1": 5, "s2": 5, "s3": 3, "s4": 2, "s5": 5}
+    rng = np.random.default_rng(0)
+    feeds = {name: rng.random([sizes.get(d, d) for d in decl["shape"]]).astype(np.float32)
+             for name, decl in g["inputs"].items()}
+    shape_logic.run(g, feeds)  # (checked against the inferred shapes)
+    g["initializers"]["c3"]["data"] = False  # the else-branch then runs: a true error
+    assert solve(g).status == "error"
