@@ -14,6 +14,7 @@ import clingo
 from .asp.release import release
 from .asp.terms import symbol_to_expr
 from .asp.texts import symbols_text
+from .scopes import is_scoped
 from .symbolic.expr import Expr
 from .void_classes import void_edge, void_join
 
@@ -116,8 +117,6 @@ class Atoms:
         """A name that broadcasts against two integers N is 1: each one_or(s, N) says s is 1
         or N in every run (broadcast.lp), and two N leave 1 alone. It is a binding then, as
         the rules' own are (before, the answer said `s in {1}` and kept printing s)."""
-        from .scopes import is_scoped
-
         for e, ns in self.one_or.items():
             names = e.symbol_set()
             if len(ns) >= 2 and len(names) == 1:
