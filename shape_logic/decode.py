@@ -127,6 +127,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     met = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
+    if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
+        met = [(a, b) for a, b in met if not (a.is_int and b.is_int)]
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
     constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))

@@ -17,7 +17,7 @@ from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, distances_from
 from .limits import Abandoned
 from .look_past import more_errors
-from .node_behind import one_node_behind
+from .node_behind import node_behind_unexplained, one_node_behind
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -40,7 +40,8 @@ def diagnose(problem, atoms, decoded=None, hidden=True,
     out = _diagnose(problem, atoms, decoded, hidden, allowance)
     if not out and atoms.conflicts:
         problem.switched_off = None
-        out = unexplained(problem.graph, atoms, NO_CORE)
+        out = node_behind_unexplained(problem, atoms, unexplained(problem.graph, atoms, NO_CORE),
+                                      allowance)
     return out
 
 
@@ -251,7 +252,11 @@ def _one_declaration_behind(problem, finder, found):
     order = {t: i for i, t in enumerate(graph.tensors())}
     behind = []
     for kind, name in sorted(shared, key=lambda kn: order.get(kn[1], len(order))):
-        parts = {s for s in finder.sources if key(s) == (kind, name)}
+        # (an initializer's data is no declaration: without its values the Reshapes that
+        # read a shape tensor know nothing, and a KV cache's Concat along the heads had
+        # `heads` [0, 0, 4, 8] blamed as "declared [4] but the graph gives [4]")
+        parts = {s for s in finder.sources
+                 if key(s) == (kind, name) and s.arguments[2].name != "data"}
         alone = {s for s in parts if s.arguments[2].name == part}
         # (its dims, or dtype, alone when they are the error: the table keeps the rest)
         for off in ([alone] if alone else []) + [parts]:

@@ -18,12 +18,18 @@ from __future__ import annotations
 
 import clingo
 
+from .describe import subject
 from .diagnostics import Diagnostic
+from .limits import Abandoned, TimeLimit
+from .place_order import places_in_order
 
 
 # at most this many of the nodes every core holds are tried, the latest first, when no
 # diagnostic names one of them (one whole-graph solve each)
 MAX_UNNAMED = 16
+# an unexplained error points at the nodes next to it whose leaving out clears the graph,
+# when there are at most this many
+MAX_NAMED = 4
 
 
 def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
@@ -63,19 +69,98 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
     # leaves none either, as it gives the node its input. The first diagnostic stands, and
     # points at it.
     order = [n for n in reversed(problem.graph.nodes) if n.name in shared - set(named)]
-    node = next((n for n in order[:MAX_UNNAMED] if _clears(problem, {_node_source(n.name)})),
+    node = next((n for n in order[:MAX_UNNAMED] if _clears(problem, _left_out(problem, n))),
                 None)
     if node is None:
         return None
     name, op = node.name, node.op
     out[0].notes.append(f'{more}; with {op} "{name}" left out the graph has none (the '
                         "errors' minimal cores all hold it: it may be the mistake)")
-    return [out[0]], {_node_source(name)}
+    return [out[0]], _left_out(problem, node)
 
 
-def _clears(problem, off: set) -> bool:
-    """Whether the whole graph solves without conflict with `off` switched off."""
-    rest, _ = problem.atoms(off=off)
+def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
+                            allowance: int | None) -> list[Diagnostic]:
+    """`out`, errors given without their cores (explaining ran past its allowance, or found
+    none), as the first of them alone when one node next to the conflicts, left out,
+    leaves the whole graph without conflict: it points at that node. A GPT-2 block's KV
+    cache joined along the heads (Concat axis 1 for 2) made 63 conflicting places from
+    the attention's arithmetic on, where the explaining grounding, computing without the
+    bindings, ran away: five diagnostics without a core, and a table of sizes the
+    colliding values had bound (past_seq = 1, seq = 1). The nodes reading or making the
+    conflicts' tensors are tried, the earliest conflict's first, at most MAX_UNNAMED of
+    them, each a whole-graph solve within `allowance` computations (one past it is no
+    answer). Sets problem.switched_off when one alone is found (the table then shows the
+    graph without it: error_table.py)."""
+    if not out:
+        return out
+    graph = problem.graph
+    places = places_in_order(graph, atoms.conflicts, atoms.binds)
+    clearing = []  # (node, the sources that leave it out)
+    for node in _next_to(graph, places)[:MAX_UNNAMED]:
+        off = _left_out(problem, node)
+        try:
+            if _clears(problem, off, allowance):
+                clearing.append((node, off))
+        except Abandoned:
+            continue
+        except TimeLimit:
+            return out
+    if not clearing or len(clearing) > MAX_NAMED:
+        return out
+    others = max(len(places), len(out)) - 1
+    more = (f"{others} more error{'s were' if others > 1 else ' was'} found; "
+            if others else "")
+    names = ", ".join(f'{n.op} "{n.name}"' for n, _ in clearing)
+    out[0].notes = [n for n in out[0].notes if not n.startswith("more conflicts remain")]
+    if len(clearing) == 1:
+        out[0].notes.append(f"{more}with {names} left out the graph has none (it may be "
+                            "the mistake)")
+        problem.switched_off = frozenset(clearing[0][1])
+    else:  # (one side of a collision left out clears it as well as the node that made it)
+        out[0].notes.append(f"{more}with any one of {names} left out the graph has none "
+                            "(one of them may be the mistake)")
+    return [out[0]]
+
+
+def _next_to(graph, places) -> list:
+    """The nodes at the conflicting `places` (in their order): a node's own place, or those
+    reading a place's tensor, then the one making it."""
+    producer = graph.producer()
+    readers: dict = {}
+    for n in graph.nodes:
+        for t in n.inputs:
+            if t and n not in readers.setdefault(t, []):
+                readers[t].append(n)
+    by_name = {n.name: n for n in graph.nodes}
+    out: list = []
+    for place in places:
+        tensor, node = subject(place)
+        near = [by_name[node]] if node in by_name else \
+            readers.get(tensor, []) + ([producer[tensor]] if tensor in producer else [])
+        out += [n for n in near if n not in out]
+    return out
+
+
+def _left_out(problem, node) -> set:
+    """The sources that leave `node` out: its own, and the declarations of its outputs (a
+    declared output made by the node alone says what the node would: left with the
+    declaration and no node, a KV cache's present_k [D0, 4, L, 8] met the batch of the
+    graph's queries as max(D0, batch), whose floors ran the grounding away)."""
+    graph = problem.graph
+    off = {_node_source(node.name)}
+    for kind, declared in (("output", graph.outputs), ("ann", graph.annotations)):
+        off |= {clingo.Function("src", [clingo.Function(kind), clingo.String(t),
+                                        clingo.Function(part)])
+                for t in node.outputs if t and declared.get(t) is not None
+                for part in ("dtype", "rank", "dims")}
+    return off
+
+
+def _clears(problem, off: set, allowance: int | None = None) -> bool:
+    """Whether the whole graph solves without conflict with `off` switched off (within
+    `allowance` computations: limits.Abandoned past them)."""
+    rest, _ = problem.atoms(off=off, allowance=allowance)
     rest.release_control()
     return not rest.conflicts
 

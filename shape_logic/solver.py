@@ -214,28 +214,29 @@ class Problem:
         return ctl, funcs
 
     def atoms(self, active: Iterable[clingo.Symbol] | None = None,
-              off: Iterable[clingo.Symbol] = (), cancel=None) -> tuple[Atoms, Functions]:
+              off: Iterable[clingo.Symbol] = (), cancel=None,
+              allowance: int | None = None) -> tuple[Atoms, Functions]:
         """The answer set's shown atoms with every source on, or only `active` ones, or all
-        but those `off` (`cancel`: see control)."""
+        but those `off` (`cancel`, and with `off` `allowance`: see control)."""
         off = list(off)
         if active is not None:
             return self.fast_answer("".join(f"act({s})." for s in active), active=active)
         if off:
-            return self.fast_answer(_switched_off(self.off.union(off)))
+            return self.fast_answer(_switched_off(self.off.union(off)), allowance=allowance)
         if self.prefix is None:
             self.prefix = prefix_floors(self)
         atoms, funcs = answer_under(self, self.prefix, cancel)
         return under_floors(self, atoms, funcs, cancel)
 
-    def fast_answer(self, extra: str = "", cancel=None, active=None
-                    ) -> tuple[Atoms, Functions]:
+    def fast_answer(self, extra: str = "", cancel=None, active=None,
+                    allowance: int | None = None) -> tuple[Atoms, Functions]:
         """The answer set with the sources facts (every one; or as `extra` switches them on
         or off, `active` those on), with nothing taken as known before it was
         (asp/premises.py: held_answer). The problem's own `off` sources are off unless
         `extra` or `active` says otherwise."""
         if self.off and not extra and active is None:
             extra = _switched_off(self.off)
-        return held_answer(self, extra, cancel, active)
+        return held_answer(self, extra, cancel, active, allowance)
 
     def _answer(self, ctl, funcs, active) -> tuple[Atoms, Functions]:
         """The shown atoms of the grounded `ctl`'s answer set."""
@@ -352,6 +353,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     if atoms.conflicts:
         t1 = time.perf_counter()
         from .diagnose import diagnose, unexplained
+        from .node_behind import node_behind_unexplained
 
         if explain:
             with phase("explain"):
@@ -359,7 +361,9 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
                     diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
                                            allowance=allowance(funcs.calls))
                 except Abandoned:  # the error stands; only its explanation is given up
-                    diagnostics = unexplained(problem.graph, atoms, UNEXPLAINED)
+                    diagnostics = node_behind_unexplained(
+                        problem, atoms, unexplained(problem.graph, atoms, UNEXPLAINED),
+                        allowance(funcs.calls))
         else:
             diagnostics = unexplained(problem.graph, atoms, None)
         explained_under_bounds(problem, atoms, diagnostics)

@@ -142,3 +142,26 @@ def test_a_scripted_loop_that_grows_a_sequence_keeps_its_other_axis():
     for n in (0, 3):
         out = sess.run(None, {"x": np.ones((3, 5), np.float32), "n": np.array(n)})[0]
         assert out.shape == (3 + n, 5)
+
+
+def test_a_kv_cache_joined_along_the_heads_points_at_its_concat(exported):
+    # The keys' cache joined along the heads (Concat axis 1 for 2): from the attention on,
+    # 63 places conflict, and explaining each runs past its allowance (the causal mask's
+    # arithmetic on both colliding values). Five diagnostics without a core were given,
+    # and a table of the sizes the collision bound (past_seq = 1, seq = 1). Of the nodes
+    # next to the conflicts, the Concat alone leaves the graph without any when left out:
+    # one diagnostic, pointing at it, and the table of the graph without it
+    import onnx
+
+    model, _, _ = exported
+    bad = onnx.ModelProto()
+    bad.CopyFrom(model)
+    (concat,) = [n for n in bad.graph.node if n.op_type == "Concat" and
+                 list(n.output) == ["present_k"]]
+    next(a for a in concat.attribute if a.name == "axis").i = 1
+    sol = solve(bad)
+    (d,) = sol.diagnostics
+    assert d.notes[-1].endswith(f'with Concat "{concat.name}" left out the graph has none '
+                                "(it may be the mistake)")
+    assert sol.shape("present_v") == "[batch, 4, past_seq + seq, 8]"
+    assert "seq" not in sol.bindings and "past_seq" not in sol.bindings

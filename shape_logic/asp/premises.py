@@ -105,19 +105,21 @@ def _statistic(ctl: clingo.Control, *path: str) -> float:
     return _c_call("double", _lib.clingo_statistics_value_get, stats, key)
 
 
-def held_answer(problem, extra: str = "", cancel=None, active=None):
+def held_answer(problem, extra: str = "", cancel=None, active=None,
+                allowance: int | None = None):
     """(atoms, funcs) of `problem`'s answer set with the sources facts (every one; or as
     `extra` switches them on or off, `active` those on: solver.Problem.atoms), solved again
     without what it took as known before it was. A program whose rules the grounder
     decides alone is not watched; one that then has a rule left for the solver (a
     user's, or one of ours that NONMONOTONE misses) is solved again watched. What the
-    solve with every source distrusts, later ones with every source distrust too."""
+    solve with every source distrusts, later ones with every source distrust too.
+    `allowance`: see solver.Problem.control (limits.Abandoned past it)."""
     watch = nonmonotone(problem.rule_files)
     distrust = problem.distrust
     for _ in range(MAX_ROUNDS):
         stamps = Stamps() if watch else None
         ctl, funcs = problem.control(extra, sourced=extra != "", cancel=cancel,
-                                     stamps=stamps, distrust=distrust)
+                                     stamps=stamps, distrust=distrust, allowance=allowance)
         atoms, funcs = problem._answer(ctl, funcs, active)
         if stamps is None:
             if not funcs.premises or determinate(ctl):
