@@ -100,12 +100,21 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
     for node in _next_to(graph, places)[:MAX_UNNAMED]:
         off = _left_out(problem, node)
         try:
-            if _clears(problem, off, allowance):
+            # Left out, a node's outputs lose their ranks too, and every tensor after them:
+            # a LLaMA block's rotary table (Concat, Cos, Sin) cleared the graph so, where its
+            # KV cache was joined along the head size (8 + 8 meeting the queries' 8). Kept at
+            # their ranks in the answer, the table's sizes open meet the queries' 8 again:
+            # only a node whose sizes alone make the errors clears then.
+            if _clears(problem, off, allowance) and \
+                    _clears(problem, off, allowance, _ranks_kept(atoms, node)):
                 clearing.append((node, off))
         except Abandoned:
             continue
         except TimeLimit:
             return out
+    # (a node after one that clears may clear only because what it reads is left open:
+    # the first ones are named, the origins of the sizes that the others pass on)
+    clearing = _first_ones(graph, clearing)
     if not clearing or len(clearing) > MAX_NAMED:
         return out
     others = max(len(places), len(out)) - 1
@@ -121,6 +130,29 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
         out[0].notes.append(f"{more}with any one of {names} left out the graph has none "
                             "(one of them may be the mistake)")
     return [out[0]]
+
+
+def _first_ones(graph, clearing: list) -> list:
+    """The (node, sources) of `clearing` whose node comes after no other one's. A GPT-2
+    block's KV cache joined along the batch cleared with 19 nodes next to its conflicts
+    left out: the Concat, and the attention's and causal mask's nodes after it, which only
+    carry its 2*batch on to the merge of the heads (and the query's Transpose and the
+    values' Concat, the other sides of that merge's count)."""
+    producer = graph.producer()
+    names = {n.name for n, _ in clearing}
+    after: set = set()  # the clearing nodes that some other one comes before
+    for node, _ in clearing:
+        seen, stack = set(), [node]
+        while stack:
+            n = stack.pop()
+            for t in n.inputs:
+                p = producer.get(t)
+                if p is not None and p.name not in seen:
+                    seen.add(p.name)
+                    stack.append(p)
+        if seen & names - {node.name}:
+            after.add(node.name)
+    return [(n, off) for n, off in clearing if n.name not in after]
 
 
 def _next_to(graph, places) -> list:
@@ -157,10 +189,16 @@ def _left_out(problem, node) -> set:
     return off
 
 
-def _clears(problem, off: set, allowance: int | None = None) -> bool:
+def _ranks_kept(atoms, node) -> str:
+    """Facts of the ranks the answer `atoms` gives `node`'s outputs (one rank each)."""
+    return "".join(f"rank({clingo.String(t)},{next(iter(rs))})." for t in node.outputs
+                   if t and len(rs := atoms.rank.get(t, ())) == 1)
+
+
+def _clears(problem, off: set, allowance: int | None = None, facts: str = "") -> bool:
     """Whether the whole graph solves without conflict with `off` switched off (within
-    `allowance` computations: limits.Abandoned past them)."""
-    rest, _ = problem.atoms(off=off, allowance=allowance)
+    `allowance` computations: limits.Abandoned past them), and `facts` added."""
+    rest, _ = problem.atoms(off=off, allowance=allowance, facts=facts)
     rest.release_control()
     return not rest.conflicts
 

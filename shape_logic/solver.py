@@ -215,14 +215,15 @@ class Problem:
 
     def atoms(self, active: Iterable[clingo.Symbol] | None = None,
               off: Iterable[clingo.Symbol] = (), cancel=None,
-              allowance: int | None = None) -> tuple[Atoms, Functions]:
+              allowance: int | None = None, facts: str = "") -> tuple[Atoms, Functions]:
         """The answer set's shown atoms with every source on, or only `active` ones, or all
-        but those `off` (`cancel`, and with `off` `allowance`: see control)."""
+        but those `off` (then within `allowance`, `facts` added; `cancel`: see control)."""
         off = list(off)
         if active is not None:
             return self.fast_answer("".join(f"act({s})." for s in active), active=active)
         if off:
-            return self.fast_answer(_switched_off(self.off.union(off)), allowance=allowance)
+            return self.fast_answer(_switched_off(self.off.union(off)) + facts,
+                                    allowance=allowance)
         if self.prefix is None:
             self.prefix = prefix_floors(self)
         atoms, funcs = answer_under(self, self.prefix, cancel)

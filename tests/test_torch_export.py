@@ -165,3 +165,11 @@ def test_a_kv_cache_joined_along_the_heads_points_at_its_concat(exported):
                                 "(it may be the mistake)")
     assert sol.shape("present_v") == "[batch, 4, past_seq + seq, 8]"
     assert "seq" not in sol.bindings and "past_seq" not in sol.bindings
+    # along the batch (axis 0), the 2*batch it makes meets the batch only at the merge of
+    # the heads: 19 of the nodes next to the conflicts clear the graph when left out, most
+    # only carrying it on, and the query's Transpose only as its output's rank goes too.
+    # Named: the Concat and the values' Concat (the other side of the merge's count)
+    next(a for a in concat.attribute if a.name == "axis").i = 0
+    (d,) = solve(bad).diagnostics
+    named = d.notes[-1].split("with any one of ")[1].split(" left out")[0].split(", ")
+    assert f'Concat "{concat.name}"' in named and len(named) == 2
