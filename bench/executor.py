@@ -130,7 +130,12 @@ def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
         got = next(iter(one.run(feeds).values()))
         ok = ok and got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-5)
         fns["one"] = lambda: one.run(feeds)
-    times = timed(fns, repeat, settle=() if args.ort_no_spin else ("ort",))
+    # (OpenBLAS's idle threads spin after a call too, ~0.1 s: with --blas-threads other
+    # than 1 our calls are followed by the same pause, or they would take a core from
+    # onnxruntime's next call - ShuffleNet's 4.6 ms became 9)
+    settle = (() if args.ort_no_spin else ("ort",)) + \
+        (("ours", "one") if args.blas_threads != 1 else ())
+    times = timed(fns, repeat, settle=settle)
     ref_t = None
     if reference:
         from onnx.reference import ReferenceEvaluator

@@ -65,6 +65,7 @@ class Atoms:
     # the floors (and ceilings) the graph requires under which alone it conflicts
     # (floor_rounds.py): explaining takes them too
     under_bounds: dict = field(default_factory=dict)
+    passes_on: set = field(default_factory=set)  # nodes passing a shape on (node_behind.py)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -162,6 +163,8 @@ class Atoms:
             self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":
             self.open_ranks.add(args[0].string)
+        elif name == "passes_on":
+            self.passes_on.add(args[0].string)
         elif name == "void_name":
             e = _expr(args[2])
             if e is not None:

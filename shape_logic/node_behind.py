@@ -16,6 +16,8 @@ does behind any node in error (look_past.py); it shows once this one is fixed.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import clingo
 
 from .describe import subject
@@ -28,8 +30,11 @@ from .place_order import places_in_order
 # diagnostic names one of them (one whole-graph solve each)
 MAX_UNNAMED = 16
 # an unexplained error points at the nodes next to it whose leaving out clears the graph,
-# when there are at most this many
+# when there are at most this many, of at most MAX_NEXT_TO tried (a LLaMA block's KV
+# cache joined along the head size: the Concat was the 25th of the 44 next to the
+# conflicts, behind the rotary table's nodes where they show first)
 MAX_NAMED = 4
+MAX_NEXT_TO = 48
 
 
 def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
@@ -88,7 +93,7 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
     the attention's arithmetic on, where the explaining grounding, computing without the
     bindings, ran away: five diagnostics without a core, and a table of sizes the
     colliding values had bound (past_seq = 1, seq = 1). The nodes reading or making the
-    conflicts' tensors are tried, the earliest conflict's first, at most MAX_UNNAMED of
+    conflicts' tensors are tried, the earliest conflict's first, at most MAX_NEXT_TO of
     them, each a whole-graph solve within `allowance` computations (one past it is no
     answer). Sets problem.switched_off when one alone is found (the table then shows the
     graph without it: error_table.py)."""
@@ -96,8 +101,13 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
         return out
     graph = problem.graph
     places = places_in_order(graph, atoms.conflicts, atoms.binds)
-    clearing = []  # (node, the sources that leave it out)
-    for node in _next_to(graph, places)[:MAX_UNNAMED]:
+    passing = _passing_on(problem, allowance)
+    nodes = [n for n in _next_to(graph, places)[:MAX_NEXT_TO] if n.name not in passing]
+    problem.sourced_facts  # (built once, before the threads read it)
+
+    def clears(node):
+        """(node, the sources that leave it out) if it clears the graph, else None;
+        TimeLimit if the time is up."""
         off = _left_out(problem, node)
         try:
             # Left out, a node's outputs lose their ranks too, and every tensor after them:
@@ -107,11 +117,19 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
             # only a node whose sizes alone make the errors clears then.
             if _clears(problem, off, allowance) and \
                     _clears(problem, off, allowance, _ranks_kept(atoms, node)):
-                clearing.append((node, off))
+                return node, off
         except Abandoned:
-            continue
+            pass
         except TimeLimit:
-            return out
+            return TimeLimit
+        return None
+
+    # two at a time (clingo grounds without Python's lock: narrowing.py's trials do too)
+    with ThreadPoolExecutor(2, thread_name_prefix="shape-logic-node-behind") as pool:
+        found = list(pool.map(clears, nodes))
+    if TimeLimit in found:
+        return out
+    clearing = [f for f in found if f is not None]
     # (a node after one that clears may clear only because what it reads is left open:
     # the first ones are named, the origins of the sizes that the others pass on)
     clearing = _first_ones(graph, clearing)
@@ -187,6 +205,25 @@ def _left_out(problem, node) -> set:
                 for t in node.outputs if t and declared.get(t) is not None
                 for part in ("dtype", "rank", "dims")}
     return off
+
+
+# the nodes whose first output the rules give an input's shape (a unary operator's, a
+# broadcast of a tensor with itself): asked of the program where no error is explained
+PASSES_ON = ("#show passes_on/1.\n"
+             "passes_on(N) :- output(N, 0, Y), input(N, _, X), same_shape(X, Y).\n"
+             "passes_on(N) :- output(N, 0, Y), input(N, _, X), same_shape(Y, X).\n")
+
+
+def _passing_on(problem, allowance) -> set:
+    """The nodes that make no size of their own (PASSES_ON): no mistake of sizes, however
+    the graph clears with one left out (x [3] through 20 Relus to a y declared [4]: any
+    Relu, left out, cuts the two apart)."""
+    try:
+        atoms, _ = problem.atoms(allowance=allowance, facts=PASSES_ON)
+    except (Abandoned, TimeLimit):
+        return set()
+    atoms.release_control()
+    return atoms.passes_on
 
 
 def _ranks_kept(atoms, node) -> str:

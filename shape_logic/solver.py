@@ -221,7 +221,7 @@ class Problem:
         off = list(off)
         if active is not None:
             return self.fast_answer("".join(f"act({s})." for s in active), active=active)
-        if off:
+        if off or facts:
             return self.fast_answer(_switched_off(self.off.union(off)) + facts,
                                     allowance=allowance)
         if self.prefix is None:
