@@ -35,6 +35,10 @@ def subject(place: clingo.Symbol) -> tuple[str | None, str | None]:
 
 # ----- describing one conflict
 
+# a diagnostic lists at most this many tensors as the rest of the graph gives them
+MAX_CONTEXT_NOTES = 8
+
+
 def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
              blame=None) -> tuple[Diagnostic, set]:
     """The diagnostic, and the sources to switch off so that this error is not seen again
@@ -87,9 +91,15 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     if context:
         given = {s.arguments[1].string for s in core
                  if s.arguments[0].name == "ctx" and s.arguments[2].name == "data"}
+        # (the latest in the graph first, nearest the error: a size carried far had 30)
+        order = {t: i for i, t in enumerate(graph.tensors())}
+        shown = sorted(context, key=lambda t: -order.get(t, -1))[:MAX_CONTEXT_NOTES]
         diag.notes.extend(f"`{t}` : {before.get(t, '?')}"
                           f"{_context_values(problem, t) if t in given else ''}"
-                          " as the rest of the graph gives it" for t in context)
+                          " as the rest of the graph gives it" for t in shown)
+        if len(context) > len(shown):
+            diag.notes.append(f"and {len(context) - len(shown)} more tensors as the rest of "
+                              "the graph gives them")
         diag.context += upstream_sources(whole or graph, context)
     if primary is not None:
         blocked = {s for s in core if s.arguments[0].name == "node"

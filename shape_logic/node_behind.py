@@ -50,11 +50,17 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
     cores = [d for d in out if not d.context] or out
     shared = set.intersection(*({e["name"] for e in d.core if e["kind"] == "node"}
                                 for d in cores))
+    # (when no core is minimal, each lists its near part only: every node a diagnostic
+    # names is a candidate - light Inception-v2's last Concat along the batch was three
+    # diagnostics carried far, the Concat's the third, and the parts they list share
+    # only a weight's ConstantOfShape and a node before the Concat)
+    far = all(d.context for d in out)
     named = {}
     for diag, off in zip(out, offs):
         if len(off) == 1:
             (source,) = off
-            if source.arguments[0].name == "node" and source.arguments[1].string in shared:
+            if source.arguments[0].name == "node" and (
+                    far or source.arguments[1].string in shared):
                 named[source.arguments[1].string] = (diag, set(off))
     behind = [name for name in named if _clears(problem, named[name][1])]
     others = len(out) - 1

@@ -7,14 +7,8 @@ import pytest
 import shape_logic
 
 
-@pytest.mark.parametrize("concat", ["n73", "n124"])
-def test_the_errors_a_concat_along_the_batch_makes_downstream_are_its_one_error(concat):
-    # onnx's light Inception-v2 with an inception block's Concat along axis 0 (the batch)
-    # for 1 (the channels): its inputs' channels clash, and the Convs after it want the sum
-    # (256) where each input's count arrives. Each Conv's error was a diagnostic of its own
-    # (four, then the Concat's, or two and the Concat's); every core holds the Concat, and
-    # with it left out the graph has no error: its diagnostic alone, with a note of the
-    # others (node_behind.py)
+def _inception_v2_with_batch_concat(concat: str):
+    """onnx's light Inception-v2 with its Concat `concat` along axis 0 (the batch) for 1."""
     import onnx
 
     path = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
@@ -23,7 +17,18 @@ def test_the_errors_a_concat_along_the_batch_makes_downstream_are_its_one_error(
     node = next(n for n in model.graph.node if n.name == concat)
     assert node.op_type == "Concat"
     next(a for a in node.attribute if a.name == "axis").i = 0
-    sol = shape_logic.solve(model)
+    return model
+
+
+@pytest.mark.parametrize("concat", ["n73", "n124"])
+def test_the_errors_a_concat_along_the_batch_makes_downstream_are_its_one_error(concat):
+    # onnx's light Inception-v2 with an inception block's Concat along axis 0 (the batch)
+    # for 1 (the channels): its inputs' channels clash, and the Convs after it want the sum
+    # (256) where each input's count arrives. Each Conv's error was a diagnostic of its own
+    # (four, then the Concat's, or two and the Concat's); every core holds the Concat, and
+    # with it left out the graph has no error: its diagnostic alone, with a note of the
+    # others (node_behind.py)
+    sol = shape_logic.solve(_inception_v2_with_batch_concat(concat))
     (d,) = sol.diagnostics
     assert d.message.startswith(f'Concat "{concat}" ')
     assert d.notes[-1].endswith(
@@ -63,18 +68,27 @@ def test_the_errors_after_a_rotation_concatenated_along_the_batch_are_one_error(
     assert {"rot", "ms"} <= {c["name"] for c in d.core}
 
 
+def test_errors_carried_far_are_the_node_s_one_error_too():
+    # Inception-v2's last Concat (n504) along the batch: its branches' 352, 320, 224 and
+    # 128 channels are carried far (weights computed by ConstantOfShape from their shape
+    # tensors), three diagnostics without a minimal core (the Reshape's, the
+    # AveragePool's, the Concat's), whose listed parts share only a weight's
+    # ConstantOfShape and a node before the Concat. Every node a diagnostic names is a
+    # candidate then, and the Concat alone, left out, leaves no conflict
+    (d,) = shape_logic.solve(_inception_v2_with_batch_concat("n504")).diagnostics
+    assert d.message.startswith('Concat "n504" ') and d.context
+    assert d.notes[-1] == ("2 more errors were found; with n504 left out the graph has none "
+                           "(fix this one first)")
+    # of the 30 tensors the rest of the graph gives it, the latest 8 are listed
+    given = [n for n in d.notes if n.endswith("as the rest of the graph gives it")]
+    assert len(given) == 8 and "and 22 more tensors as the rest of the graph gives them" in d.notes
+
+
 def test_a_node_no_diagnostic_names_is_pointed_at():
     # Inception-v2's Concat n212 along the batch: five diagnostics, the Concat's own not
     # among them (four Convs after it, and a size carried far). The minimal cores all hold
     # n212, and the graph without it has no error: the first diagnostic stands and names it
-    import onnx
-
-    path = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light",
-                        "light_inception_v2.onnx")
-    model = onnx.load(path)
-    node = next(n for n in model.graph.node if n.name == "n212")
-    next(a for a in node.attribute if a.name == "axis").i = 0
-    sol = shape_logic.solve(model)
+    sol = shape_logic.solve(_inception_v2_with_batch_concat("n212"))
     (d,) = sol.diagnostics
     assert d.message.startswith('Conv "')
     assert d.notes[-1] == ('4 more errors were found; with Concat "n212" left out the graph '

@@ -144,6 +144,18 @@ def test_a_scripted_loop_that_grows_a_sequence_keeps_its_other_axis():
         assert out.shape == (3 + n, 5)
 
 
+def _keys_cache_along(model, axis: int):
+    """(a copy of `model` with the Concat making present_k along `axis`, that Concat)."""
+    import onnx
+
+    bad = onnx.ModelProto()
+    bad.CopyFrom(model)
+    (concat,) = [n for n in bad.graph.node if n.op_type == "Concat" and
+                 list(n.output) == ["present_k"]]
+    next(a for a in concat.attribute if a.name == "axis").i = axis
+    return bad, concat
+
+
 def test_a_kv_cache_joined_along_the_heads_points_at_its_concat(exported):
     # The keys' cache joined along the heads (Concat axis 1 for 2): from the attention on,
     # 63 places conflict, and explaining each runs past its allowance (the causal mask's
@@ -151,14 +163,7 @@ def test_a_kv_cache_joined_along_the_heads_points_at_its_concat(exported):
     # and a table of the sizes the collision bound (past_seq = 1, seq = 1). Of the nodes
     # next to the conflicts, the Concat alone leaves the graph without any when left out:
     # one diagnostic, pointing at it, and the table of the graph without it
-    import onnx
-
-    model, _, _ = exported
-    bad = onnx.ModelProto()
-    bad.CopyFrom(model)
-    (concat,) = [n for n in bad.graph.node if n.op_type == "Concat" and
-                 list(n.output) == ["present_k"]]
-    next(a for a in concat.attribute if a.name == "axis").i = 1
+    bad, concat = _keys_cache_along(exported[0], 1)
     sol = solve(bad)
     (d,) = sol.diagnostics
     assert d.notes[-1].endswith(f'with Concat "{concat.name}" left out the graph has none '
@@ -181,14 +186,7 @@ def test_a_llama_kv_cache_joined_along_the_head_size_points_at_its_concat(llama)
     # and leaving out the table's Concat, Cos or Sin clears the graph too - only as their
     # outputs lose their ranks. Kept at their ranks they do not clear; the cache's Concat,
     # the 25th node next to the conflicts, does (node_behind_unexplained)
-    import onnx
-
-    model, _, _ = llama
-    bad = onnx.ModelProto()
-    bad.CopyFrom(model)
-    (concat,) = [n for n in bad.graph.node if n.op_type == "Concat" and
-                 list(n.output) == ["present_k"]]
-    next(a for a in concat.attribute if a.name == "axis").i = 3
+    bad, concat = _keys_cache_along(llama[0], 3)
     (d,) = solve(bad).diagnostics
     assert d.notes[-1].endswith(f'with Concat "{concat.name}" left out the graph has none '
                                 "(it may be the mistake)")
