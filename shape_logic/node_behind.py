@@ -13,6 +13,10 @@ node), that diagnostic stands for them all, with a note of how many more there w
 input declared too wide.) That the others go with the node does not make them its
 consequences: a mistake downstream that needs the node's sizes goes with it too, as it
 does behind any node in error (look_past.py); it shows once this one is fixed.
+
+Errors given without cores (explaining ran away) are pointed at the nodes next to the
+conflicts that, left out, leave the graph none (node_behind_unexplained): a heuristic
+stated as what it is ("it may be the mistake"), kept honest by three filters.
 """
 from __future__ import annotations
 
@@ -93,9 +97,11 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
 def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
                             allowance: int | None) -> list[Diagnostic]:
     """`out`, errors given without their cores (explaining ran past its allowance, or found
-    none), as the first of them alone when one node next to the conflicts, left out,
-    leaves the whole graph without conflict: it points at that node. A GPT-2 block's KV
-    cache joined along the heads (Concat axis 1 for 2) made 63 conflicting places from
+    none), as the first of them alone when one to MAX_NAMED nodes next to the conflicts,
+    each left out, leave the whole graph without conflict: it points at them. Not tried:
+    nodes that pass a shape on (_passing_on); not counted: nodes that clear only as their
+    outputs lose their ranks, and nodes after another that clears (_first_ones). A GPT-2
+    block's KV cache joined along the heads (Concat axis 1 for 2) made 63 conflicting places from
     the attention's arithmetic on, where the explaining grounding, computing without the
     bindings, ran away: five diagnostics without a core, and a table of sizes the
     colliding values had bound (past_seq = 1, seq = 1). The nodes reading or making the

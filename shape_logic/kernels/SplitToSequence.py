@@ -24,4 +24,6 @@ class SplitToSequence(Kernel):
             sizes = [step] * (d // step) + ([d % step] if d % step else [])
         elif sum(sizes) != d or min(sizes, default=0) < 0:
             raise self.fail(f"sizes {sizes} do not cut an axis of {d}")
+        if not sizes:  # (an empty axis cut by a size: no piece; np.split would give x whole)
+            return Seq([], elem=x.dtype)
         return Seq(np.split(x, np.cumsum(sizes)[:-1], axis=a))

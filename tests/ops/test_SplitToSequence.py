@@ -53,6 +53,26 @@ def test_pieces_of_a_size():
     assert sol.shape("s") == "[b, ?, 4]" and sol.sequence("s") == {"length": "(n + 2)//3"}
 
 
+def test_an_empty_axis_cut_by_a_size_is_no_piece():
+    # fuzz --kind seq --seed 4151, graph 792: x0[2:3] of an x0 [s0] split by 1 at s0 = 2,
+    # its 0 elements: the rule's length max(0, min(3, s0) - 2) is 0 there, as onnx's
+    # reference and onnxruntime give, and the kernel made one empty piece (np.split over
+    # no cut gives the array whole)
+    g = split("[s0]", {"axis": 0}, 1)
+    g["initializers"].update({k: {"dtype": "i64", "data": [v]}
+                              for k, v in (("b", 2), ("e", 3), ("a", 0))})
+    g["nodes"].insert(0, {"op": "Slice", "inputs": ["x", "b", "e", "a"], "outputs": ["t"]})
+    g["nodes"][1]["inputs"][0] = "t"
+    g["initializers"]["split"] = {"dtype": "i64", "shape": [], "data": 1}
+    sol = solve(g)
+    assert sol.sequence("s") == {"length": "max(0, min(3, s0) - 2)"}
+    for n, length in ((2, 0), (5, 1)):
+        out = Program(g).run({"x": np.zeros(n, np.float32)})["s"]
+        assert len(out) == length
+    assert list(Program(split("[0, 2]", {"axis": 0}, 2)).run(
+        {"x": np.zeros((0, 2), np.float32)})["s"]) == []
+
+
 def test_pieces_of_listed_sizes():
     sol = solve(split("[b, 10, 4]", {"axis": 1}, [2, 3, 5]))
     assert sol.shape("s") == "[b, ?, 4]" and sol.sequence("s") == {"length": 3}
