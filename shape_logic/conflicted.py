@@ -48,11 +48,7 @@ def _computed_from(graph, invalid: set) -> set:
     them (in whatever order the file lists the nodes); a body's node: its own outputs."""
     out = {t for n in chain(graph.nodes, graph.body_nodes) if n.name in invalid
            for t in n.outputs if t}
-    readers: dict = {}
-    for node in graph.nodes:
-        for t in node.inputs:
-            if t:
-                readers.setdefault(t, []).append(node)
+    readers = graph.readers()
     todo = list(out)
     while todo:
         for node in readers.get(todo.pop(), ()):

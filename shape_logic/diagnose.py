@@ -8,13 +8,10 @@ of the place where the conflict shows (neighbourhood.py), not from the whole gra
 """
 from __future__ import annotations
 
-
-import clingo
-
 from .decode import decode
 from .describe import core_entries, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
-from .explain import CoreFinder, distances_from
+from .explain import CoreFinder, claim_sources, distances_from
 from .limits import Abandoned
 from .look_past import more_errors
 from .node_behind import node_behind_unexplained, one_node_behind
@@ -189,11 +186,7 @@ def _without_claims(problem):
     from dataclasses import replace
 
     graph = problem.graph
-    claims = frozenset(
-        clingo.Function("src", [clingo.Function(kind), clingo.String(t), clingo.Function(part)])
-        for kind, declared in (("output", graph.outputs), ("ann", graph.annotations))
-        for t, decl in declared.items() if decl is not None
-        for part in ("dtype", "rank", "dims"))
+    claims = claim_sources(graph)
     if not claims:
         return None
     own = replace(problem, off=problem.off | claims)

@@ -26,6 +26,17 @@ EXACT_ATOMS = 6_000_000
 EXACT_MOST = 1000
 
 
+def claim_sources(graph: Graph, tensors=None) -> frozenset:
+    """The sources of the graph's claims - declared outputs, annotations - on every tensor
+    or on `tensors` only: their dtypes, ranks and dims."""
+    return frozenset(
+        clingo.Function("src", [clingo.Function(kind), clingo.String(t), clingo.Function(part)])
+        for kind, declared in (("output", graph.outputs), ("ann", graph.annotations))
+        for t, decl in declared.items()
+        if decl is not None and (tensors is None or t in tensors)
+        for part in ("dtype", "rank", "dims"))
+
+
 class CoreFinder:
     def __init__(self, problem, places: list[clingo.Symbol], allowance: int | None = None):
         """Past `allowance` computations, grounding is abandoned (limits.Abandoned)."""

@@ -188,6 +188,15 @@ class Graph:
     def producer(self) -> dict[str, Node]:
         return {t: n for n in self.nodes for t in n.outputs if t}
 
+    def readers(self) -> dict[str, list[Node]]:
+        """Tensor -> the nodes reading it, in the graph's order (each once)."""
+        out: dict[str, list[Node]] = {}
+        for n in self.nodes:
+            for t in dict.fromkeys(n.inputs):
+                if t:
+                    out.setdefault(t, []).append(n)
+        return out
+
     def input_symbols(self) -> set[str]:
         """The names the inputs' declarations use (symbol_class 0)."""
         return {s for s, c in self.symbol_class.items() if c == 0}

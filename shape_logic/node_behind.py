@@ -26,6 +26,7 @@ import clingo
 
 from .describe import subject
 from .diagnostics import Diagnostic
+from .explain import claim_sources
 from .limits import Abandoned, TimeLimit
 from .place_order import places_in_order
 
@@ -188,12 +189,7 @@ def _first_ones(graph, clearing: list) -> list:
 def _next_to(graph, places) -> list:
     """The nodes at the conflicting `places` (in their order): a node's own place, or those
     reading a place's tensor, then the one making it."""
-    producer = graph.producer()
-    readers: dict = {}
-    for n in graph.nodes:
-        for t in n.inputs:
-            if t and n not in readers.setdefault(t, []):
-                readers[t].append(n)
+    producer, readers = graph.producer(), graph.readers()
     by_name = {n.name: n for n in graph.nodes}
     out: list = []
     for place in places:
@@ -209,14 +205,7 @@ def _left_out(problem, node) -> set:
     declared output made by the node alone says what the node would: left with the
     declaration and no node, a KV cache's present_k [D0, 4, L, 8] met the batch of the
     graph's queries as max(D0, batch), whose floors ran the grounding away)."""
-    graph = problem.graph
-    off = {_node_source(node.name)}
-    for kind, declared in (("output", graph.outputs), ("ann", graph.annotations)):
-        off |= {clingo.Function("src", [clingo.Function(kind), clingo.String(t),
-                                        clingo.Function(part)])
-                for t in node.outputs if t and declared.get(t) is not None
-                for part in ("dtype", "rank", "dims")}
-    return off
+    return {_node_source(node.name)} | claim_sources(problem.graph, set(node.outputs))
 
 
 # the nodes whose first output the rules give an input's shape (a unary operator's, a
