@@ -312,10 +312,19 @@ def _positions_of(primary, before, a, b, parameters=frozenset()):
         return None
     # two operands holding them at the same axis counted from the end first (a broadcast's
     # pair: a Mul of [?, 4, ?, 4] by [1, 1, ?, 8] needs shape[3] == shape[3], not the 4
-    # heads at shape[1]); else the first position of each
-    aligned = [(x, y) for x in found[a] for y in found[b]
-               if x[0] != y[0] and x[2] - x[1] == y[2] - y[1]]
-    first, second = sorted(aligned[0] if aligned else (found[a][0], found[b][0]))
+    # heads at shape[1]); else the first pair of two operands. Two axes of one operand
+    # (Det's square, Einsum's "ii") only while every operand's sizes are in view: else a
+    # size out of view may be the one compared (Inception-v2's Conv after a Concat along
+    # the batch, its input's channels out of view: the weight's [64, 320] read as "needs
+    # w.shape[0] == w.shape[1]")
+    pairs = [(x, y) for x in found[a] for y in found[b] if x[0] != y[0]]
+    if not pairs and not any("?" in (before.get(t) or "?") for t in primary.inputs
+                             if t and t not in parameters):
+        pairs = [(x, y) for x in found[a] for y in found[b] if x[1] != y[1]]
+    if not pairs:
+        return None
+    aligned = [(x, y) for x, y in pairs if x[0] != y[0] and x[2] - x[1] == y[2] - y[1]]
+    first, second = sorted(aligned[0] if aligned else pairs[0])
     return first[3], second[3]  # (in the order of the node's operands)
 
 

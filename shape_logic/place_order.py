@@ -1,5 +1,6 @@
 """The order in which a diagnosis takes the places where values collide (diagnose.py):
-earliest in the graph first, those that only a binding of colliding values made last."""
+earliest in the data flow first (flow_positions), those that only a binding of colliding
+values made last."""
 from __future__ import annotations
 
 import clingo
@@ -9,16 +10,14 @@ from .neighbourhood import distances_from_nearest
 
 
 def places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[clingo.Symbol]:
-    """The places of `conflicts`, earliest in the graph first; after them those whose values
-    hold what a binding (`binds`: symbol -> values) put in place of a symbol. Once two
-    sizes collide, an equation between their consequences may bind a symbol before the
-    arithmetic stops: past_k with 4 heads for the graph's 2 gave 32*b*(p + s) =
-    64*b*(p + s), so seq = 0 - past_seq, and 113 places from it, the input x's first:
-    five diagnostics about x came before the Concat's 4 != 2. The places at tensors `first`
-    come before all others."""
-    order: dict[str, int] = {}
-    for i, name in enumerate(graph.tensors()):
-        order.setdefault(name, i)
+    """The places of `conflicts`, earliest in the data flow first (flow_positions); after
+    them those whose values hold what a binding (`binds`: symbol -> values) put in place
+    of a symbol. Once two sizes collide, an equation between their consequences may bind a
+    symbol before the arithmetic stops: past_k with 4 heads for the graph's 2 gave
+    32*b*(p + s) = 64*b*(p + s), so seq = 0 - past_seq, and 113 places from it, the input
+    x's first: five diagnostics about x came before the Concat's 4 != 2. The places at
+    tensors `first` come before all others."""
+    order = flow_positions(graph)
     # a node's place: where its first output is (one scale with the tensors')
     node_pos = {n.name: order.get(next((t for t in n.outputs if t), ""), len(order))
                 for n in graph.nodes}
@@ -33,6 +32,38 @@ def places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[cli
 
     carried = carrying_bound_values(conflicts, binds or {})
     return sorted({c.arguments[0] for c in conflicts}, key=key)
+
+
+def flow_positions(graph) -> dict[str, int]:
+    """Each tensor's place in the data flow: its index in graph.tensors(), but a constant
+    made from constants alone (or an initializer only such nodes read) takes the place of
+    the first node that reads it with data, where it enters the flow. onnx's light models
+    make every weight by ConstantOfShape from a shape initializer, and DenseNet-121 lists
+    all 836 such nodes before its first Conv: a Concat along the height (its inputs' 320
+    and 32 channels clash) had its conflicts at later layers' weights first, in the
+    model's order, and five diagnostics there without a minimal core, none naming it."""
+    order: dict[str, int] = {}
+    for i, name in enumerate(graph.tensors()):
+        order.setdefault(name, i)
+    constant = {t for t in graph.initializers if t not in graph.inputs}
+    for n in graph.nodes:  # (in the graph's order: a node after its inputs' makers)
+        if all(t in constant for t in n.inputs if t) and not n.bodies:
+            constant.update(t for t in n.outputs if t)
+    # (an initializer a node reads with data keeps its place, as an input's: only those
+    # that go into constants alone move, a ConstantOfShape's shape)
+    readers = graph.readers()
+    made = {t for t in constant if t not in graph.initializers or all(
+        o in constant for r in readers.get(t, ()) for o in r.outputs if o)}
+    entered: dict[str, int] = {}
+    for n in reversed(graph.nodes):  # (readers first: a constant read by constants)
+        outputs = [entered.get(t, order[t]) for t in n.outputs if t]
+        if not outputs:
+            continue
+        at = min(outputs)
+        for t in n.inputs:
+            if t in made and at < entered.get(t, len(order)):
+                entered[t] = at
+    return {**order, **entered}
 
 
 def carrying_bound_values(conflicts, binds) -> set:
