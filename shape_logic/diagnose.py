@@ -11,7 +11,7 @@ from __future__ import annotations
 from .decode import decode
 from .describe import core_entries, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
-from .explain import CoreFinder, claim_sources, distances_from
+from .explain import CoreFinder, claim_sources, distances_from, with_output_claims
 from .limits import Abandoned
 from .look_past import more_errors
 from .node_behind import node_behind_unexplained, one_node_behind
@@ -153,7 +153,7 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
         out, left = one
     # with them off, do the claims agree? (a solve, not the explaining program with the
     # claims: a GPT-2 block's x declared f16 ran past the allowance there)
-    rest, _ = problem.atoms(off=finder.sources - left)
+    rest, _ = problem.atoms(off=with_output_claims(problem.graph, finder.sources - left))
     rest.release_control()
     if rest.conflicts:
         return None

@@ -9,7 +9,7 @@ from .decode import decode
 from .describe import describe, subject
 from .diagnose import MAX_ERRORS, note_remaining, tensors_near, with_other_branch
 from .diagnostics import Diagnostic
-from .explain import CoreFinder, distances_from
+from .explain import CoreFinder, distances_from, with_output_claims
 from .limits import Abandoned
 from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
@@ -67,7 +67,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
         offs.append(set(off))
         if not off:  # nothing of the graph itself to switch off: stop here
             break
-        blocked |= off
+        blocked |= with_output_claims(graph, off)  # (its node's outputs' claims too)
         # With the errors found so far switched off, which places still conflict? Those
         # inside the neighbourhood are settled there; only if some remain (or lie outside)
         # is the whole graph solved again.

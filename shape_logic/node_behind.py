@@ -26,7 +26,7 @@ import clingo
 
 from .describe import subject
 from .diagnostics import Diagnostic
-from .explain import claim_sources
+from .explain import with_output_claims
 from .limits import Abandoned, TimeLimit
 from .place_order import places_in_order
 
@@ -205,7 +205,7 @@ def _left_out(problem, node) -> set:
     declared output made by the node alone says what the node would: left with the
     declaration and no node, a KV cache's present_k [D0, 4, L, 8] met the batch of the
     graph's queries as max(D0, batch), whose floors ran the grounding away)."""
-    return {_node_source(node.name)} | claim_sources(problem.graph, set(node.outputs))
+    return set(with_output_claims(problem.graph, {_node_source(node.name)}))
 
 
 # the nodes whose first output the rules give an input's shape (a unary operator's, a
