@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, claim_sources, distances_from, with_output_claims
 from .limits import Abandoned
 from .look_past import more_errors
-from .node_behind import node_behind_unexplained, one_node_behind
+from .node_behind import more_found, node_behind_unexplained, one_node_behind
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -171,6 +171,10 @@ def _finish(problem, finder, out, found, offs, active, remaining) -> list[Diagno
     elif (node := one_node_behind(problem, out, offs)) is not None:  # (node_behind.py)
         out, active = node[0], finder.sources - node[1]
         remaining = []
+    elif (values := _values_behind(problem, finder, found)) is not None:
+        out[0].notes.append(values[1])
+        out, active = [out[0]], finder.sources - {values[0]}
+        remaining = []
     note_remaining(out, remaining)
     if not remaining:
         problem.switched_off = frozenset(finder.sources - active)
@@ -242,6 +246,12 @@ def _one_declaration_behind(problem, finder, found):
 
     shared = set.intersection(*({key(s) for s in core if key(s)[0] in ("input", "init")}
                                 for _, core in found))
+    # (an initializer whose values every core holds is read for them: its declared dims
+    # are no mistake of their own - without them its values are unknown too, and two
+    # Reshapes to [-1, 64] for 32 blamed `hidden` as "declared [2] but the graph gives
+    # [?]"; _values_behind looks at such values)
+    shared -= set.intersection(*({key(s) for s in core if key(s)[0] == "init"
+                                  and s.arguments[2].name == "data"} for _, core in found))
     order = {t: i for i, t in enumerate(graph.tensors())}
     behind = []
     for kind, name in sorted(shared, key=lambda kn: order.get(kn[1], len(order))):
@@ -264,6 +274,31 @@ def _one_declaration_behind(problem, finder, found):
     sub_atoms = finder.view(first, tensors_near(graph, first))  # (the first's values)
     diag, _ = describe(problem, place, core, sub_atoms, finder, blame=(kind, name))
     return [diag], finder.sources - parts
+
+
+def _values_behind(problem, finder, found):
+    """(the source of an initializer's values, the note for the first error) when the
+    errors found share no node in their cores but all hold those values, and without them
+    the graph has no conflict; else None. An HF GPT-2's six Reshapes to [-1, hidden] read
+    one initializer: made [-1, 64] for 32, it was five errors at five Gemms, each core a
+    Reshape and its Gemm. (Where a node is in every core, the values all its cores read
+    are no sign: a KV cache joined along the heads had the heads' Reshape's [0, 0, 4, 8]
+    in each, and the Concat was the mistake.)"""
+    nodes = [{s for s in core if s.arguments[0].name == "node"} for _, core in found]
+    if len(found) < 2 or set.intersection(*nodes):
+        return None
+    shared = set.intersection(*({s for s in core if s.arguments[0].name == "init"
+                                 and s.arguments[2].name == "data"} for _, core in found))
+    behind = [s for s in shared if not finder.conflict_places(finder.sources - {s})]
+    if len(behind) != 1:
+        return None
+    name = behind[0].arguments[1].string
+    data = problem.graph.initializers[name].data
+    shown = f" {data.tolist()}" if data is not None and data.size <= 8 else ""
+    readers = sum(name in n.inputs for n in problem.graph.nodes)
+    return behind[0], (f"{more_found(len(found) - 1)}; their cores share no node, and all "
+                       f"hold the values of `{name}`{shown}, which {readers} nodes read: "
+                       "without them the graph has none (they may be the mistake)")
 
 
 def with_other_branch(graph, atoms, place, diag, finder, active) -> set:

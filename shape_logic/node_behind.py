@@ -68,8 +68,7 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
                     far or source.arguments[1].string in shared):
                 named[source.arguments[1].string] = (diag, set(off))
     behind = [name for name in named if _clears(problem, named[name][1])]
-    others = len(out) - 1
-    more = f"{others} more error{'s were' if others > 1 else ' was'} found"
+    more = more_found(len(out) - 1)
     if len(behind) == 1:
         diag, off = named[behind[0]]
         # (what is known: the others go with the node - its consequences, or mistakes it
@@ -93,6 +92,11 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
     out[0].notes.append(f'{more}; with {op} "{name}" left out the graph has none (the '
                         "errors' minimal cores all hold it: it may be the mistake)")
     return [out[0]], _left_out(problem, node)
+
+
+def more_found(others: int) -> str:
+    """The start of the note of a diagnostic that stands for `others` more errors."""
+    return f"{others} more error{'s were' if others > 1 else ' was'} found"
 
 
 def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
@@ -149,8 +153,7 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
     if not clearing or len(clearing) > MAX_NAMED:
         return out
     others = max(len(places), len(out)) - 1
-    more = (f"{others} more error{'s were' if others > 1 else ' was'} found; "
-            if others else "")
+    more = f"{more_found(others)}; " if others else ""
     names = ", ".join(f'{n.op} "{n.name}"' for n, _ in clearing)
     out[0].notes = [n for n in out[0].notes if not n.startswith("more conflicts remain")]
     if len(clearing) == 1:

@@ -227,3 +227,27 @@ def test_a_node_whose_leaving_out_only_loses_ranks_is_not_named(monkeypatch):
     (d,) = sol.diagnostics
     assert d.notes[-1].endswith('with Concat "cache_k" left out the graph has none (it may '
                                 "be the mistake)")
+
+
+def test_errors_whose_cores_share_only_an_initializers_values_point_at_them():
+    # Two Reshapes to [-1, hidden] read one initializer, as an HF GPT-2's six do: made
+    # [-1, 64] for the stream's 32, each Reshape's MatMul has an error of its own, and the
+    # cores share no node, only those values. Without them the graph has none: the first
+    # error stands, and points at them (diagnose._values_behind)
+    def stream(k):
+        return [{"name": f"flat{k}", "op": "Reshape", "inputs": [f"x{k}", "hidden"],
+                 "outputs": [f"f{k}"]},
+                {"name": f"mm{k}", "op": "MatMul", "inputs": [f"f{k}", f"w{k}"],
+                 "outputs": [f"y{k}"]}]
+
+    g = {"inputs": {f"x{k}": {"dtype": "f32", "shape": "[b, s, 32]"} for k in (0, 1)},
+         "initializers": {"hidden": {"dtype": "i64", "data": [-1, 64]},
+                          **{f"w{k}": {"dtype": "f32", "shape": [32, 16], "data": 0.5}
+                             for k in (0, 1)}},
+         "nodes": stream(0) + stream(1)}
+    sol = shape_logic.solve(g)
+    (d,) = sol.diagnostics
+    assert d.message == 'MatMul "mm0" needs f0.shape[1] == w0.shape[0]'
+    assert d.notes[-1] == ("1 more error was found; their cores share no node, and all hold "
+                           "the values of `hidden` [-1, 64], which 2 nodes read: without "
+                           "them the graph has none (they may be the mistake)")
