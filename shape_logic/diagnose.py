@@ -293,7 +293,8 @@ def _values_behind(problem, finder, found):
     if len(behind) != 1:
         return None
     name = behind[0].arguments[1].string
-    data = problem.graph.initializers[name].data
+    info = problem.graph.initializers.get(name)  # (its values shown when it has them)
+    data = info.data if info is not None else None
     shown = f" {data.tolist()}" if data is not None and data.size <= 8 else ""
     readers = sum(name in n.inputs for n in problem.graph.nodes)
     return behind[0], (f"{more_found(len(found) - 1)}; their cores share no node, and all "
