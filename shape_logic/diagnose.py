@@ -250,8 +250,7 @@ def _one_declaration_behind(problem, finder, found):
     # are no mistake of their own - without them its values are unknown too, and two
     # Reshapes to [-1, 64] for 32 blamed `hidden` as "declared [2] but the graph gives
     # [?]"; _values_behind looks at such values)
-    shared -= set.intersection(*({key(s) for s in core if key(s)[0] == "init"
-                                  and s.arguments[2].name == "data"} for _, core in found))
+    shared -= {key(s) for s in _values_in_every_core(found)}
     order = {t: i for i, t in enumerate(graph.tensors())}
     behind = []
     for kind, name in sorted(shared, key=lambda kn: order.get(kn[1], len(order))):
@@ -276,6 +275,12 @@ def _one_declaration_behind(problem, finder, found):
     return [diag], finder.sources - parts
 
 
+def _values_in_every_core(found) -> set:
+    """The sources of the initializers' values that every core of `found` holds."""
+    return set.intersection(*({s for s in core if s.arguments[0].name == "init"
+                               and s.arguments[2].name == "data"} for _, core in found))
+
+
 def _values_behind(problem, finder, found):
     """(the source of an initializer's values, the note for the first error) when the
     errors found share no node in their cores but all hold those values, and without them
@@ -287,9 +292,8 @@ def _values_behind(problem, finder, found):
     nodes = [{s for s in core if s.arguments[0].name == "node"} for _, core in found]
     if len(found) < 2 or set.intersection(*nodes):
         return None
-    shared = set.intersection(*({s for s in core if s.arguments[0].name == "init"
-                                 and s.arguments[2].name == "data"} for _, core in found))
-    behind = [s for s in shared if not finder.conflict_places(finder.sources - {s})]
+    behind = [s for s in _values_in_every_core(found)
+              if not finder.conflict_places(finder.sources - {s})]
     if len(behind) != 1:
         return None
     name = behind[0].arguments[1].string
