@@ -70,13 +70,18 @@ def load_case(path: str):
 # default), taking a core from whatever runs next in the process: after each of its
 # calls the next call waits this long (its own spinning during a run is its business)
 SETTLE = 0.1
+# OpenBLAS's idle threads spin longer after a product: 2^28 cycles by default (~0.1 s
+# at 2.7 GHz), from the last product of the run; after our calls with --blas-threads
+# other than 1 the next waits this long (0.1 s left onnxruntime's SqueezeNet at 9-10 ms
+# against 3.5 about every other call; 0.3 s at 3.4-3.9)
+BLAS_SETTLE = 0.3
 
 
-def timed(fns: dict, repeat: int, settle: tuple = ()) -> dict:
+def timed(fns: dict, repeat: int, settle: dict | None = None) -> dict:
     """{name: (wall, cpu)} seconds of one call of each function: the minimum over
     `repeat` calls after a warm-up, the functions called in turns (a function named in
-    `settle` is followed by a pause of SETTLE). CPU is the process time of all threads:
-    on a loaded machine it is the steadier one."""
+    `settle` is followed by the pause it gives, in seconds). CPU is the process time of
+    all threads: on a loaded machine it is the steadier one."""
     walls = {k: [] for k in fns}
     cpus = {k: [] for k in fns}
     for r in range(repeat + 1):  # the first round warms up
@@ -86,8 +91,8 @@ def timed(fns: dict, repeat: int, settle: tuple = ()) -> dict:
             if r:
                 walls[k].append(time.perf_counter() - t0)
                 cpus[k].append(time.process_time() - c0)
-            if k in settle:
-                time.sleep(SETTLE)
+            if k in (settle or {}):
+                time.sleep(settle[k])
     return {k: (min(walls[k]), min(cpus[k])) for k in fns}
 
 
@@ -130,11 +135,12 @@ def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
         got = next(iter(one.run(feeds).values()))
         ok = ok and got.shape == want.shape and np.allclose(got, want, rtol=1e-3, atol=1e-5)
         fns["one"] = lambda: one.run(feeds)
-    # (OpenBLAS's idle threads spin after a call too, ~0.1 s: with --blas-threads other
-    # than 1 our calls are followed by the same pause, or they would take a core from
-    # onnxruntime's next call - ShuffleNet's 4.6 ms became 9)
-    settle = (() if args.ort_no_spin else ("ort",)) + \
-        (("ours", "one") if args.blas_threads != 1 else ())
+    # (OpenBLAS's idle threads spin after a call too: with --blas-threads other than 1
+    # our calls are followed by BLAS_SETTLE, or they would take a core from onnxruntime's
+    # next call - ShuffleNet's 4.6 ms became 9)
+    settle = {} if args.ort_no_spin else {"ort": SETTLE}
+    if args.blas_threads != 1:
+        settle.update(ours=BLAS_SETTLE, one=BLAS_SETTLE)
     times = timed(fns, repeat, settle=settle)
     ref_t = None
     if reference:

@@ -108,3 +108,30 @@ def test_each_finishing_alone_reads_the_cut(monkeypatch, case, bias, add, relu, 
     monkeypatch.setattr(workers, "MIN_WORK", 1)
     got = run_conv(attrs, x, w, b, addend, relu, threads=threads)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["1x1 few positions", "3x3 few positions",
+                                  "strided few positions"])
+@pytest.mark.parametrize("add", [True, False])
+def test_equal_filters_split_by_filters_are_finished_in_parts(monkeypatch, case, add):
+    """Parts that split the filters of a call with equal filters (onnx's light models:
+    every filter of a layer alike): the repeats are copied after every part's products
+    and finished after the copies, so a repeat's channel is its original's products plus
+    its own bias and addend (a copy of a finished row would carry the original's), then
+    the Relu; without an addend the repeats' bits are their original's."""
+    x_shape, w_shape, attrs = CASES[case]
+    rng = np.random.default_rng(5)
+    x, w, b = rand(rng, x_shape), rand(rng, w_shape), rand(rng, w_shape[:1])
+    m = w_shape[0]
+    w[1:] = w[0]  # every filter alike, as in the light models, biases apart but two
+    b[m - 1] = b[0]
+    b[m // 2] = b[0]
+    addend = rand(rng, expected(attrs, x, w, b).shape) if add else None
+    want = expected(attrs, x, w, b, addend, True)
+    monkeypatch.setattr(workers, "MIN_WORK", 1)
+    for _ in range(5):  # (the parts may be taken in any order)
+        got = run_conv(attrs, x, w, b, addend, True, threads=3)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        if not add:
+            assert np.array_equal(got[:, m - 1], got[:, 0])
+            assert np.array_equal(got[:, m // 2], got[:, 0])
