@@ -49,6 +49,7 @@ EXPECTED = {
     "matmul_batch_clash": [("E0001", inputs("a", "b") | N("bmm"))],
     "reshape_two_inferred": [("E0008", inputs("t") | N("r"))],
     "kernel_larger_than_input": [("E0003", inputs("x", "w") | N("conv"))],
+    "conv_kernel_shape_contradicts_weight": [("E0001", inputs("w") | N("conv"))],
     "split_sizes_wrong": [("E0006", inputs("x", "sizes") | N("split"))],
     "layernorm_scale_wrong": [("E0001", inputs("x", "scale") | N("ln"))],
     "batchnorm_params_wrong": [("E0001", inputs("x", "var") | N("bn"))],

@@ -43,6 +43,25 @@ def test_two_axes_of_one_operand_are_a_requirement_while_all_is_in_view():
     assert d.message == 'Det "det" needs x.shape[1] == x.shape[2]'
 
 
+def test_a_size_from_an_attribute_is_no_operand_pair():
+    # a ViT's patch Conv whose weight is 5 high where kernel_shape says 4: the clash is
+    # the weight's axis 2 against the attribute, not "w.shape[2] == w.shape[3]" (the
+    # kernel need not be square), nor against the bias (out of the core), which holds 5
+    g = {"inputs": {"img": {"dtype": "f32", "shape": "[n, 3, 16, 16]"},
+                    "w": {"dtype": "f32", "shape": [5, 3, 5, 4]},
+                    "b": {"dtype": "f32", "shape": [5]}},
+         "nodes": [_node("patch", "Conv", ["img", "w", "b"], ["y"], kernel_shape=[4, 4],
+                         strides=[4, 4])]}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.message == 'Conv "patch" gives axis 2 of `w` two sizes: 4 and 5'
+    assert {c["name"] for c in d.core} == {"w", "patch"}
+    # the same weight 5 wide beside a 4 high kernel_shape of [4, 5]: still no pair
+    g["nodes"][0]["attrs"]["kernel_shape"] = [4, 5]
+    g["inputs"]["w"]["shape"] = [5, 3, 5, 5]
+    (d,) = shape_logic.solve(g).diagnostics
+    assert "needs" not in d.message and "axis 2 of `w`" in d.message
+
+
 def test_a_densenet_concat_along_the_height_is_its_own_error():
     # onnx's light DenseNet-121 with a Concat of its third block along the height (axis 2
     # for 1): its inputs' 320 and 32 channels clash. Every weight is made by ConstantOfShape,
