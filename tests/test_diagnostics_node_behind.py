@@ -104,7 +104,7 @@ def test_a_node_no_diagnostic_names_is_pointed_at():
     # hold n124, and the graph without it has no error: the first diagnostic stands and
     # names it. (Its message is the Conv's where the weight's 320 meets 64: not "needs
     # w.shape[0] == w.shape[1]", two axes of one operand while its input's channels are
-    # out of view: describe._positions_of)
+    # out of view: clash_positions.positions_of)
     sol = shape_logic.solve(_inception_v2_with_batch_concat("n124"))
     (d,) = sol.diagnostics
     assert d.message.startswith('Conv "') and "needs" not in d.message

@@ -34,7 +34,7 @@ def test_a_weight_made_from_a_shape_takes_the_place_where_it_is_read():
 
 
 def test_two_axes_of_one_operand_are_a_requirement_while_all_is_in_view():
-    # Det's square matrices: both sizes are x's (describe._positions_of); a pair within one
+    # Det's square matrices: both sizes are x's (clash_positions.positions_of); a pair within one
     # operand is not given while another operand's sizes are out of view
     # (tests/test_diagnostics_node_behind.py, Inception-v2's n124)
     g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 3, 4]"}},
