@@ -102,7 +102,9 @@ def data_sizes_given(up: Upstream, decoded, declared) -> bool:
 
 def open_name(d, inputs) -> bool:
     """Whether dim d is a bare name other than the inputs' (a fresh one, a declaration's
-    own): a size that stays open."""
+    own): a size that stays open (None, a dim the solve does not give, is none)."""
+    if d is None:
+        return False
     atom = d.single_atom()
     return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
 

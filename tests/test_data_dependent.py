@@ -68,3 +68,36 @@ def test_a_slice_or_split_by_runtime_values_is_at_most_its_axis():
     assert sol.shape("y") == "[n, _1]" and sol.shape("z") == "[n, 63]"
     assert sol.shape("p") == "[_2, 64]" and sol.shape("q") == "[_3, 64]"
     assert sol.to_json()["ranges"] == {"_1": [0, 64], "_2": [0, "n"], "_3": [0, "n"]}
+
+
+def _gather_nd_model(perm):
+    """x[x > 0] as torch exports it (NonZero, Transpose, GatherND), its output declared
+    [P] as the exporter traced it; `perm` the Transpose's."""
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("Constant", [], ["zero"], value=helper.make_tensor(
+                 "zero", TensorProto.FLOAT, [], [0.0])),
+             helper.make_node("Greater", ["x", "zero"], ["mask"]),
+             helper.make_node("NonZero", ["mask"], ["nz"]),
+             helper.make_node("Transpose", ["nz"], ["idx"], perm=perm),
+             helper.make_node("GatherND", ["x", "idx"], ["picked"])]
+    graph = helper.make_graph(
+        nodes, "pick",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s", 4])],
+        [helper.make_tensor_value_info("picked", TensorProto.FLOAT, ["P"])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_a_gather_nd_rank_the_data_decides_is_no_traced_rank():
+    # indices [count, 3]: the picked elements, a rank-1 output, as declared
+    sol = solve(_gather_nd_model([1, 0]))
+    assert sol.status == "ok" and not sol.warnings
+    assert sol.shape("picked") == "[P]"
+    # indices [3, count] (the Transpose left out): the output's rank is 1 + 3 - count,
+    # the data's; the declared rank 1 holds where 3 elements are picked only
+    sol = solve(_gather_nd_model([0, 1]))
+    assert sol.status == "ok"
+    assert not sol.shape("picked").startswith("[")  # a shape of unknown rank (`_2`)
+    (warning,) = sol.warnings
+    assert "graph output picked is declared [P], which would give rank 1 that the graph " \
+           "leaves open" in warning

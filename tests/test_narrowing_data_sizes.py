@@ -45,3 +45,15 @@ def test_a_traced_size_of_a_slice_at_offsets_an_input_holds_is_set_aside():
     sol = solve(_model(ends_from_input=True))
     assert len(sol.warnings) == 1 and "graph output y is declared [b, 32]" in sol.warnings[0]
     assert sol.shape("y").startswith("[b, _")  # (the data decides it)
+
+
+def test_a_dim_the_graph_does_not_give_is_no_open_name():
+    # narrowing._filled asks of the graph's own dim at an axis, None where the graph alone
+    # gives no shape: a mutated export (a GatherND of NonZero's indices left untransposed)
+    # crashed on it with an AttributeError
+    from shape_logic.data_sizes import open_name
+    from shape_logic.symbolic.expr import Expr
+
+    assert open_name(None, {"b"}) is False
+    assert open_name(Expr.sym("_1"), {"b"}) is True
+    assert open_name(Expr.sym("b"), {"b"}) is False
