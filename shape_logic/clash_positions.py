@@ -6,11 +6,18 @@ from __future__ import annotations
 
 
 def parameters(graph) -> frozenset:
-    """The integer initializers of rank 0 or 1 (axes, target shapes, pads...): their length
-    is no size a shape error is about."""
-    return frozenset(name for name, info in graph.initializers.items()
-                     if info.dtype is not None and info.dtype[0] in "iu" and
-                     info.shape is not None and (info.shape.rank or 0) <= 1)
+    """The integer initializers of rank 0 or 1 (axes, target shapes, pads...), and Constant
+    nodes' values of the kind (exporters write a Squeeze's axes so): their length is no
+    size a shape error is about."""
+    names = {name for name, info in graph.initializers.items()
+             if info.dtype is not None and info.dtype[0] in "iu" and
+             info.shape is not None and (info.shape.rank or 0) <= 1}
+    for node in graph.nodes + graph.body_nodes:
+        value = node.attrs.get("value") if node.op == "Constant" and node.outputs else None
+        if getattr(value, "ndim", 2) <= 1 and getattr(value, "dtype", None) is not None \
+                and value.dtype.kind in "iu":
+            names.add(node.outputs[0])
+    return frozenset(names)
 
 
 def constrained(graph, core, primary) -> set | None:

@@ -79,3 +79,19 @@ def test_a_densenet_concat_along_the_height_is_its_own_error():
     (d,) = shape_logic.solve(model).diagnostics
     assert d.message == 'Concat "n210" needs r195.shape[1] == r209.shape[1]'
     assert d.notes[-1].endswith("with n210 left out the graph has none (fix this one first)")
+
+
+def test_a_constant_nodes_axes_are_no_side_of_a_clash():
+    # a Squeeze of axis 0 where x has 3 there, its axes a Constant node's [0] (as exporters
+    # write them): not "needs x.shape[0] == axes.shape[0]" (the axes list one axis)
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("Constant", [], ["axes"], value=helper.make_tensor(
+                 "axes", TensorProto.INT64, [1], [0])),
+             helper.make_node("Squeeze", ["x", "axes"], ["y"], name="sq")]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, "s"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    (d,) = shape_logic.solve(model).diagnostics
+    assert "axes.shape" not in d.message and "x" in d.message, d.message
