@@ -263,7 +263,9 @@ def _one_declaration_behind(problem, finder, found):
         # (its dims, or dtype, alone when they are the error: the table keeps the rest)
         for off in ([alone] if alone else []) + [parts]:
             if not finder.conflict_places(finder.sources - off):
-                behind.append((kind, name, off))
+                if part == "dtype" or _given_otherwise(graph, finder, finder.sources - off,
+                                                       name):
+                    behind.append((kind, name, off))
                 break
     if len(behind) != 1:
         return None
@@ -273,6 +275,24 @@ def _one_declaration_behind(problem, finder, found):
     sub_atoms = finder.view(first, tensors_near(graph, first))  # (the first's values)
     diag, _ = describe(problem, place, core, sub_atoms, finder, blame=(kind, name))
     return [diag], finder.sources - parts
+
+
+def _given_otherwise(graph, finder, active, name) -> bool:
+    """Whether, with `active` sources on (a declaration of `name` off), the graph gives
+    `name` a size of its own that the declaration contradicts: another rank, or another
+    integer at an axis (not 0; an expression is a requirement on the inputs' sizes, not a
+    contradiction). Without that the declaration is no mistake to name - the graph leaves
+    the axis open, and an open axis absorbs any difference: a ViT's class token joined
+    along the features, 32 + 32 for its LayerNorm's 32, blamed the token `cls` [1, 1, 32]
+    as "declared" (without it, its last axis open fits as 0)."""
+    info = graph.inputs.get(name) or graph.initializers.get(name)
+    dims = info.shape.dims if info is not None and info.shape is not None else None
+    got = decode(graph, finder.view(active, [name])).shapes.get(name)
+    if dims is None or got is None or got.dims is None:
+        return False
+    if len(got.dims) != len(dims):
+        return True
+    return any(g.is_int and g.value != 0 and str(g) != str(d) for g, d in zip(got.dims, dims))
 
 
 def _values_in_every_core(found) -> set:

@@ -180,6 +180,11 @@ class Graph:
         return list(seen)
 
     @property
+    def from_onnx(self) -> bool:
+        """Read from an ONNX model (a ModelProto or its GraphProto), not a JSON graph."""
+        return type(self.source).__name__ in ("ModelProto", "GraphProto")
+
+    @property
     def has_bodies(self) -> bool:
         """Some node has a subgraph body (If, Loop, Scan), with nodes of its own or not (a
         branch may give a tensor of the graph around it as it is)."""

@@ -66,7 +66,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     graph = problem.graph
     as_is = (problem, atoms, decoded, funcs, [], {})
     declared = _declared(graph)
-    if not declared or not _from_onnx(graph.source):
+    if not declared or not graph.from_onnx:
         return as_is
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
@@ -391,6 +391,3 @@ def _given(graph, alone, t: str, k: int):
     return shape.dims[k] if ok else None
 
 
-def _from_onnx(source) -> bool:
-    """The graph was read from an ONNX model (a ModelProto or its GraphProto)."""
-    return type(source).__name__ in ("ModelProto", "GraphProto")

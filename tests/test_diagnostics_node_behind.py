@@ -251,3 +251,30 @@ def test_errors_whose_cores_share_only_an_initializers_values_point_at_them():
     assert d.notes[-1] == ("1 more error was found; their cores share no node, and all hold "
                            "the values of `hidden` [-1, 64], which 2 nodes read: without "
                            "them the graph has none (they may be the mistake)")
+
+
+def test_an_onnx_initializer_s_dims_are_its_data_s_not_a_declaration_to_blame():
+    # A class token joined along the features instead of the tokens: 4 + 4 where the
+    # LayerNorm and the residual Add need 4, two errors. Without the token's dims the graph
+    # fits (its last axis 0): it was "`cls` is declared [1, 1, 4] but the graph gives 8 at
+    # axis 2". An ONNX initializer's dims are its data's; the Concat is behind both errors
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    inits = [numpy_helper.from_array(np.ones((1, 1, 4), np.float32), "cls"),
+             numpy_helper.from_array(np.ones(4, np.float32), "ln_w"),
+             numpy_helper.from_array(np.zeros(4, np.float32), "ln_b")]
+    nodes = [helper.make_node("Concat", ["cls", "x"], ["cat"], name="cat", axis=2),
+             helper.make_node("LayerNormalization", ["cat", "ln_w", "ln_b"], ["n"],
+                              name="ln", axis=-1),
+             helper.make_node("Add", ["cat", "r"], ["y"], name="res")]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4]),
+                     helper.make_tensor_value_info("r", TensorProto.FLOAT, [1, 1, 4])],
+        [helper.make_tensor_value_info("n", TensorProto.FLOAT, None),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    (d,) = shape_logic.solve(model).diagnostics
+    assert "is declared" not in d.message
+    assert d.message.startswith(('LayerNormalization "ln"', 'Add "res"')), d.message
+    assert any('with Concat "cat" left out the graph has none' in n for n in d.notes), d.notes
