@@ -54,7 +54,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
         tensor0, node0 = subject(place)
         local = near_ends(graph, core, distances_from(graph, tensor0, node0))
     declared = blame or _contradicted_declaration(graph, local, sub_atoms)
-    primary = None if declared else _primary_node(graph, local, place)
+    primary = None if declared else _primary_node(graph, local, place, core, finder, minimal)
     tensor, axis = _where_it_shows(place, primary, sub_atoms)
     diag = Diagnostic(code_for(place, values), "", tensor=tensor, axis=axis, values=values)
     if declared:
@@ -100,7 +100,9 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
                           f"{_context_values(problem, t) if t in given else ''}"
                           " as the rest of the graph gives it" for t in shown)
         if len(context) > len(shown):
-            diag.notes.append(f"and {len(context) - len(shown)} more tensors as the rest of "
+            more = len(context) - len(shown)
+            diag.notes.append(f"and {more} more tensor as the rest of the graph gives it"
+                              if more == 1 else f"and {more} more tensors as the rest of "
                               "the graph gives them")
         diag.context += upstream_sources(whole or graph, context)
     if primary is not None:
@@ -178,12 +180,17 @@ def _declared_shape(graph, kind, name) -> str:
     return f"{text} ({info.dtype})" if info.dtype else text
 
 
-def _primary_node(graph, core, place):
+def _primary_node(graph, core, place, whole=None, finder=None, minimal=True):
     """Where the clash shows: the node a place names, else the last in graph order of the
     core's sinks (no node of the core reads their outputs: where the two flows of values
     meet, for a feed-forward graph), one that reads or makes the place's tensor if any
     does (a HF MobileNetV2's first Conv, not a Constant of its ninth layer that the
-    exporter shared with the first one's padding); None for a core of no node."""
+    exporter shared with the first one's padding); None for a core of no node. `core` is
+    the part shown of a core carried far (not `minimal`, the `whole` core: its far end
+    may be no side of the clash); such a sink must be one without which the whole core
+    clears, else the core's readers or makers of the place's tensor are tried (a HF T5
+    whose encoder's heads went wrong showed the clash at its relative attention table and
+    named the decoder's last LayerNorm's Div, Sqrt and Constant, one diagnostic each)."""
     tensor, node_name = subject(place)
     if node_name is not None:
         return next((n for n in graph.nodes if n.name == node_name), None)
@@ -194,7 +201,18 @@ def _primary_node(graph, core, place):
     sinks = [n for n in nodes if not any(t in read for t in n.outputs if t)]
     near = [n for n in sinks if tensor is not None and (tensor in n.inputs or
                                                         tensor in n.outputs)]
-    return (near or sinks)[-1] if sinks else None
+    first = (near or sinks)[-1] if sinks else None
+    if minimal or first is None or finder is None or _needed(first, place, whole, finder):
+        return first
+    at = [n for n in nodes if tensor is not None and (tensor in n.inputs or tensor in n.outputs)]
+    return next((n for n in reversed(at) if _needed(n, place, whole, finder)), first)
+
+
+def _needed(node, place, core, finder) -> bool:
+    """Whether `core` without `node` leaves the clash at `place` (one solve)."""
+    rest = {s for s in core if not (s.arguments[0].name == "node" and
+                                    s.arguments[1].string == node.name)}
+    return place not in finder.conflict_places(rest)
 
 
 def _where_it_shows(place, primary, sub_atoms):

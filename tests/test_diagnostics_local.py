@@ -56,6 +56,17 @@ def test_the_core_is_local_and_the_rest_is_context(local_mode):
     assert d["context"] == 1 + 2 + 8 + 31
 
 
+def test_the_context_listed_is_capped(local_mode, monkeypatch):
+    # the tensors the rest of the graph gives are listed up to MAX_CONTEXT_NOTES, the
+    # latest in the graph first, and the others counted
+    from shape_logic import describe
+
+    monkeypatch.setattr(describe, "MAX_CONTEXT_NOTES", 0)
+    (d,) = shape_logic.solve(chain(12, bad=8)).to_json()["diagnostics"]
+    assert d["notes"][-1] == "and 1 more tensor as the rest of the graph gives it"
+    assert not any(n.startswith("`") for n in d["notes"])
+
+
 def test_local_and_whole_graph_explanations_agree_on_the_error(local_mode, monkeypatch):
     local = shape_logic.solve(chain(6, bad=4)).to_json()["diagnostics"]
     monkeypatch.setattr(diagnose, "LOCAL_FROM_NODES", 10**9)
