@@ -170,6 +170,15 @@ def why_text(why: str) -> str:
         expected = (parts[1] if len(parts) == 2 or parts[1] == parts[2]
                     else f"{parts[1]} to {parts[2]}")
         return f"takes {expected} inputs, not {parts[0]}"
+    from .asp.program import why_texts
+
+    texts = why_texts()
+    text = texts.get(f"{name}/{len(parts)}", texts.get(name))
+    if text is not None:  # (a rule file's why_text: {1}, {2}... its arguments)
+        try:
+            return re.sub(r"\{(\d+)\}", lambda m: parts[int(m.group(1)) - 1], text)
+        except IndexError:
+            pass  # (a term with fewer arguments than the text names: said as it is)
     words = name.replace("_", " ")
     return f"{words} ({', '.join(parts)})" if parts else words
 

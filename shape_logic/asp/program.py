@@ -29,6 +29,8 @@ _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
 _ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
 _USES_LINE = re.compile(r"^%\s*uses:(.*)$", re.M)
 _NONEMPTY_HEAD = re.compile(r"^\s*nonempty\(", re.M)
+# a why_text/2 fact on a line of its own (schema.lp)
+_WHY_TEXT = re.compile(r'^\s*why_text\(\s*"([\w/]+)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)\s*\.', re.M)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,11 @@ class RuleFile:
         Conv.lp's shape rules do the rest. A solve loads those files along with it (the
         ones in force: a user's Conv.lp replaces ours for QLinearConv too)."""
         return tuple(op for m in _USES_LINE.finditer(self.text) for op in m.group(1).split())
+
+    @cached_property
+    def why_texts(self) -> dict[str, str]:
+        """The file's why_text(Name, Text) facts: how diagnostics word its reasons."""
+        return {m.group(1): m.group(2) for m in _WHY_TEXT.finditer(self.text)}
 
     @cached_property
     def seeds_rows(self) -> bool:
@@ -132,7 +139,26 @@ def load_rule_file(op: str, path: Path) -> RuleFile:
             raise InputError(f"cannot read rule file: {e}", str(path))
     rf = _read_rule_file(op, path)
     _checked(rf.text, str(path))
+    _users_why_texts.update(rf.why_texts)
     return rf
+
+
+_users_why_texts: dict = {}  # the why_text facts of users' rule files loaded so far
+
+
+def why_texts() -> dict[str, str]:
+    """Name -> text of every why_text fact: our rule files' (read once), then those of the
+    users' rule files loaded in this process, which come first."""
+    return {**_shipped_why_texts(), **_users_why_texts}
+
+
+@lru_cache(maxsize=1)
+def _shipped_why_texts() -> dict[str, str]:
+    out: dict = {}
+    for path in sorted(RULES_DIR.glob("*.lp")):
+        for m in _WHY_TEXT.finditer(path.read_text()):
+            out.setdefault(m.group(1), m.group(2))
+    return out
 
 
 def _read_rule_file(op: str, path: Path) -> RuleFile:
