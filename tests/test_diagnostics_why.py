@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import shape_logic
-from shape_logic.asp.program import RULES_DIR, why_texts
+from shape_logic.asp.program import ENCODINGS_DIR, RULES_DIR, why_texts
 from shape_logic.diagnostics import why_text
 
 
@@ -24,12 +24,15 @@ def test_the_arity_picks_the_text_and_an_unknown_reason_stays_a_term():
     assert why_text("nonpositive(kernel, 1, 0)") == "kernel axis 1 must be positive, not 0"
     assert why_text("negative_size(0, -2)") == "element 0 of the shape is negative: -2"
     assert why_text("no_such_reason(1, 2)") == "no such reason (1, 2)"
+    # (reasons many rule files share are worded in encodings/violations.lp)
+    assert why_text("dtype_not_float(i64)") == "takes float tensors, not i64"
+    assert why_text("missing_attr(kernel_shape)") == "needs the attribute kernel_shape"
 
 
 def test_our_rule_files_word_a_reason_one_way():
     said: dict = {}
     pattern = re.compile(r'^why_text\("([\w/]+)", "(.*)"\)\.$', re.M)
-    for path in sorted(RULES_DIR.glob("*.lp")):
+    for path in sorted(RULES_DIR.glob("*.lp")) + sorted(ENCODINGS_DIR.glob("*.lp")):
         for name, text in pattern.findall(path.read_text()):
             assert said.setdefault(name, text) == text, (path.name, name)
     assert said and all(why_texts()[name] == text for name, text in said.items())

@@ -147,15 +147,16 @@ _users_why_texts: dict = {}  # the why_text facts of users' rule files loaded so
 
 
 def why_texts() -> dict[str, str]:
-    """Name -> text of every why_text fact: our rule files' (read once), then those of the
-    users' rule files loaded in this process, which come first."""
+    """Name -> text of every why_text fact: our rule files' and encodings' (read once, a
+    rule file's before the encodings'), then those of the users' rule files loaded in this
+    process, which come first."""
     return {**_shipped_why_texts(), **_users_why_texts}
 
 
 @lru_cache(maxsize=1)
 def _shipped_why_texts() -> dict[str, str]:
     out: dict = {}
-    for path in sorted(RULES_DIR.glob("*.lp")):
+    for path in sorted(RULES_DIR.glob("*.lp")) + sorted(ENCODINGS_DIR.glob("*.lp")):
         for m in _WHY_TEXT.finditer(path.read_text()):
             out.setdefault(m.group(1), m.group(2))
     return out
