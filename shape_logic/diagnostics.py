@@ -166,10 +166,12 @@ def why_text(why: str) -> str:
     parts = [a.strip() for a in args.rstrip(")").split(",")] if args else []
     if name == "axis_out_of_range" and len(parts) == 3:
         return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
-    if name == "inputs" and len(parts) >= 2:
-        expected = (parts[1] if len(parts) == 2 or parts[1] == parts[2]
-                    else f"{parts[1]} to {parts[2]}")
-        return f"takes {expected} inputs, not {parts[0]}"
+    if name in ("inputs", "outputs") and len(parts) >= 3:  # (arity and its likes)
+        expected = parts[1] if parts[1] == parts[2] else f"{parts[1]} to {parts[2]}"
+        noun = name[:-1] if expected == "1" else name
+        return f"{'takes' if name == 'inputs' else 'gives'} {expected} {noun}, not {parts[0]}"
+    if name == "inputs" and len(parts) == 2:
+        return f"takes {parts[1]} input{'' if parts[1] == '1' else 's'}, not {parts[0]}"
     from .asp.program import why_texts
 
     texts = why_texts()

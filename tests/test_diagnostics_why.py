@@ -27,6 +27,9 @@ def test_the_arity_picks_the_text_and_an_unknown_reason_stays_a_term():
     # (reasons many rule files share are worded in encodings/violations.lp)
     assert why_text("dtype_not_float(i64)") == "takes float tensors, not i64"
     assert why_text("missing_attr(kernel_shape)") == "needs the attribute kernel_shape"
+    # (arity's counts, and rule files' own of outputs)
+    assert why_text("inputs(0, 1, 1)") == "takes 1 input, not 0"
+    assert why_text("outputs(3, 1, 2)") == "gives 1 to 2 outputs, not 3"
 
 
 def test_our_rule_files_word_a_reason_one_way():
