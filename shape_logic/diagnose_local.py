@@ -14,6 +14,7 @@ from .limits import Abandoned
 from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
 from .node_behind import one_node_behind
+from .born import born_node, born_place
 from .place_order import near_odd_value, places_in_order
 from .scopes import other_branch
 
@@ -41,6 +42,7 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
     remaining = places_in_order(graph, atoms.conflicts, atoms.binds, claimed)
     conflicts = atoms.conflicts
     context = (atoms_given, decoded, values)
+    born = born_node(problem, conflicts, allowance)  # (where a clash that spread began)
     while remaining and len(out) < MAX_ERRORS:
         # A size required backward shows first where it ends, far from its cause: a mutated
         # BART's encoder weight one row too many (33 for the hidden 32) collided first at
@@ -50,8 +52,20 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
         # odd value is declared comes first (place_order.near_odd_value), then the
         # earliest, then the latest.
         odd = near_odd_value(graph, conflicts, remaining, blocked)
-        found = None
-        for place in dict.fromkeys([p for p in (odd, remaining[0], remaining[-1]) if p]):
+        # ... and before all, the place at the node where a clash that spread was born
+        # (born.py), for the first error, if it is explained there (at that node)
+        at_born = born_place(graph, born, remaining) if born is not None and not out else None
+        if at_born is not None:
+            try:
+                found = explained_at(problem, at_born, context, blocked, allowance)
+            except Abandoned:
+                found = None
+            if found is not None and not (found[0].place or "").endswith(f'"{born.name}"'):
+                found = None  # (explained at another node: the usual order decides)
+        else:
+            found = None
+        for place in dict.fromkeys([p for p in (odd, remaining[0], remaining[-1])
+                                    if p and p != at_born and found is None]):
             try:
                 found = explained_at(problem, place, context, blocked, allowance) or found
             except Abandoned:

@@ -208,7 +208,7 @@ def _left_out(problem, node) -> set:
     declared output made by the node alone says what the node would: left with the
     declaration and no node, a KV cache's present_k [D0, 4, L, 8] met the batch of the
     graph's queries as max(D0, batch), whose floors ran the grounding away)."""
-    return set(with_output_claims(problem.graph, {_node_source(node.name)}))
+    return set(with_output_claims(problem.graph, {node_source(node.name)}))
 
 
 # the nodes whose first output the rules give an input's shape (a unary operator's, a
@@ -244,6 +244,6 @@ def _clears(problem, off: set, allowance: int | None = None, facts: str = "") ->
     return not rest.conflicts
 
 
-def _node_source(name: str) -> clingo.Symbol:
+def node_source(name: str) -> clingo.Symbol:
     return clingo.Function("src", [clingo.Function("node"), clingo.String(name),
                                    clingo.Function("all")])

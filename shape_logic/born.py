@@ -1,0 +1,71 @@
+"""Where a clash is born in the forward order of the graph: the first node whose prefix
+(it and the nodes listed before it, with their outputs' claims) already conflicts.
+
+A size that collides spreads through equal axes both ways: light ResNet-50 with one
+convolution's pads one too many (15 wide for 14) meets the shortcut's 14 at the residual
+Sum after it, and the Sums make every block's width one class, so the 15 reaches back to
+the first block, the earliest place in the flow, and the diagnostic named a node there.
+No node after the Sum is needed for the clash: the prefix ending at the Sum conflicts,
+the one before it does not. The program is monotone in its sources (a node more derives
+more), so the first such prefix is found by bisection: a whole-graph solve per step."""
+from __future__ import annotations
+
+from .explain import with_output_claims
+from .limits import Abandoned
+from .node_behind import node_source
+
+# only where a clash has spread to this many places (below, the earliest place is near)
+SPREAD = 20
+
+
+def born_node(problem, conflicts, allowance=None):
+    """The node where the clash is born (see the module), or None: a clash of few places,
+    a graph with bodies, declarations that clash without any node, or a solve past the
+    allowance."""
+    graph = problem.graph
+    if len({c.arguments[0] for c in conflicts}) < SPREAD or graph.has_bodies:
+        return None
+    nodes = graph.nodes
+
+    def conflicts_upto(k: int) -> bool:  # nodes[k + 1:] left out
+        off = with_output_claims(graph, {node_source(n.name) for n in nodes[k + 1:]})
+        rest, _ = problem.atoms(off=off, allowance=allowance)
+        rest.release_control()
+        return bool(rest.conflicts)
+
+    try:
+        if conflicts_upto(-1):
+            return None
+        lo, hi = 0, len(nodes) - 1  # (the whole graph conflicts)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if conflicts_upto(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+    except Abandoned:
+        return None
+    return nodes[lo]
+
+
+def born_place(graph, node, places):
+    """Of `places` (in order), the first at `node` itself, else at a tensor only it reads
+    or that it makes; None where there is none (a place at an input another node reads
+    too is explained at whichever node its core ends: light Inception-v2's last Concat
+    along the batch was explained first at the AveragePool beside it, its own error
+    second)."""
+    from .describe import subject
+
+    readers = graph.readers()
+
+    def rank(place):
+        tensor, name = subject(place)
+        if name == node.name:
+            return 0
+        if tensor in node.outputs or (tensor in node.inputs and all(
+                r.name == node.name for r in readers.get(tensor, []))):
+            return 1
+        return 2
+
+    ranked = sorted(range(len(places)), key=lambda i: (rank(places[i]), i))
+    return places[ranked[0]] if ranked and rank(places[ranked[0]]) < 2 else None
