@@ -10,9 +10,10 @@ the one before it does not. The program is monotone in its sources (a node more 
 more), so the first such prefix is found by bisection: a whole-graph solve per step."""
 from __future__ import annotations
 
+from .describe import subject
 from .explain import with_output_claims
 from .limits import Abandoned
-from .node_behind import node_source
+from .node_behind import graph_clears, node_source
 
 # only where a clash has spread to this many places (below, the earliest place is near)
 SPREAD = 20
@@ -29,9 +30,7 @@ def born_node(problem, conflicts, allowance=None):
 
     def conflicts_upto(k: int) -> bool:  # nodes[k + 1:] left out
         off = with_output_claims(graph, {node_source(n.name) for n in nodes[k + 1:]})
-        rest, _ = problem.atoms(off=off, allowance=allowance)
-        rest.release_control()
-        return bool(rest.conflicts)
+        return not graph_clears(problem, off, allowance)
 
     try:
         if conflicts_upto(-1):
@@ -54,18 +53,12 @@ def born_place(graph, node, places):
     too is explained at whichever node its core ends: light Inception-v2's last Concat
     along the batch was explained first at the AveragePool beside it, its own error
     second)."""
-    from .describe import subject
-
     readers = graph.readers()
 
-    def rank(place):
+    def own(place) -> bool:
         tensor, name = subject(place)
-        if name == node.name:
-            return 0
-        if tensor in node.outputs or (tensor in node.inputs and all(
-                r.name == node.name for r in readers.get(tensor, []))):
-            return 1
-        return 2
+        return name == node.name or tensor in node.outputs or (tensor in node.inputs and all(
+            r.name == node.name for r in readers.get(tensor, [])))
 
-    ranked = sorted(range(len(places)), key=lambda i: (rank(places[i]), i))
-    return places[ranked[0]] if ranked and rank(places[ranked[0]]) < 2 else None
+    return next((p for p in places if subject(p)[1] == node.name),
+                next((p for p in places if own(p)), None))

@@ -60,7 +60,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     if declared:
         before = _shapes_without(problem, core, finder, drop_declaration=declared)
         kind, name = declared
-        info = _declaration(graph, kind, name)
+        info = declared_info(graph, kind, name)
         if place.name == "dtype" and len(values) == 2 and info.dtype in values:  # (shapes agree)
             diag.message = (f"`{name}` is declared {info.dtype} but the graph gives "
                             f"{values[1] if values[0] == info.dtype else values[0]}")
@@ -142,7 +142,7 @@ def _axis_given(graph, kind, name, place, values) -> str:
     """What the graph gives a declared tensor the core gives no shape (an LSTM's y
     declared [batch, seq, 5], the clash shown at its head's bias [4]): the other value
     at the one declared axis holding either, else 'another shape'."""
-    info = _declaration(graph, kind, name)
+    info = declared_info(graph, kind, name)
     dims = info.shape.dims if info is not None and info.shape is not None else None
     if dims is None or len(values) != 2:
         return "another shape"
@@ -166,14 +166,14 @@ def _context_values(problem, tensor: str, most: int = 16) -> str:
     return " = [" + ", ".join(found[str(i)] for i in range(len(found))) + "]"
 
 
-def _declaration(graph, kind, name):
+def declared_info(graph, kind, name):
     """The TensorInfo a declaration source names (kind: ann, output, input, init)."""
     return {"ann": graph.annotations, "output": graph.outputs, "input": graph.inputs,
             "init": graph.initializers}[kind].get(name)
 
 
 def _declared_shape(graph, kind, name) -> str:
-    info = _declaration(graph, kind, name)
+    info = declared_info(graph, kind, name)
     if info is None or info.shape is None:
         return f"a {info.dtype} tensor" if info is not None and info.dtype else "otherwise"
     text = str(info.shape)
@@ -199,13 +199,16 @@ def _primary_node(graph, core, place, whole=None, finder=None, minimal=True):
     read = {t for n in nodes for t in n.inputs if t}
     # the core's sinks (no node of it reads their outputs: where flows end and meet)
     sinks = [n for n in nodes if not any(t in read for t in n.outputs if t)]
-    near = [n for n in sinks if tensor is not None and (tensor in n.inputs or
-                                                        tensor in n.outputs)]
+
+    def at_tensor(n) -> bool:  # (reads or makes the place's tensor)
+        return tensor is not None and (tensor in n.inputs or tensor in n.outputs)
+
+    near = [n for n in sinks if at_tensor(n)]
     first = (near or sinks)[-1] if sinks else None
     if minimal or first is None or finder is None or _needed(first, place, whole, finder):
         return first
-    at = [n for n in nodes if tensor is not None and (tensor in n.inputs or tensor in n.outputs)]
-    return next((n for n in reversed(at) if _needed(n, place, whole, finder)), first)
+    return next((n for n in reversed(nodes) if at_tensor(n) and _needed(n, place, whole, finder)),
+                first)
 
 
 def _needed(node, place, core, finder) -> bool:

@@ -9,7 +9,7 @@ of the place where the conflict shows (neighbourhood.py), not from the whole gra
 from __future__ import annotations
 
 from .decode import decode
-from .describe import core_entries, describe, subject
+from .describe import core_entries, declared_info, describe, subject
 from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, claim_sources, distances_from, with_output_claims
 from .limits import Abandoned
@@ -264,7 +264,7 @@ def _one_declaration_behind(problem, finder, found):
         for off in ([alone] if alone else []) + [parts]:
             if not finder.conflict_places(finder.sources - off):
                 if part == "dtype" or _given_otherwise(graph, finder, finder.sources - off,
-                                                       name):
+                                                       kind, name):
                     behind.append((kind, name, off))
                 break
     if len(behind) != 1:
@@ -277,7 +277,7 @@ def _one_declaration_behind(problem, finder, found):
     return [diag], finder.sources - parts
 
 
-def _given_otherwise(graph, finder, active, name) -> bool:
+def _given_otherwise(graph, finder, active, kind, name) -> bool:
     """Whether, with `active` sources on (a declaration of `name` off), the graph gives
     `name` a size of its own that the declaration contradicts: another rank, or another
     integer at an axis (not 0; an expression is a requirement on the inputs' sizes, not a
@@ -285,7 +285,7 @@ def _given_otherwise(graph, finder, active, name) -> bool:
     the axis open, and an open axis absorbs any difference: a ViT's class token joined
     along the features, 32 + 32 for its LayerNorm's 32, blamed the token `cls` [1, 1, 32]
     as "declared" (without it, its last axis open fits as 0)."""
-    info = graph.inputs.get(name) or graph.initializers.get(name)
+    info = declared_info(graph, kind, name)
     dims = info.shape.dims if info is not None and info.shape is not None else None
     got = decode(graph, finder.view(active, [name])).shapes.get(name)
     if dims is None or got is None or got.dims is None:

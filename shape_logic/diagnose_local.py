@@ -55,15 +55,14 @@ def diagnose_locally(problem, atoms, decoded, hidden, allowance, own
         # ... and before all, the place at the node where a clash that spread was born
         # (born.py), for the first error, if it is explained there (at that node)
         at_born = born_place(graph, born, remaining) if born is not None and not out else None
+        found = None
         if at_born is not None:
             try:
                 found = explained_at(problem, at_born, context, blocked, allowance)
             except Abandoned:
-                found = None
+                pass
             if found is not None and not (found[0].place or "").endswith(f'"{born.name}"'):
                 found = None  # (explained at another node: the usual order decides)
-        else:
-            found = None
         for place in dict.fromkeys([p for p in (odd, remaining[0], remaining[-1])
                                     if p and p != at_born and found is None]):
             try:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 import clingo
 
 from .answer_set import Atoms
+from .asp.program import why_texts
 from .graph import Graph
 from .scopes import unscoped_name
 
@@ -172,8 +173,6 @@ def why_text(why: str) -> str:
         return f"{'takes' if name == 'inputs' else 'gives'} {expected} {noun}, not {parts[0]}"
     if name == "inputs" and len(parts) == 2:
         return f"takes {parts[1]} input{'' if parts[1] == '1' else 's'}, not {parts[0]}"
-    from .asp.program import why_texts
-
     texts = why_texts()
     text = texts.get(f"{name}/{len(parts)}", texts.get(name))
     if text is not None:  # (a rule file's why_text: {1}, {2}... its arguments)

@@ -67,7 +67,7 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
             if source.arguments[0].name == "node" and (
                     far or source.arguments[1].string in shared):
                 named[source.arguments[1].string] = (diag, set(off))
-    behind = [name for name in named if _clears(problem, named[name][1])]
+    behind = [name for name in named if graph_clears(problem, named[name][1])]
     more = more_found(len(out) - 1)
     if len(behind) == 1:
         diag, off = named[behind[0]]
@@ -84,7 +84,7 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
     # leaves none either, as it gives the node its input. The first diagnostic stands, and
     # points at it.
     order = [n for n in reversed(problem.graph.nodes) if n.name in shared - set(named)]
-    node = next((n for n in order[:MAX_UNNAMED] if _clears(problem, _left_out(problem, n))),
+    node = next((n for n in order[:MAX_UNNAMED] if graph_clears(problem, _left_out(problem, n))),
                 None)
     if node is None:
         return None
@@ -132,8 +132,8 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
             # KV cache was joined along the head size (8 + 8 meeting the queries' 8). Kept at
             # their ranks in the answer, the table's sizes open meet the queries' 8 again:
             # only a node whose sizes alone make the errors clears then.
-            if _clears(problem, off, allowance) and \
-                    _clears(problem, off, allowance, _ranks_kept(atoms, node)):
+            if graph_clears(problem, off, allowance) and \
+                    graph_clears(problem, off, allowance, _ranks_kept(atoms, node)):
                 return node, off
         except Abandoned:
             pass
@@ -236,7 +236,7 @@ def _ranks_kept(atoms, node) -> str:
                    if t and len(rs := atoms.rank.get(t, ())) == 1)
 
 
-def _clears(problem, off: set, allowance: int | None = None, facts: str = "") -> bool:
+def graph_clears(problem, off: set, allowance: int | None = None, facts: str = "") -> bool:
     """Whether the whole graph solves without conflict with `off` switched off (within
     `allowance` computations: limits.Abandoned past them), and `facts` added."""
     rest, _ = problem.atoms(off=off, allowance=allowance, facts=facts)

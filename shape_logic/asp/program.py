@@ -66,7 +66,7 @@ class RuleFile:
     @cached_property
     def why_texts(self) -> dict[str, str]:
         """The file's why_text(Name, Text) facts: how diagnostics word its reasons."""
-        return {m.group(1): m.group(2) for m in _WHY_TEXT.finditer(self.text)}
+        return _why_texts_in(self.text)
 
     @cached_property
     def seeds_rows(self) -> bool:
@@ -157,9 +157,14 @@ def why_texts() -> dict[str, str]:
 def _shipped_why_texts() -> dict[str, str]:
     out: dict = {}
     for path in sorted(RULES_DIR.glob("*.lp")) + sorted(ENCODINGS_DIR.glob("*.lp")):
-        for m in _WHY_TEXT.finditer(path.read_text()):
-            out.setdefault(m.group(1), m.group(2))
+        for name, text in _why_texts_in(path.read_text()).items():
+            out.setdefault(name, text)
     return out
+
+
+def _why_texts_in(text: str) -> dict[str, str]:
+    """Name -> text of the why_text facts of a program file's text (schema.lp)."""
+    return {m.group(1): m.group(2) for m in _WHY_TEXT.finditer(text)}
 
 
 def _read_rule_file(op: str, path: Path) -> RuleFile:
