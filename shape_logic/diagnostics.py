@@ -164,7 +164,7 @@ def _describe(where: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol) -> Diagn
 def why_text(why: str) -> str:
     """A rule file's invalid(N, Why) term in words."""
     name, _, args = why.partition("(")
-    parts = [a.strip() for a in args.rstrip(")").split(",")] if args else []
+    parts = _arguments(args[:-1] if args.endswith(")") else args) if args else []
     if name == "axis_out_of_range" and len(parts) == 3:
         return f"{parts[0]} = {parts[1]} is out of range for rank {parts[2]}"
     if name in ("inputs", "outputs") and len(parts) >= 3:  # (arity and its likes)
@@ -182,6 +182,23 @@ def why_text(why: str) -> str:
             pass  # (a term with fewer arguments than the text names: said as it is)
     words = name.replace("_", " ")
     return f"{words} ({', '.join(parts)})" if parts else words
+
+
+def _arguments(text: str) -> list[str]:
+    """A term's arguments as printed, split at the commas outside brackets and quotes
+    (`1, real(0.5)`: two)."""
+    out, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+        elif not quoted and ch == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    return out + [text[start:].strip()]
 
 
 def plain_text(s: clingo.Symbol) -> str:

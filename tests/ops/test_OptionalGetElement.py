@@ -35,7 +35,7 @@ def test_an_optional_that_surely_holds_none_is_an_error():
                    {"op": "OptionalGetElement", "inputs": ["o"], "outputs": ["y"]}]}
     sol = solve(g)
     assert sol.status == "error"
-    assert "the optional is empty" in sol.diagnostics[0].message
+    assert sol.diagnostics[0].message.endswith("the optional is empty: it holds no element to get")
 
 
 def test_running_it_on_an_empty_optional_input_fails_in_one_line():

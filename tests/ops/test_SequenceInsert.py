@@ -63,10 +63,12 @@ def test_inserting_a_sequence_is_an_error():
     g["nodes"][2]["inputs"][1] = "pair"
     sol = solve(g)
     assert sol.status == "error"
-    assert any("inserts a sequence" in d.to_text() for d in sol.diagnostics), \
+    assert any("inserts `pair`, a sequence: the elements of a sequence must be tensors"
+               in d.to_text() for d in sol.diagnostics), \
         [d.to_text() for d in sol.diagnostics]
     g["nodes"][1] = {"op": "SequenceConstruct", "inputs": ["pair"], "outputs": ["s"]}
-    assert any("element is a sequence" in d.to_text() for d in solve(g).diagnostics)
+    assert any("`pair` is a sequence: the elements of a sequence must be tensors" in d.to_text()
+               for d in solve(g).diagnostics)
 
 
 def test_a_tensor_of_another_type_into_an_empty_sequence_fails_to_run():
