@@ -11,7 +11,8 @@ class GatherND(Kernel):
 
     def run(self, x, indices, batch_dims=0):
         b, k = batch_dims, indices.shape[-1]
-        if b + k > x.ndim or x.shape[:b] != indices.shape[:b]:
+        if b < 0 or b >= indices.ndim or k < 1 or b + k > x.ndim or \
+                x.shape[:b] != indices.shape[:b]:
             raise self.fail(f"indices {list(indices.shape)} do not fit data {list(x.shape)} "
                             f"with batch_dims {b}")
         batch = int(np.prod(x.shape[:b], dtype=np.int64))

@@ -1,7 +1,10 @@
 """GatherND: rules/GatherND.lp on data cases, and against onnx's reference."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
+import shape_logic
+from shape_logic.kernels.GatherND import GatherND
 from shape_logic.testing import check_against_reference, random_array
 from tests.ops.cases import case_test
 
@@ -32,3 +35,17 @@ def test_matches_reference(shape, data):
     idx = np.stack([rng.integers(0, shape[b + j], size=idx_shape[:-1]) for j in range(k)],
                    axis=-1).astype(np.int64)
     check_against_reference("GatherND", [random_array(shape), idx], {"batch_dims": b})
+
+
+def test_a_negative_batch_dims_or_no_index_axis_is_refused_by_rule_and_kernel():
+    for k, b, reason in ((2, -1, "batch_dims must not be negative: -1"),
+                         (0, 0, "its indices' last axis is empty")):
+        g = {"inputs": {"x": {"dtype": "f32", "shape": "[2, 3, 4]"},
+                        "i": {"dtype": "i64", "shape": f"[5, {k}]"}},
+             "nodes": [{"name": "g", "op": "GatherND", "inputs": ["x", "i"], "outputs": ["y"],
+                        "attrs": {"batch_dims": b}}]}
+        (d,) = shape_logic.solve(g).diagnostics
+        assert d.message.startswith('GatherND "g": ' + reason)
+        with pytest.raises(Exception, match="do not fit"):
+            GatherND().run(np.zeros((2, 3, 4), np.float32), np.zeros((5, k), np.int64),
+                           batch_dims=b)
