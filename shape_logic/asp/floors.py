@@ -23,6 +23,7 @@ from functools import lru_cache
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr, ExprOverflow
+from ..symbolic.values import function_of
 
 # the values of its symbol tried for a floor; when e < 1 for all of them, the floor is one
 # above (sound: every value tried fails)
@@ -37,8 +38,9 @@ def least(e: Expr) -> tuple[str, int] | None:
     if len(syms) != 1 or bounds(e)[0] >= 1:
         return None
     (s,) = syms
+    at = function_of(e, s)
     for v in range(1, LEAST_CAP + 1):
-        if evaluate(e, s, v) >= 1:
+        if at(v) >= 1:
             return (s, v) if v > 1 else None
     return s, LEAST_CAP + 1
 
@@ -54,9 +56,10 @@ def most(e: Expr) -> tuple[str, int] | None:
     if len(syms) != 1 or bounds(e)[0] >= 1:
         return None
     (s,) = syms
-    if evaluate(e, s, LEAST_CAP) >= 1:  # (the last value tried runs: no ceiling below it)
+    at = function_of(e, s)
+    if at(LEAST_CAP) >= 1:  # (the last value tried runs: no ceiling below it)
         return None
-    top = max((v for v in range(1, LEAST_CAP) if evaluate(e, s, v) >= 1), default=None)
+    top = max((v for v in range(1, LEAST_CAP) if at(v) >= 1), default=None)
     if top is None:
         return None
     try:
@@ -68,29 +71,7 @@ def most(e: Expr) -> tuple[str, int] | None:
 
 def evaluate(e: Expr, s: str, v: int) -> int:
     """e's integer value at s = v (e has no other symbol)."""
-    total = 0
-    for mono, c in e.terms:
-        term = c
-        for atom, p in mono:
-            term *= _atom_value(atom, s, v) ** p
-        total += term
-    return total
-
-
-def _atom_value(atom, s: str, v: int) -> int:
-    kind = atom.kind
-    if kind == "sym":
-        return v
-    args = [evaluate(a, s, v) for a in atom.args]
-    if kind == "floordiv":
-        return args[0] // args[1]
-    if kind == "mod":
-        return args[0] % args[1]
-    if kind == "max":
-        return max(args)
-    if kind == "min":
-        return min(args)
-    raise ValueError(kind)  # (a ragged dim has no value)
+    return function_of(e, s)(v)
 
 
 class Floors:
@@ -151,7 +132,8 @@ class Floors:
         lo = self.floors.get(s, 1)
         if hi is None or hi - lo > LEAST_CAP:
             return False
-        return all(evaluate(e, s, v) == 0 for v in range(lo, hi + 1))
+        at = function_of(e, s)
+        return all(at(v) == 0 for v in range(lo, hi + 1))
 
     def simplified(self, e: Expr) -> Expr:
         """e without the max and min arguments that others dominate under the floors

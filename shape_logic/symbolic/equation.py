@@ -24,6 +24,7 @@ from typing import Callable
 
 from . import ops
 from .expr import Atom, Expr, ExprOverflow, ZERO
+from .values import Undefined, function_of
 
 MAX_ENUMERATION = 4096
 
@@ -211,7 +212,8 @@ def _solve_single(d: Expr, s: str) -> Relation:
         return CONFLICT
     if hi - lo > MAX_ENUMERATION:
         return UNSOLVED
-    solutions = [v for v in range(lo, hi + 1) if d.subs({s: Expr.const(v)}) == ZERO]
+    solutions = [v for v in range(lo, hi + 1) if is_root(v)] if (is_root := _roots(d, s)) \
+        else [v for v in range(lo, hi + 1) if d.subs({s: Expr.const(v)}) == ZERO]
     if not solutions:
         return CONFLICT
     if len(solutions) == 1:
@@ -219,6 +221,21 @@ def _solve_single(d: Expr, s: str) -> Relation:
     if solutions[-1] - solutions[0] + 1 == len(solutions):
         return Relation("range", s, lo=solutions[0], hi=solutions[-1])
     return UNSOLVED
+
+
+def _roots(d: Expr, s: str):
+    """v -> whether d(v) = 0, by integer arithmetic (symbolic/values.py; where d has no
+    value, by substitution); None where d mentions another symbol."""
+    if d.symbol_set() != {s}:
+        return None
+    f = function_of(d, s)
+
+    def is_root(v: int) -> bool:
+        try:
+            return f(v) == 0
+        except Undefined:
+            return d.subs({s: Expr.const(v)}) == ZERO
+    return is_root
 
 
 def _enclosing_interval(d: Expr, s: str) -> tuple[int, int] | None:
