@@ -18,9 +18,12 @@ def places_in_order(graph, conflicts, binds=None, first=frozenset()) -> list[cli
     x's first: five diagnostics about x came before the Concat's 4 != 2. The places at
     tensors `first` come before all others."""
     order = flow_positions(graph)
-    # a node's place: where its first output is (one scale with the tensors')
-    node_pos = {n.name: order.get(next((t for t in n.outputs if t), ""), len(order))
-                for n in graph.nodes}
+    # a node's place: where its last input is (one scale with the tensors'), so that a
+    # node's own reason comes before a clash its rules make at its inputs, working a size
+    # back from its output (SpaceToDepth's 5 rows for blocksize 2: "two sizes: 4 and 5" at
+    # the input); a node without inputs, where its first output is
+    node_pos = {n.name: max((order.get(t, len(order)) for t in n.inputs if t), default=order.get(
+        next((t for t in n.outputs if t), ""), len(order))) for n in graph.nodes}
 
     def key(place):
         tensor, node = subject(place)
