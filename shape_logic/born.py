@@ -13,7 +13,7 @@ from __future__ import annotations
 from .describe import subject
 from .explain import with_output_claims
 from .limits import Abandoned
-from .node_behind import graph_clears, node_source
+from .node_behind import node_source
 
 # only where a clash has spread to this many places (below, the earliest place is near)
 SPREAD = 20
@@ -23,28 +23,46 @@ def born_node(problem, conflicts, allowance=None):
     """The node where the clash is born (see the module), or None: a clash of few places,
     a graph with bodies, declarations that clash without any node, or a solve past the
     allowance."""
+    if len({c.arguments[0] for c in conflicts}) < SPREAD:
+        return None
+    k = first_prefix(problem, lambda atoms: bool(atoms.conflicts), allowance, whole=True)
+    return None if k is None or k < 0 else problem.graph.nodes[k]
+
+
+def first_prefix(problem, holds, allowance=None, whole: bool = False) -> int | None:
+    """The least k such that `holds(atoms)` of the graph cut after its node k (the nodes
+    after it switched off, with their outputs' claims): -1 when no node is needed, None
+    when the whole graph does not hold either (`whole`: known to hold), the graph has
+    bodies, or a solve runs past the allowance. `holds` must be monotone in the nodes
+    kept: bisection, a whole-graph solve a step."""
     graph = problem.graph
-    if len({c.arguments[0] for c in conflicts}) < SPREAD or graph.has_bodies:
+    if graph.has_bodies:
         return None
     nodes = graph.nodes
 
-    def conflicts_upto(k: int) -> bool:  # nodes[k + 1:] left out
+    def upto(k: int) -> bool:  # nodes[k + 1:] left out
         off = with_output_claims(graph, {node_source(n.name) for n in nodes[k + 1:]})
-        return not graph_clears(problem, off, allowance)
+        atoms, _ = problem.atoms(off=off, allowance=allowance)
+        try:
+            return holds(atoms)
+        finally:
+            atoms.release_control()
 
     try:
-        if conflicts_upto(-1):
+        if upto(-1):
+            return -1
+        lo, hi = 0, len(nodes) - 1
+        if not whole and not upto(hi):
             return None
-        lo, hi = 0, len(nodes) - 1  # (the whole graph conflicts)
         while lo < hi:
             mid = (lo + hi) // 2
-            if conflicts_upto(mid):
+            if upto(mid):
                 hi = mid
             else:
                 lo = mid + 1
     except Abandoned:
         return None
-    return nodes[lo]
+    return lo
 
 
 def born_place(graph, node, places):

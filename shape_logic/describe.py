@@ -80,9 +80,14 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
     if len(values) == 2 and values[1] not in ("negative", "invalid") and \
             not values[1].startswith("axis("):
         diag.notes.append(f"{values[0]} != {values[1]}")
-    bindings = _bindings_text(graph, sub_atoms, values)
+    bindings = _bindings(graph, sub_atoms, values)
     if bindings:
-        diag.notes.append(f"with {bindings}")
+        diag.notes.append("with " + ", ".join(f"{s} = {v}" for s, v in bindings.items()))
+        if whole is None:  # (where the graph fixes them: prefixes of the whole graph)
+            from .binding_origin import origin_note
+            origin = origin_note(problem, bindings, finder.allowance)
+            if origin:
+                diag.notes.append(origin)
     # a hint must make the whole graph solve: only checked when the problem is the whole graph
     hint = _repair_hint(problem, core, finder) if whole is None else None
     if hint:
@@ -309,20 +314,18 @@ def _message(place, values, primary, before, parameters=frozenset(),
     return f"{what} is inconsistent at {place}"
 
 
-def _bindings_text(graph, sub_atoms, values) -> str:
+def _bindings(graph, sub_atoms, values) -> dict:
+    """The inputs' and annotations' names the answer binds: name -> value (an Expr)."""
     from .decode import Resolver
     from .symbolic.expr import Expr
 
     resolve = Resolver(sub_atoms.binds)
-    out = []
     # (a symbol in the colliding values is left unbound there: a binding of it, which
     # the collision itself made - 2*s beside s, at s = 1 from elsewhere, gave s = 2 -
     # would contradict them)
     shown = {name for v in values for name in re.findall(r"[A-Za-z_][\w.]*", v)}
-    for s in sorted(sub_atoms.binds):
-        if graph.symbol_class.get(s, 2) < 2 and s not in shown:
-            out.append(f"{s} = {resolve(Expr.sym(s))}")
-    return ", ".join(out)
+    return {s: resolve(Expr.sym(s)) for s in sorted(sub_atoms.binds)
+            if graph.symbol_class.get(s, 2) < 2 and s not in shown}
 
 
 def _repair_hint(problem, core, finder) -> str | None:

@@ -59,6 +59,7 @@ class CoreFinder:
              "#external act(S) : source(S).\n") +
             "#external check(W) : place(W).\n"
             ":- conflict(W, _, _), check(W).\n")
+        self.allowance = allowance
         self.ctl, _ = problem.control(extra, allowance=allowance)
         self.graph = problem.graph
         self.act_lit: dict[clingo.Symbol, int] = {}

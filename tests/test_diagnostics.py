@@ -61,6 +61,14 @@ EXPECTED = {
                                  ("E0001", inputs("z", "bias") | N("add"))],
     "symbol_two_values": [("E0001", inputs("tokens", "a", "c") | N("join_a", "join_c"))],
     "chain_with_side_branch": [("E0001", inputs("x") | A("t6") | N(*(f"r{i}" for i in range(7))))],
+    "skip_connection_fixes_the_size": [("E0008", inputs("x", "k", "up") | N(
+        "pool", "down", "pool2", "upsample", "skip"))],
+    # (a Concat's clash, not the first convolution's "empty output": a 0 that reached it
+    # through the skip connection's equal axes)
+    "unet_stride_doubled": [("E0001", inputs("img") | N(
+        "/Concat", "/Concat_1", "/Constant", "/MaxPool", "/MaxPool_1", "/Resize",
+        "/up2/ConvTranspose", *(f"/{b}/{b}.{i}/{op}" for b in ("d1", "d2", "mid", "u2")
+                                for i, op in enumerate(("Conv", "Relu", "Conv", "Relu")))))],
 }
 
 
