@@ -7,6 +7,7 @@ failure until it does (strict, so that they are noticed when it lands).
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import shape_logic
 from shape_logic.testing import check_against_reference, check_case, random_array
 
 CASES = {
@@ -128,3 +129,11 @@ def test_an_explicit_output_without_ellipsis_sums_its_axes(shape):
     # numpy's plain einsum rejects "...->"; ONNX's reference (numpy's optimizing path)
     # sums the "..." axes, and so do the rule and the kernel (found by hypothesis)
     check_against_reference("Einsum", [random_array(shape)], {"equation": "...->"})
+
+
+def test_two_arrows_are_said_as_such_not_as_an_operand_of_two_ranks():
+    g = {"inputs": {"x0": {"dtype": "f32", "shape": "[3]"}},
+         "nodes": [{"name": "e", "op": "Einsum", "inputs": ["x0"], "outputs": ["y"],
+                    "attrs": {"equation": "i->->i"}}]}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.message == 'Einsum "e": the equation has more than one `->`'
