@@ -3,7 +3,7 @@ each case a one-node graph whose single diagnostic says the reason in words, not
 import numpy as np
 import pytest
 
-import shape_logic
+from tests.single_diagnostic import the_message
 from shape_logic.diagnostics import why_text
 
 MS, ML = "com.microsoft", "ai.onnx.ml"
@@ -30,9 +30,7 @@ def graph(op, inputs, attrs=None, outputs=("y",), domain=None, opset=None):
     return g
 
 
-def message(g):
-    (d,) = shape_logic.solve(g).diagnostics
-    return d.message
+message = the_message
 
 
 GQA = {"num_heads": 8, "kv_num_heads": 2}

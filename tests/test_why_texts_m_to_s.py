@@ -4,6 +4,7 @@ why_text facts), and the reasons hard to reach in a graph through why_text itsel
 import pytest
 
 import shape_logic
+from tests.single_diagnostic import the_message
 from shape_logic.diagnostics import why_text
 
 MS, ML = "com.microsoft", "ai.onnx.ml"
@@ -33,8 +34,7 @@ def message(op, inputs, attrs=None, opset=None, domain=None, n_outputs=1):
     g["nodes"].append(node)
     if opset:
         g["opset"] = opset
-    (d,) = shape_logic.solve(g).diagnostics
-    return d.message
+    return the_message(g)
 
 
 VALUES = c("f32", "[2]", [0.0, 1.0])

@@ -6,6 +6,7 @@ expressions. A U-Net whose skip connection agreed at one size only asked 138,000
 while explaining, nested ten floors deep: 13.8 s by substitution, 0.3 s so."""
 from __future__ import annotations
 
+import operator
 from typing import Callable
 
 from .expr import Atom, Expr
@@ -60,7 +61,7 @@ def _atom(a: Atom, s: str, memo: dict) -> Callable[[int], int]:
         f = _identity
     elif kind in ("floordiv", "mod"):
         num, den = (_polynomial(x, s, memo) for x in a.args)
-        f = _floordiv(num, den) if kind == "floordiv" else _mod(num, den)
+        f = _division(num, den, operator.floordiv if kind == "floordiv" else operator.mod)
     elif kind in ("max", "min"):
         parts = [_polynomial(x, s, memo) for x in a.args]
         pick = max if kind == "max" else min
@@ -81,19 +82,10 @@ def _opaque(v: int) -> int:
     raise Undefined
 
 
-def _floordiv(num, den):
+def _division(num, den, op):
     def f(v):
         d = den(v)
         if d == 0:
             raise Undefined
-        return num(v) // d
-    return f
-
-
-def _mod(num, den):
-    def f(v):
-        d = den(v)
-        if d == 0:
-            raise Undefined
-        return num(v) % d
+        return op(num(v), d)
     return f
