@@ -20,13 +20,25 @@ from .symbolic.expr import Expr
 
 # the inputs' shapes shown, at most (a Concat of many)
 MAX_INPUTS = 3
+# a bisection step is a solve of the graph: ~11 of them at this size (~0.3 s each)
+MAX_NODES = 2000
 
 
 def origin_note(problem, bindings: dict, allowance=None) -> str | None:
     """A note on where `bindings` (input name -> its value, an Expr) are born, or None
     (no single node does it, the graph has bodies, a solve past the allowance)."""
-    if not bindings:
+    graph = problem.graph
+    if not bindings or len(graph.nodes) > MAX_NODES:
         return None
+    # (several diagnostics of one graph often bind the same names alike: asked once)
+    known = vars(problem).setdefault("_binding_origins", {})
+    key = frozenset(bindings.items())
+    if key not in known:
+        known[key] = _origin_note(problem, bindings, allowance)
+    return known[key]
+
+
+def _origin_note(problem, bindings: dict, allowance) -> str | None:
     graph = problem.graph
 
     def binds(atoms) -> bool:  # (the bindings as the answer resolves them)
