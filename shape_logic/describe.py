@@ -85,7 +85,7 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
         diag.notes.append("with " + ", ".join(f"{s} = {v}" for s, v in bindings.items()))
         if whole is None:  # (where the graph fixes them: prefixes of the whole graph)
             from .binding_origin import origin_note
-            origin = origin_note(problem, bindings, finder.allowance)
+            origin = origin_note(problem, bindings, getattr(finder, "allowance", None))
             if origin:
                 diag.notes.append(origin)
     # a hint must make the whole graph solve: only checked when the problem is the whole graph

@@ -82,11 +82,11 @@ CASES = {
     "not_one_value, a length": (
         ("NonMaxSuppression", NMS + [t("i64", "[2]")], None, None, None),
         'NonMaxSuppression "n": input 2 must hold one value, a scalar or a vector of one '
-        "element: its length, or its rank above 1, is 2"),
+        "element, not 2"),
     "not_one_value, a rank": (
         ("NonMaxSuppression", NMS + [t("i64", "[1]"), t("f32", "[1, 1]")], None, None, None),
         'NonMaxSuppression "n": input 3 must hold one value, a scalar or a vector of one '
-        "element: its length, or its rank above 1, is 2"),
+        "element, not a tensor of rank 2"),
     "norm": (
         ("Normalizer", [t("f32", "[2, 5]")], {"norm": "L3"}, None, ML),
         'Normalizer "n": norm L3 is none of MAX, L1, L2'),
