@@ -43,3 +43,12 @@ def test_an_empty_convolution_of_its_own_is_said():
          "nodes": [{"name": "conv", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"]}]}
     assert _messages(g) == ['Conv "conv": the output is empty along spatial axis 0 (from 0): '
                             'the dilated window is larger than the padded input']
+
+
+def test_a_transposed_convolution_whose_pads_take_everything():
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, 1, 3]"},
+                    "w": {"dtype": "f32", "shape": "[1, 1, 2, 2]"}},
+         "nodes": [{"name": "t", "op": "ConvTranspose", "inputs": ["x", "w"], "outputs": ["y"],
+                    "attrs": {"pads": [1, 0, 1, 0]}}]}
+    assert _messages(g) == ['ConvTranspose "t": the output is empty along spatial axis 0 (from '
+                            '0): its pads take all the transposed convolution makes']
