@@ -155,9 +155,45 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
     # claims: a GPT-2 block's x declared f16 ran past the allowance there)
     rest, _ = problem.atoms(off=with_output_claims(problem.graph, finder.sources - left))
     rest.release_control()
-    if rest.conflicts:
+    advice = _advice_set_aside(problem, finder.sources - left, found) if rest.conflicts \
+        else frozenset()
+    if advice is None:
         return None
-    return _finish(problem, finder, out, found, offs, left, [])
+    out = _finish(problem, finder, out, found, offs, left, [])
+    if advice and out:
+        out[0].notes.append(ADVICE_SET_ASIDE)
+        if problem.switched_off is not None:  # (the table: the graph without them too)
+            problem.switched_off |= advice
+    return out
+
+
+ADVICE_SET_ASIDE = ("some of the model's declared outputs disagree with the graph as well: "
+                    "set aside here, as a solve of the fixed graph sets them aside with a "
+                    "warning (a declared output is advice: exporters declare the sizes they "
+                    "traced)")
+
+
+def _advice_set_aside(problem, off, found) -> frozenset | None:
+    """Where the claims still disagree once the graph's own errors are switched off (`off`):
+    for an ONNX model whose declared outputs disagree with the graph even with every node
+    of the errors' cores (`found`) left out, and agree once they are switched off too,
+    their sources, set aside as a solve of the fixed graph sets them aside (narrowing.py);
+    else None. pad_resize with F.pad's list one pair short was its Pad's error and "`down`
+    is declared [..] but the graph gives [..]", which the unbroken model only warns about.
+    (A LLaMA KV cache joined along the head size: the declared cache output disagrees only
+    through the Concat in the error's core, and is no advice to set aside.)"""
+    graph = problem.graph
+    if not graph.from_onnx:
+        return None
+    cores = {s for _, core in found for s in core if s.arguments[0].name == "node"}
+    apart, _ = problem.atoms(off=with_output_claims(graph, off | cores))
+    apart.release_control()
+    if not apart.conflicts:
+        return None
+    outputs = frozenset(s for s in claim_sources(graph) if s.arguments[0].name == "output")
+    again, _ = problem.atoms(off=with_output_claims(graph, off) | outputs)
+    again.release_control()
+    return None if again.conflicts else outputs
 
 
 def _finish(problem, finder, out, found, offs, active, remaining) -> list[Diagnostic]:

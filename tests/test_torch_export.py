@@ -117,6 +117,29 @@ def test_pads_and_resizes_with_merged_output_names():
         assert_runtime_shapes(model, sol, f)
 
 
+def test_a_pad_list_one_pair_short_is_the_pads_error_alone():
+    """The same model with F.pad's list cut to one pair: the Pad's error, and the declared
+    outputs the unbroken model only warns about are set aside here too (a note), not
+    errors of their own; the table shows x as declared."""
+    import copy
+
+    import numpy as np
+    import torch_models
+    from onnx import numpy_helper
+
+    model, _, _ = _solved(torch_models.pad_resize)
+    bad = copy.deepcopy(model)
+    (pads,) = [n for n in bad.graph.node if n.op_type == "Constant"
+               and numpy_helper.to_array(n.attribute[0].t).tolist() == [1, 2, 3, 4]]
+    pads.attribute[0].t.CopyFrom(numpy_helper.from_array(np.array([1, 2], np.int64)))
+    sol = solve(bad)
+    (d,) = sol.diagnostics
+    assert d.message == 'Pad "/Pad" gives `x` two ranks: 3 and 4'
+    assert any(note.startswith("some of the model's declared outputs disagree") for note in d.notes)
+    (row,) = [line for line in sol.to_text().splitlines() if line.startswith("  x ")]
+    assert row.split()[2:6] == ["[batch,", "3,", "height,", "width]"]
+
+
 def test_a_scripted_loop_that_grows_a_sequence_keeps_its_other_axis():
     """torch.jit.script of a `for` loop concatenating a row per iteration: a Loop whose
     carried value grows along axis 0. Axis 1 is the input's `d` in every run (it was the
