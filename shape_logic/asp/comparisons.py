@@ -17,7 +17,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @least_in, @most_in, @if_join, @inherit,
+    """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in, @if_join, @inherit,
     @le, @one_where."""
 
     @remembered
@@ -48,6 +48,16 @@ class Comparisons:
         (floors.least); no term otherwise."""
         try:
             hit = floors.least(symbol_to_expr(e))
+        except FAILURES + (ValueError,):
+            return []
+        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+    @remembered
+    def least_nonnegative(self, e: clingo.Symbol):
+        """@least_nonnegative(E): (S, L) for a value E >= 0 of one symbol S, where S >= L > 1
+        follows (floors.least_nonnegative); no term otherwise."""
+        try:
+            hit = floors.least_nonnegative(symbol_to_expr(e))
         except FAILURES + (ValueError,):
             return []
         return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])

@@ -45,6 +45,12 @@ def least(e: Expr) -> tuple[str, int] | None:
     return s, LEAST_CAP + 1
 
 
+def least_nonnegative(e: Expr) -> tuple[str, int] | None:
+    """(s, L) as `least` gives it for e + 1 >= 1, that is e >= 0 (a cropped axis may be
+    empty, not negative)."""
+    return least(e + 1)
+
+
 @lru_cache(maxsize=1024)  # (pure; an If's condition asks it once per solve)
 def most(e: Expr) -> tuple[str, int] | None:
     """(s, H): e's one symbol s, and the greatest H >= 1 with e(H) >= 1, where e < 1 at

@@ -109,3 +109,19 @@ def test_matches_reference(shape, data):
     inputs = [x, i64(*pads)] + ([] if axes is None else [None, i64(*axes)])
     check_against_reference("Pad", inputs, {"mode": mode}, opset=opset, const=[1, 3],
                             reference_fails_ok=min(pads) < 0)
+
+
+def test_a_cropped_axis_bounds_its_symbol_from_below_and_may_be_empty():
+    # pads [0, -5] on w: w - 5 holds from w = 5 on (0 elements there, as onnxruntime runs it)
+    import numpy as np
+
+    import shape_logic
+
+    g = {"opset": 18,
+         "inputs": {"x": {"dtype": "f32", "shape": "[2, w]"}},
+         "initializers": {"p": {"dtype": "i64", "shape": [4], "data": [0, 0, 0, -5]}},
+         "nodes": [{"name": "pad", "op": "Pad", "inputs": ["x", "p"], "outputs": ["y"]}]}
+    sol = shape_logic.solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[2, w - 5]" and sol.floors == {"w": 5}
+    out = shape_logic.run(g, {"x": np.zeros((2, 5), np.float32)})
+    assert out["y"].shape == (2, 0)
