@@ -1,6 +1,7 @@
 """ConvTranspose: rules/ConvTranspose.lp on data cases, and against onnx's reference."""
 from hypothesis import given, settings, strategies as st
 
+from shape_logic.solver import solve
 from shape_logic.testing import check_against_reference, infer, random_array
 from tests.ops.cases import case_test
 
@@ -263,3 +264,13 @@ def test_same_padding_below_zero_runs_as_onnxruntime_and_states_no_size():
         assert got.shape == want.shape and np.allclose(got, want, atol=1e-5)
         shape = solve(model).shape("y0")
         assert shape.startswith("[1, 2, ") and "_" in shape, shape
+
+
+def test_pads_that_take_rows_bound_the_height_from_below():
+    # stride 1, a 2-wide kernel: h + 1 rows, less 6 of pads: h - 5, at least 1 (h >= 6)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 1, h, 3]"},
+                    "w": {"dtype": "f32", "shape": "[1, 1, 2, 2]"}},
+         "nodes": [{"name": "t", "op": "ConvTranspose", "inputs": ["x", "w"], "outputs": ["y"],
+                    "attrs": {"pads": [3, 0, 3, 0]}}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("y") == "[1, 1, h - 5, 4]" and sol.floors == {"h": 6}
