@@ -174,14 +174,11 @@ ADVICE_SET_ASIDE = ("some of the model's declared outputs disagree with the grap
 
 
 def _advice_set_aside(problem, off, found) -> frozenset | None:
-    """Where the claims still disagree once the graph's own errors are switched off (`off`):
-    for an ONNX model whose declared outputs disagree with the graph even with every node
-    of the errors' cores (`found`) left out, and agree once they are switched off too,
-    their sources, set aside as a solve of the fixed graph sets them aside (narrowing.py);
-    else None. pad_resize with F.pad's list one pair short was its Pad's error and "`down`
-    is declared [..] but the graph gives [..]", which the unbroken model only warns about.
-    (A LLaMA KV cache joined along the head size: the declared cache output disagrees only
-    through the Concat in the error's core, and is no advice to set aside.)"""
+    """Where the claims still disagree with the own errors switched off (`off`): for an ONNX
+    model whose declared outputs disagree even with every node of the errors' cores
+    (`found`) left out, and agree once switched off too, their sources, set aside as a
+    solve of the fixed graph sets them aside (narrowing.py); else None (DESIGN.md: a LLaMA
+    cache output disagrees only through the Concat in the error's core)."""
     graph = problem.graph
     if not graph.from_onnx:
         return None
