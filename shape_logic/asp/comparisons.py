@@ -17,8 +17,8 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 
 class Comparisons:
-    """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in, @if_join, @inherit,
-    @le, @one_where."""
+    """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
+    @if_join, @inherit, @le, @one_where."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
