@@ -10,11 +10,9 @@ values. The note names it and its inputs' shapes before it, as the graph gives t
 there."""
 from __future__ import annotations
 
-from .born import first_prefix
+from .born import first_prefix, prefix_answer
 from .decode import Resolver, decode
 from .limits import Abandoned
-from .node_behind import node_source
-from .explain import with_output_claims
 from .shapes import format_shape
 from .symbolic.expr import Expr
 
@@ -50,26 +48,17 @@ def _origin_note(problem, bindings: dict, allowance) -> str | None:
     if k is None or k < 0:
         return None
     node = graph.nodes[k]
-    try:
-        before = _shapes_before(problem, k, allowance)
+    try:  # (the shapes before it: the graph cut after the node before)
+        before = prefix_answer(problem, k - 1, lambda atoms: decode(graph, atoms).shapes,
+                               allowance)
     except Abandoned:
         return None
-    shown = [t for t in dict.fromkeys(node.inputs) if t][:MAX_INPUTS]
+    named = [t for t in dict.fromkeys(node.inputs) if t]
+    shown = named[:MAX_INPUTS]
     inputs = ", ".join(f"`{t}` : {format_shape(before[t].parts)}" if before.get(t) is not None
                        else f"`{t}` : ?" for t in shown)
-    more = len([t for t in dict.fromkeys(node.inputs) if t]) - len(shown)
+    more = len(named) - len(shown)
     names = ", ".join(f"{n} = {v}" for n, v in sorted(bindings.items()))
     return (f'{names}: the only {"sizes" if len(bindings) > 1 else "size"} for which '
             f'{node.op} "{node.name}" holds (its inputs {inputs}'
             f'{f" and {more} more" if more > 0 else ""})')
-
-
-def _shapes_before(problem, k: int, allowance) -> dict:
-    """The tensors' shapes with nodes k, k + 1, ... switched off."""
-    graph = problem.graph
-    off = with_output_claims(graph, {node_source(n.name) for n in graph.nodes[k:]})
-    atoms, _ = problem.atoms(off=off, allowance=allowance)
-    try:
-        return decode(graph, atoms).shapes
-    finally:
-        atoms.release_control()

@@ -35,23 +35,16 @@ def first_prefix(problem, holds, allowance=None, whole: bool = False) -> int | N
     when the whole graph does not hold either (`whole`: known to hold), the graph has
     bodies, or a solve runs past the allowance. `holds` must be monotone in the nodes
     kept: bisection, a whole-graph solve a step."""
-    graph = problem.graph
-    if graph.has_bodies:
+    if problem.graph.has_bodies:
         return None
-    nodes = graph.nodes
 
-    def upto(k: int) -> bool:  # nodes[k + 1:] left out
-        off = with_output_claims(graph, {node_source(n.name) for n in nodes[k + 1:]})
-        atoms, _ = problem.atoms(off=off, allowance=allowance)
-        try:
-            return holds(atoms)
-        finally:
-            atoms.release_control()
+    def upto(k: int) -> bool:
+        return prefix_answer(problem, k, holds, allowance)
 
     try:
         if upto(-1):
             return -1
-        lo, hi = 0, len(nodes) - 1
+        lo, hi = 0, len(problem.graph.nodes) - 1
         if not whole and not upto(hi):
             return None
         while lo < hi:
@@ -63,6 +56,18 @@ def first_prefix(problem, holds, allowance=None, whole: bool = False) -> int | N
     except Abandoned:
         return None
     return lo
+
+
+def prefix_answer(problem, k: int, read, allowance=None):
+    """`read(atoms)` of the answer of the graph cut after its node k: the nodes after it
+    switched off, with their outputs' claims (limits.Abandoned past `allowance`)."""
+    graph = problem.graph
+    off = with_output_claims(graph, {node_source(n.name) for n in graph.nodes[k + 1:]})
+    atoms, _ = problem.atoms(off=off, allowance=allowance)
+    try:
+        return read(atoms)
+    finally:
+        atoms.release_control()
 
 
 def born_place(graph, node, places):

@@ -16,8 +16,8 @@ from .shapes import Shape
 from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
+from .symbolic.values import function_of
 from .answer_set import Atoms
-from .asp.floors import evaluate
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -231,9 +231,11 @@ def _within(e: Expr, values: set, ranges: dict) -> bool:
     syms = e.symbol_set()
     (s,) = syms if len(syms) == 1 else (None,)
     lo, hi = ranges.get(s, (1, 0))
+    if not 0 <= hi - lo < ONE_OF_SPAN:
+        return False
     try:
-        return 0 <= hi - lo < ONE_OF_SPAN and all(evaluate(e, s, v) in values
-                                                  for v in range(lo, hi + 1))
+        at = function_of(e, s)
+        return all(at(v) in values for v in range(lo, hi + 1))
     except (ArithmeticError, ValueError):  # (a division by 0 there: say it all the same)
         return False
 

@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic, _describe, diagnostics_from_conflicts
 from .explain import CoreFinder, claim_sources, distances_from, with_output_claims
 from .limits import Abandoned
 from .look_past import more_errors
-from .node_behind import more_found, node_behind_unexplained, one_node_behind
+from .node_behind import graph_clears, more_found, node_behind_unexplained, one_node_behind
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -153,10 +153,9 @@ def _own_errors(problem, own, allowance) -> list[Diagnostic] | None:
         out, left = one
     # with them off, do the claims agree? (a solve, not the explaining program with the
     # claims: a GPT-2 block's x declared f16 ran past the allowance there)
-    rest, _ = problem.atoms(off=with_output_claims(problem.graph, finder.sources - left))
-    rest.release_control()
-    advice = _advice_set_aside(problem, finder.sources - left, found) if rest.conflicts \
-        else frozenset()
+    off = finder.sources - left
+    advice = frozenset() if graph_clears(problem, with_output_claims(problem.graph, off)) \
+        else _advice_set_aside(problem, off, found)
     if advice is None:
         return None
     out = _finish(problem, finder, out, found, offs, left, [])
@@ -183,14 +182,10 @@ def _advice_set_aside(problem, off, found) -> frozenset | None:
     if not graph.from_onnx:
         return None
     cores = {s for _, core in found for s in core if s.arguments[0].name == "node"}
-    apart, _ = problem.atoms(off=with_output_claims(graph, off | cores))
-    apart.release_control()
-    if not apart.conflicts:
+    if graph_clears(problem, with_output_claims(graph, off | cores)):
         return None
     outputs = frozenset(s for s in claim_sources(graph) if s.arguments[0].name == "output")
-    again, _ = problem.atoms(off=with_output_claims(graph, off) | outputs)
-    again.release_control()
-    return None if again.conflicts else outputs
+    return outputs if graph_clears(problem, with_output_claims(graph, off) | outputs) else None
 
 
 def _finish(problem, finder, out, found, offs, active, remaining) -> list[Diagnostic]:

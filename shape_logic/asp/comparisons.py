@@ -9,6 +9,7 @@ from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
 from ..symbolic.expr import Expr
+from ..symbolic.values import function_of
 from . import floors
 from .lifting import FAILURES, remembered
 from .terms import expr_to_symbol, symbol_to_expr
@@ -46,21 +47,13 @@ class Comparisons:
     def least(self, e: clingo.Symbol):
         """@least(E): (S, L) for a value E >= 1 of one symbol S, where S >= L > 1 follows
         (floors.least); no term otherwise."""
-        try:
-            hit = floors.least(symbol_to_expr(e))
-        except FAILURES + (ValueError,):
-            return []
-        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+        return _bound_term(floors.least, lambda: symbol_to_expr(e))
 
     @remembered
     def least_nonnegative(self, e: clingo.Symbol):
         """@least_nonnegative(E): (S, L) for a value E >= 0 of one symbol S, where S >= L > 1
         follows (floors.least_nonnegative); no term otherwise."""
-        try:
-            hit = floors.least_nonnegative(symbol_to_expr(e))
-        except FAILURES + (ValueError,):
-            return []
-        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+        return _bound_term(floors.least_nonnegative, lambda: symbol_to_expr(e))
 
     @remembered
     def least_in(self, e: clingo.Symbol, k: clingo.Symbol):
@@ -68,21 +61,13 @@ class Comparisons:
         its branch K's copies of the names around it: encodings/conditions.lp). Renamed
         as it is: scope K's own bindings are not substituted, or the floor of a name the
         branch binds below it (`_i2_t = 3` where t > 4) would be lost with it."""
-        return self._bound_in(floors.least, e, k)
+        return _bound_term(floors.least, lambda: scope_expr(symbol_to_expr(e), k.number))
 
     @remembered
     def most_in(self, e: clingo.Symbol, k: clingo.Symbol):
         """@most_in(E, K): (S, H) for E >= 1 in scope K's names, of one symbol S, where
         S <= H follows (floors.most: the else-branch of t > 4 has 5 - t >= 1, t <= 4)."""
-        return self._bound_in(floors.most, e, k)
-
-    @staticmethod
-    def _bound_in(find, e: clingo.Symbol, k: clingo.Symbol):
-        try:
-            hit = find(scope_expr(symbol_to_expr(e), k.number))
-        except FAILURES + (ValueError,):
-            return []
-        return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+        return _bound_term(floors.most, lambda: scope_expr(symbol_to_expr(e), k.number))
 
     @remembered
     def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,
@@ -146,6 +131,16 @@ class Comparisons:
             return Number(0)
 
 
+def _bound_term(find, expr):
+    """The term (S, B) of `find(expr())`'s symbol S and bound B (floors.least, most), or
+    no term (none found, or the expression not one the arithmetic takes)."""
+    try:
+        hit = find(expr())
+    except FAILURES + (ValueError,):
+        return []
+    return [] if hit is None else Function("", [String(hit[0]), Number(hit[1])])
+
+
 # the values of a dim's one symbol at which one_only_where evaluates it
 ONE_CAP = 64
 
@@ -161,8 +156,9 @@ def one_only_where(e: Expr, c: Expr, bounds_of=bounds) -> bool:
     if len(syms) != 1:
         return False
     (s,) = syms
+    at = function_of(e, s)
     for v in range(1, ONE_CAP + 1):
-        if floors.evaluate(e, s, v) == 1 and bounds(c.subs({s: Expr.const(v)}))[0] < 0:
+        if at(v) == 1 and bounds(c.subs({s: Expr.const(v)}))[0] < 0:
             return False
     return not_one(e.subs({s: Expr.sym(s) + ONE_CAP}))
 

@@ -75,11 +75,6 @@ def most(e: Expr) -> tuple[str, int] | None:
     return (s, top) if past[1] < 1 else None
 
 
-def evaluate(e: Expr, s: str, v: int) -> int:
-    """e's integer value at s = v (e has no other symbol)."""
-    return function_of(e, s)(v)
-
-
 class Floors:
     """Symbol -> its floor L > 1, and symbol -> its ceiling H (an If branch's own names:
     encodings/conditions.lp), for one solve; its bounds and simplifications."""

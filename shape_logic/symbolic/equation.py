@@ -212,8 +212,8 @@ def _solve_single(d: Expr, s: str) -> Relation:
         return CONFLICT
     if hi - lo > MAX_ENUMERATION:
         return UNSOLVED
-    solutions = [v for v in range(lo, hi + 1) if is_root(v)] if (is_root := _roots(d, s)) \
-        else [v for v in range(lo, hi + 1) if d.subs({s: Expr.const(v)}) == ZERO]
+    is_root = _root_test(d, s)
+    solutions = [v for v in range(lo, hi + 1) if is_root(v)]
     if not solutions:
         return CONFLICT
     if len(solutions) == 1:
@@ -223,18 +223,21 @@ def _solve_single(d: Expr, s: str) -> Relation:
     return UNSOLVED
 
 
-def _roots(d: Expr, s: str):
-    """v -> whether d(v) = 0, by integer arithmetic (symbolic/values.py; where d has no
-    value, by substitution); None where d mentions another symbol."""
+def _root_test(d: Expr, s: str) -> Callable[[int], bool]:
+    """v -> whether d(v) = 0: by integer arithmetic (symbolic/values.py), by substitution
+    where d has no value there or mentions another symbol."""
+    def by_substitution(v: int) -> bool:
+        return d.subs({s: Expr.const(v)}) == ZERO
+
     if d.symbol_set() != {s}:
-        return None
+        return by_substitution
     f = function_of(d, s)
 
     def is_root(v: int) -> bool:
         try:
             return f(v) == 0
         except Undefined:
-            return d.subs({s: Expr.const(v)}) == ZERO
+            return by_substitution(v)
     return is_root
 
 

@@ -12,8 +12,10 @@ from typing import Callable
 from .expr import Atom, Expr
 
 
-class Undefined(Exception):
-    """The expression has no value there: a divisor of 0, or an opaque (ragged) size."""
+class Undefined(ZeroDivisionError, ValueError):
+    """The expression has no value there: a divisor of 0, or an opaque (ragged) size. Both
+    kinds, as the evaluator this replaced raised them (ZeroDivisionError, ValueError), so
+    that its callers' except clauses (lifting.FAILURES, ValueError) still hold."""
 
 
 def function_of(e: Expr, s: str) -> Callable[[int], int]:

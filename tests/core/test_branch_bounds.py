@@ -3,7 +3,8 @@ bounds under floors and ceilings together (encodings/conditions.lp gives a branc
 names these; tests/ops/test_If_conditions.py has the graphs)."""
 import pytest
 
-from shape_logic.asp.floors import Floors, evaluate, most
+from shape_logic.asp.floors import Floors, most
+from shape_logic.symbolic.values import function_of
 from shape_logic.symbolic.parse import parse_dim
 
 
@@ -16,8 +17,8 @@ from shape_logic.symbolic.parse import parse_dim
 def test_most_is_the_last_value_that_runs(text, ceiling):
     e = parse_dim(text)
     assert most(e) == ("s", ceiling)
-    assert evaluate(e, "s", ceiling) >= 1
-    assert all(evaluate(e, "s", v) < 1 for v in range(ceiling + 1, ceiling + 500))
+    assert function_of(e, "s")(ceiling) >= 1
+    assert all(function_of(e, "s")(v) < 1 for v in range(ceiling + 1, ceiling + 500))
 
 
 @pytest.mark.parametrize("text", [
