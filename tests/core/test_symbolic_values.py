@@ -43,3 +43,13 @@ def test_an_equation_solved_by_enumeration_finds_its_one_root():
     left = 2 * ops.floordiv(ops.floordiv(Expr.sym("h"), 2) + 1, 2)
     r = relate(left, Expr.sym("h"))
     assert (r.kind, r.symbol, r.value) == ("bind", "h", Expr.const(2))
+
+
+def test_no_value_is_the_error_the_floors_callers_catch():
+    # (a divisor of 0 was a ZeroDivisionError, an opaque size a ValueError: @least and
+    # decode catch those)
+    at = function_of(ops.floordiv(Expr.sym("h"), Expr.sym("h") - 3), "h")
+    with pytest.raises(ZeroDivisionError):
+        at(3)
+    with pytest.raises(ValueError):
+        at(3)
