@@ -8,9 +8,10 @@ are made as onnx's test runner makes them (Runner.generate_dummy_data, random=Fa
 Prepare time (loading, solving when every op has a rule file, building kernels, folding
 constants) is printed apart; run times are the minimum over N runs after one warm-up
 (the reference evaluator runs once: it is slow), as wall and as CPU (process) time.
-Ours and onnxruntime run in turns, one call each, so that a change in the machine's
-load while a model is measured falls on both (with a pause after onnxruntime's call
-while its threads spin, which would take a core from ours).
+Ours and onnxruntime run in turns, so that a change in the machine's load while a
+model is measured falls on both (with a pause after onnxruntime's turn while its threads
+spin, which would take a core from ours); in each turn a tool is called twice and the
+second call timed, as a loop of inferences runs it (`timed`).
 Ratios: reference / ours (target >= 5) and ours / onnxruntime (target <= 2). Every
 output is also compared with the expected one.
 
@@ -81,11 +82,20 @@ def timed(fns: dict, repeat: int, settle: dict | None = None) -> dict:
     """{name: (wall, cpu)} seconds of one call of each function: the minimum over
     `repeat` calls after a warm-up, the functions called in turns (a function named in
     `settle` is followed by the pause it gives, in seconds). CPU is the process time of
-    all threads: on a loaded machine it is the steadier one."""
+    all threads: on a loaded machine it is the steadier one.
+
+    Each timed call directly follows an untimed call of the same function, so every
+    function is timed as a loop of inferences runs it (its data and code in the caches,
+    its threads awake). Timing the first call after the other's turn was not even: ours
+    came after onnxruntime's settling pause and paid the cold start, onnxruntime came
+    straight after ours (both 20-35% slower after a 0.1 s pause on small models:
+    SqueezeNet 7.8 -> 10.0 ms and 2.1 -> 2.7; the ratio the same either way when both
+    pay it alike)."""
     walls = {k: [] for k in fns}
     cpus = {k: [] for k in fns}
     for r in range(repeat + 1):  # the first round warms up
         for k, fn in fns.items():
+            fn()  # primes the timed call: see the docstring
             t0, c0 = time.perf_counter(), time.process_time()
             fn()
             if r:
