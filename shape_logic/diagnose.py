@@ -241,6 +241,11 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found, off
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
         if core is None:
             break
+        own = own_reason_behind(finder, place, core, remaining)
+        if own is not None:  # that node's reason instead, within the clash's core
+            place = own
+            core, minimal = finder.minimal_core(place, distances_from(graph, None,
+                                                                      subject(own)[1]), core)
         sub_atoms = finder.view(core, tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
         blocked |= with_other_branch(graph, atoms, place, diag, finder, sources)
@@ -251,6 +256,21 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found, off
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining
+
+
+def own_reason_behind(finder, place, core: set, remaining: list):
+    """The place of a node of the clash's `core` whose own reason the core forces too, or
+    None: the clash is then what its rules make of that reason, working a size back to
+    its input. A Pad whose 6 pads give a rank-4 input's rank as 3 (two pads per axis)
+    is "it has 6 pads for 3 padded axes", not "Pad gives `x` two ranks: 3 and 4"; a
+    Slice with two starts and one end, not "axis 0 of `starts` two sizes: 1 and 2"."""
+    if place.name == "node":
+        return None
+    nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
+    for p in remaining:
+        if p.name == "node" and subject(p)[1] in nodes and finder.core(core, p) is not None:
+            return p
+    return None
 
 
 def _one_declaration_behind(problem, finder, found):

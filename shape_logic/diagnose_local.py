@@ -7,7 +7,8 @@ import time
 
 from .decode import decode
 from .describe import describe, subject
-from .diagnose import MAX_ERRORS, note_remaining, tensors_near, with_other_branch
+from .diagnose import (MAX_ERRORS, note_remaining, own_reason_behind, tensors_near,
+                       with_other_branch)
 from .diagnostics import Diagnostic
 from .explain import CoreFinder, distances_from, with_output_claims
 from .limits import Abandoned
@@ -128,8 +129,11 @@ def explained_at(problem, place, context, blocked, allowance):
     if local is None:
         return None
     partner = other_branch(seen, place)  # (its conflict is explained with this one)
-    finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []),
-                        allowance)
+    # the nodes' own reasons that may be behind a clash (diagnose.own_reason_behind)
+    reasons = [] if place.name == "node" else sorted(
+        {c.arguments[0] for c in seen.conflicts if c.arguments[0].name == "node"}, key=str)
+    finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []) +
+                        reasons, allowance)
     active = finder.sources - blocked
     distance = distances_from(local.graph, tensor, node)
     # the graph's own error first, as _diagnose has it: a core without the declared
@@ -141,6 +145,11 @@ def explained_at(problem, place, context, blocked, allowance):
         core, minimal = finder.minimal_core(place, distance, active)
     if core is None:
         return None
+    own = own_reason_behind(finder, place, core, reasons)
+    if own is not None:
+        place = own
+        core, minimal = finder.minimal_core(place, distances_from(local.graph, None,
+                                                                  subject(own)[1]), core)
     sub_atoms = finder.view(core, tensors_near(local.graph, core))
     diag, off = describe(local, place, core, sub_atoms, finder, minimal,
                          whole=problem.graph)

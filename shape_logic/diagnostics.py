@@ -84,10 +84,18 @@ def diagnostics_from_conflicts(graph: Graph, atoms: Atoms, order=None) -> list[D
     for atom in real + (virtual if not real else []):
         where, a, b = atom.arguments
         key = str(where)
-        if key in out:
+        if key in out and not out_of_range(out[key][1]):
             continue
-        out[key] = _describe(where, a, b)
-    return list(out.values())
+        if key not in out or not out_of_range(a):
+            out[key] = (where, a, b)
+    return [_describe(*found) for found in out.values()]
+
+
+def out_of_range(why: clingo.Symbol) -> bool:
+    """A node's axis out of range, said after its other reasons: with the rank its own rule
+    works back (a Pad's 6 pads: rank 3) its axes are read against each rank the input
+    has, and "axes = 3 is out of range for rank 3" only repeats the reason for that rank."""
+    return why.type == clingo.SymbolType.Function and why.name == "axis_out_of_range"
 
 
 def _virtual(where: clingo.Symbol) -> bool:

@@ -134,7 +134,9 @@ def test_a_pad_list_one_pair_short_is_the_pads_error_alone():
     pads.attribute[0].t.CopyFrom(numpy_helper.from_array(np.array([1, 2], np.int64)))
     sol = solve(bad)
     (d,) = sol.diagnostics
-    assert d.message == 'Pad "/Pad" gives `x` two ranks: 3 and 4'
+    # (the exporter's pads have 6 values: its two, and zeros for two more axes)
+    assert d.message == ('Pad "/Pad": it has 6 pads for 4 padded axes: it needs two per axis, '
+                         'the begins then the ends')
     assert any(note.startswith("some of the model's declared outputs disagree") for note in d.notes)
     (row,) = [line for line in sol.to_text().splitlines() if line.startswith("  x ")]
     assert row.split()[2:6] == ["[batch,", "3,", "height,", "width]"]

@@ -216,13 +216,9 @@ def test_a_reason_is_said_in_words(graph, message):
     assert the_message(graph) == message
 
 
-def test_reasons_that_a_clash_of_sizes_reports_first_are_worded_too():
-    # an odd width, or channels a block does not divide, also make the quotient's multiple
-    # another size of the same axis: that clash is what a graph shows
-    assert why_text("odd_width(5)") == \
-        "the input's last axis has 5 elements: it must be even, to split in two halves"
-    assert why_text("block_does_not_divide_channels(10, 4)") == \
-        "the block's 4 elements do not divide the input's 10 channels"
+def test_reasons_worded_for_other_arguments():
+    # (an odd width, channels a block does not divide, in a graph:
+    # tests/test_diagnostics_own_reason.py)
     assert why_text("blocksize_does_not_divide_channels(2, 6)") == \
         "blocksize 2 squared does not divide its 6 channels"
     assert why_text("bit_widths(u8, 8, i4, 4)") == \

@@ -243,8 +243,8 @@ def test_an_empty_optional_has_no_element_to_get():
 
 
 def test_reasons_hard_to_reach_in_a_graph():
-    # (a target of another rank than the input's less one clashes as two ranks first: the
-    # rule derives each rank from the other)
+    # (a target of another rank than the input's less one, in a graph:
+    # tests/test_diagnostics_own_reason.py)
     assert why_text("target_rank(1, 3)") == (
         "the target has rank 1 where an input of rank 3 needs one less (the input without "
         "its class axis)")

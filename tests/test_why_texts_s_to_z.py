@@ -3,33 +3,11 @@ legacy broadcast and sequences.lp's positions) are worded: each a tiny graph who
 diagnostic says it in words (their why_text facts), else a direct why_text of the term."""
 import pytest
 
-from tests.single_diagnostic import the_message
+from tests.single_diagnostic import f32, i64, one, the_message
 from shape_logic.diagnostics import why_text
 
 ML = "ai.onnx.ml"
 MS = "com.microsoft"
-
-
-def f32(shape):
-    return {"dtype": "f32", "shape": shape}
-
-
-def i64(*values, scalar=False):
-    if scalar:
-        return {"dtype": "i64", "shape": [], "data": values[0]}
-    return {"dtype": "i64", "shape": [len(values)], "data": list(values)}
-
-
-def one(op, inputs, n_outputs=1, domain=None, opset=None, inits=None, **attrs):
-    """A graph of one node "n" of `op` over the named `inputs` (a dict name -> type)."""
-    node = {"name": "n", "op": op, "inputs": list(inputs) + list(inits or {}),
-            "outputs": [f"y{k}" for k in range(n_outputs)], "attrs": attrs}
-    if domain:
-        node["domain"] = domain
-    g = {"inputs": inputs, "initializers": inits or {}, "nodes": [node]}
-    if opset:
-        g["opset"] = opset
-    return g
 
 
 def two_elements(last, position):

@@ -245,7 +245,7 @@ def test_an_explanation_that_ran_away_is_explained():
     sol = solve(COL2IM_COMPUTED_BLOCK, timeout=120)
     assert plain.status == sol.status == "error"
     assert [d.message for d in sol.diagnostics] == \
-        ['Col2Im "n3" gives axis 1 of `x5` two sizes: 0 and 1']
+        ['Col2Im "n3": the block\'s 4 elements do not divide the input\'s 1 channels']
     d = sol.diagnostics[0]
     assert UNEXPLAINED not in d.notes and "with s1 = 5" in d.notes
     assert {(c["kind"], c["name"]) for c in d.to_json()["core"]} >= \
