@@ -73,6 +73,10 @@ WORKED_BACK = {
         one("Slice", {"x": f32("[b, 3, h, w]")},
             inits={"starts": i64(0, 1), "ends": i64(2), "axes": i64(2, 3)}),
         'Slice "n": ends has 1 elements where starts has 2: they must be as many'),
+    "Slice: fewer axes than starts": (
+        one("Slice", {"x": f32("[4, 5, 6]")},
+            inits={"starts": i64(0, 1), "ends": i64(2, 3), "axes": i64(1)}),
+        'Slice "n": axes has 1 elements where starts has 2: they must be as many'),
     "BiasSplitGelu: an odd width": (
         one("BiasSplitGelu", {"x": f32("[2, 4, 5]"), "b": f32("[5]")}, domain="com.microsoft"),
         'BiasSplitGelu "n": the input\'s last axis has 5 elements: it must be even, to split '

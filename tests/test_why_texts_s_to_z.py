@@ -230,9 +230,9 @@ def test_the_reason_is_said_in_words(name):
     assert the_message(graph) == message
 
 
-def test_reasons_a_clash_of_sizes_hides_are_worded_too():
-    # (SpaceToDepth's and Split's own sizes, and the starts' length beside the other lists
-    # of Slice's inputs, clash first where the reasons hold)
+def test_reasons_worded_for_other_arguments():
+    # (in graphs, where a clash at an input comes with them:
+    # tests/test_diagnostics_own_reason.py)
     assert why_text("blocksize_does_not_divide(2, 2, 5)") == \
         "blocksize 2 does not divide axis 2 of the input, of size 5"
     assert why_text("uneven_split(7, 2)") == "its axis of size 7 does not split into 2 equal pieces"
