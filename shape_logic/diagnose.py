@@ -15,6 +15,7 @@ from .explain import CoreFinder, claim_sources, distances_from, with_output_clai
 from .limits import Abandoned
 from .look_past import more_errors
 from .node_behind import graph_clears, more_found, node_behind_unexplained, one_node_behind
+from .own_reason import own_reason_behind
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -256,21 +257,6 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found, off
         # with the errors found so far blocked, which places still conflict?
         remaining = in_order(order, finder.conflict_places(sources))
     return sources, remaining
-
-
-def own_reason_behind(finder, place, core: set, remaining: list):
-    """The place of a node of the clash's `core` whose own reason the core forces too, or
-    None: the clash is then what its rules make of that reason, working a size back to
-    its input. A Pad whose 6 pads give a rank-4 input's rank as 3 (two pads per axis)
-    is "it has 6 pads for 3 padded axes", not "Pad gives `x` two ranks: 3 and 4"; a
-    Slice with two starts and one end, not "axis 0 of `starts` two sizes: 1 and 2"."""
-    if place.name == "node":
-        return None
-    nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
-    for p in remaining:
-        if p.name == "node" and subject(p)[1] in nodes and finder.core(core, p) is not None:
-            return p
-    return None
 
 
 def _one_declaration_behind(problem, finder, found):

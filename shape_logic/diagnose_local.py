@@ -7,14 +7,14 @@ import time
 
 from .decode import decode
 from .describe import describe, subject
-from .diagnose import (MAX_ERRORS, note_remaining, own_reason_behind, tensors_near,
-                       with_other_branch)
+from .diagnose import MAX_ERRORS, note_remaining, tensors_near, with_other_branch
 from .diagnostics import Diagnostic
 from .explain import CoreFinder, distances_from, with_output_claims
 from .limits import Abandoned
 from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
 from .node_behind import one_node_behind
+from .own_reason import own_reason_behind
 from .born import born_node, born_place
 from .place_order import near_odd_value, places_in_order
 from .scopes import other_branch
@@ -129,7 +129,7 @@ def explained_at(problem, place, context, blocked, allowance):
     if local is None:
         return None
     partner = other_branch(seen, place)  # (its conflict is explained with this one)
-    # the nodes' own reasons that may be behind a clash (diagnose.own_reason_behind)
+    # the nodes' own reasons that may be behind a clash (own_reason.py)
     reasons = [] if place.name == "node" else sorted(
         {c.arguments[0] for c in seen.conflicts if c.arguments[0].name == "node"}, key=str)
     finder = CoreFinder(local, [place] + ([partner[3].arguments[0]] if partner else []) +

@@ -1,5 +1,5 @@
 """A node's own reason is the diagnostic where its rules also work a size back to its
-input (place_order: a node sorts at its last input; diagnose.own_reason_behind: a clash
+input (place_order: a node sorts at its last input; own_reason.own_reason_behind: a clash
 whose core forces a reason of one of its nodes is that reason), and an empty output is a
 node's own only by its own arithmetic (a 0 carried to it through equal axes is another's
 error)."""

@@ -1,0 +1,19 @@
+"""Which error a clash is: a node's own reason, when the clash's core forces it too."""
+from __future__ import annotations
+
+from .describe import subject
+
+
+def own_reason_behind(finder, place, core: set, remaining: list):
+    """The place of a node of the clash's `core` whose own reason the core forces too, or
+    None: the clash is then what its rules make of that reason, working a size back to
+    its input. A Pad whose 6 pads give a rank-4 input's rank as 3 (two pads per axis)
+    is "it has 6 pads for 4 padded axes", not "Pad gives `x` two ranks: 3 and 4"; a
+    Slice with two starts and one end, not "axis 0 of `starts` two sizes: 1 and 2"."""
+    if place.name == "node":
+        return None
+    nodes = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
+    for p in remaining:
+        if p.name == "node" and subject(p)[1] in nodes and finder.core(core, p) is not None:
+            return p
+    return None
