@@ -179,6 +179,14 @@ CASES = {
         ("Reshape", [t("f32", "[6]"), c("i64", "[2]", [6, 0])], None, None, None),
         "Reshape \"n\": entry 1 of the target shape is 0, a copy of the input's axis 1, "
         "which an input of rank 1 does not have"),
+    "count_not_divisible": (
+        ("Reshape", [t("f32", "[2, 3, 4]"), c("i64", "[2]", [5, -1])], None, None, None),
+        "Reshape \"n\": its input's 24 elements are no multiple of 5, the product of the "
+        "target's other sizes: no size fits its -1"),
+    "count_not_divisible, with a copied axis": (
+        ("Reshape", [t("f32", "[2, 3, 4]"), c("i64", "[3]", [0, -1, 5])], None, None, None),
+        "Reshape \"n\": its input's 24 elements are no multiple of 10, the product of the "
+        "target's other sizes: no size fits its -1"),
     "entries_for_axes": (
         ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[3]", [1.0, 2.0, 2.0])],
          {"axes": [2, 3]}, None, None),
