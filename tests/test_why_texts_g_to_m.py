@@ -71,6 +71,12 @@ CASES = {
     "Gemm: a 3-D C": (
         graph("Gemm", ["[2, 3]", "[3, 4]", "[1, 2, 4]"]),
         'Gemm "n": its input C must have rank 2 or less, not 3'),
+    "Gemm: a 3-D A": (
+        graph("Gemm", ["[2, 3, 4]", "[4, 5]"]),
+        'Gemm "n": its input A must be a matrix (rank 2), not of rank 3'),
+    "Gemm: a vector B": (
+        graph("Gemm", ["[2, 3]", "[3]"]),
+        'Gemm "n": its input B must be a matrix (rank 2), not of rank 1'),
     "GridSample: 5-D in opset 16": (
         graph("GridSample", ["[1, 2, 3, 4, 5]", "[1, 3, 4, 5, 3]"], opset=16),
         'GridSample "n": takes 4-D inputs only before opset 20, not rank 5 (opset 16)'),

@@ -167,6 +167,12 @@ CASES = {
         one("TfIdfVectorizer", {"x": {"dtype": "i64", "shape": "[2, 5]"}},
             **{**TFIDF, "min_gram_length": 2}),
         'TfIdfVectorizer "n": min_gram_length 2 is above max_gram_length 1'),
+    "Squeeze: an axis of another size than 1": (
+        one("Squeeze", {"x": f32("[2, 3]")}, inits={"a": i64(1)}),
+        'Squeeze "n": axis 1 has size 3: only axes of size 1 can be squeezed'),
+    "Tile: repeats of another length": (
+        one("Tile", {"x": f32("[2, 3]")}, inits={"r": i64(2)}),
+        'Tile "n": repeats has 1 entries for an input of rank 2: it needs one per axis'),
     "Tile: a negative repeat": (
         one("Tile", {"x": f32("[2, 3]")}, inits={"r": i64(1, -2)}),
         'Tile "n": the repeat count of axis 1 is negative: -2'),
@@ -179,6 +185,12 @@ CASES = {
     "Transpose: perm names no axis": (
         one("Transpose", {"x": f32("[2, 3]")}, perm=[0, 2]),
         'Transpose "n": perm[1] = 2 is not an axis of the input'),
+    "Transpose: perm of another length": (
+        one("Transpose", {"x": f32("[2, 3, 4]")}, perm=[1, 0]),
+        'Transpose "n": perm has 2 entries for an input of rank 3: it needs one per axis'),
+    "Transpose: perm of another length, past the rank": (
+        one("Transpose", {"x": f32("[2, 3]")}, perm=[0, 2, 1]),
+        'Transpose "n": perm has 3 entries for an input of rank 2: it needs one per axis'),
     "Transpose: perm names an axis twice": (
         one("Transpose", {"x": f32("[2, 3]")}, perm=[1, 1]),
         'Transpose "n": perm names axis 1 twice'),
