@@ -92,6 +92,9 @@ CASES = {
         node("Constant", []),
         'Constant "n": has no value attribute: it takes exactly one (value, value_int, '
         "value_ints, value_float, ...)"),
+    "ConstantOfShape: a shape of rank 2": (
+        node("ConstantOfShape", [("i64", "[2, 2]")]),
+        'ConstantOfShape "n": its input is the shape, a vector of sizes: not of rank 2'),
     "ConstantOfShape: a value of two elements": (
         node("ConstantOfShape", [("i64", "[2]")],
              {"value": {"dtype": "f32", "shape": [2], "data": [1.0, 2.0]}}),
@@ -145,6 +148,9 @@ CASES = {
         "that are not one `...`"),
     "Einsum: more letters than axes": (
         einsum("...ij->ij"), 'Einsum "n": operand 0 has 2 letters besides `...` but rank 1'),
+    "Einsum: fewer letters than the operand's axes": (
+        einsum("ij->i", "[2, 3, 4]"),
+        'Einsum "n": operand 0 has 2 letters in the equation but rank 3: one letter per axis'),
     "Einsum: an output letter of no operand": (
         einsum("i->j"), 'Einsum "n": the output\'s letter j names no axis of the operands'),
     "Einsum: an output letter twice": (
