@@ -52,6 +52,10 @@ CASES = {
         node("AffineGrid", [("f32", "[2, a, b]"), ("i64", "[3]")], opset=20),
         'AffineGrid "n": `size` has 3 values: it must have 4 (2-D: N, C, H, W) or 5 '
         "(3-D: N, C, D, H, W)"),
+    "Attention (com.microsoft): heads that do not divide the hidden size": (
+        node("Attention", [("f32", "[2, 5, 30]"), ("f32", "[30, 90]"), ("f32", "[90]")],
+             {"num_heads": 4}, domain="com.microsoft"),
+        'Attention "n": the hidden size 30 is no multiple of its 4 heads'),
     "BatchNormalization: statistics out of inference": (
         node("BatchNormalization", [("f32", "[2, 3, 4]")] + [F4] * 4, n_outputs=3),
         'BatchNormalization "n": has 3 outputs: with training_mode 0 it gives Y alone'),

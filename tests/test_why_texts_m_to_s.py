@@ -191,6 +191,18 @@ CASES = {
         ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[3]", [1.0, 2.0, 2.0])],
          {"axes": [2, 3]}, None, None),
         'Resize "n": its scales or sizes give 3 values for the 2 axes of `axes`'),
+    "bad_choice: mode": (
+        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
+         {"mode": "bicubic"}, None, None),
+        'Resize "n": mode bicubic is not one it takes'),
+    "bad_choice: coordinate_transformation_mode": (
+        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
+         {"coordinate_transformation_mode": "corners"}, None, None),
+        'Resize "n": coordinate_transformation_mode corners is not one it takes'),
+    "bad_choice: nearest_mode": (
+        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
+         {"nearest_mode": "round"}, None, None),
+        'Resize "n": nearest_mode round is not one it takes'),
     "bad_axis": (
         ("ReverseSequence", [t("f32", "[2, 3]"), t("i64", "[3]")], {"batch_axis": 2}, None,
          None),
