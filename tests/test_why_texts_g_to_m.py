@@ -77,6 +77,9 @@ CASES = {
     "Gemm: a vector B": (
         graph("Gemm", ["[2, 3]", "[3]"]),
         'Gemm "n": its input B must be a matrix (rank 2), not of rank 1'),
+    "GRU: weights of two directions, running forward": (
+        graph("GRU", ["[5, 2, 4]", "[2, 9, 4]", "[2, 9, 3]"], {"hidden_size": 3}, opset=14),
+        'GRU "n": its tensors have 2 directions where direction forward runs 1'),
     "GridSample: 5-D in opset 16": (
         graph("GridSample", ["[1, 2, 3, 4, 5]", "[1, 3, 4, 5, 3]"], opset=16),
         'GridSample "n": takes 4-D inputs only before opset 20, not rank 5 (opset 16)'),
@@ -119,6 +122,10 @@ CASES = {
         graph("Imputer", [("i32", "[n, 2]")], {"imputed_value_floats": [1.0]}, domain=ML),
         'Imputer "n": its i32 input takes imputed values of its own kind, not float ones '
         "(imputed_value_floats for float inputs, imputed_value_int64s for integer ones)"),
+    "LSTM: weights of one direction, bidirectional": (
+        graph("LSTM", ["[5, 2, 4]", "[1, 12, 4]", "[1, 12, 3]"],
+              {"hidden_size": 3, "direction": "bidirectional"}, opset=14),
+        'LSTM "n": its tensors have 1 directions where direction bidirectional runs 2'),
     "LRN: a 3-D input": (
         graph("LRN", ["[2, 6, 4]"], {"size": 3}),
         'LRN "n": takes 4-D inputs only, not rank 3'),

@@ -99,6 +99,18 @@ CASES = {
     "depth_rank": (
         ("OneHot", [t("i64", "[3]"), t("i64", "[1, 1]"), VALUES], None, None, None),
         'OneHot "n": depth must be a scalar or a vector of one element, not of rank 2'),
+    "values_length": (
+        ("OneHot", [t("i64", "[3]"), c("i64", "[]", 4), c("f32", "[3]", [0.0, 1.0, 2.0])],
+         None, None, None),
+        'OneHot "n": values must hold two elements, [off, on], not 3'),
+    "values_shape": (
+        ("OneHot", [t("i64", "[3]"), c("i64", "[]", 4), t("f32", "[2, 1]")], None, None,
+         None),
+        'OneHot "n": values must be a vector of two elements, [off, on], not of rank 2'),
+    "directions: RNN": (
+        ("RNN", [t("f32", "[5, 2, 4]"), t("f32", "[2, 3, 4]"), t("f32", "[2, 3, 3]")],
+         {"hidden_size": 3}, 14, None),
+        'RNN "n": its tensors have 2 directions where direction forward runs 1'),
     "categories, none": (
         ("OneHotEncoder", [t("i64", "[3]")], None, None, ML),
         'OneHotEncoder "n": needs exactly one of the attributes cats_strings and cats_int64s'),
