@@ -8,7 +8,8 @@ import re
 import clingo
 
 from .decode import decode
-from .diagnostics import Diagnostic, check_name, out_of_range, plain_text, tensor_label, why_text
+from .diagnostics import (Diagnostic, check_name, plain_text, reason_order, tensor_label,
+                          why_text)
 from .errorcodes import code_for
 from .explain import distances_from, near_ends
 from .asp.terms import quote
@@ -126,9 +127,9 @@ def describe(problem, place, core, sub_atoms, finder, minimal=True, whole=None,
 
 def _values_at(place, sub_atoms) -> list[str]:
     """The colliding values at `place` (a node's reason: other than an axis out of range,
-    if it has one: diagnostics.out_of_range)."""
+    by diagnostics.reason_order)."""
     found = [c for c in sub_atoms.conflicts if c.arguments[0] == place]
-    for c in sorted(found, key=lambda c: out_of_range(c.arguments[1])):
+    for c in sorted(found, key=lambda c: reason_order(place, c.arguments[1])):
         return [plain_text(c.arguments[1]), plain_text(c.arguments[2])]
     return []
 

@@ -84,18 +84,24 @@ def diagnostics_from_conflicts(graph: Graph, atoms: Atoms, order=None) -> list[D
     for atom in real + (virtual if not real else []):
         where, a, b = atom.arguments
         key = str(where)
-        if key in out and not out_of_range(out[key][1]):
-            continue
-        if key not in out or not out_of_range(a):
+        if key not in out or reason_order(where, a) < reason_order(where, out[key][1]):
             out[key] = (where, a, b)
     return [_describe(*found) for found in out.values()]
 
 
-def out_of_range(why: clingo.Symbol) -> bool:
-    """A node's axis out of range, said after its other reasons: with the rank its own rule
-    works back (a Pad's 6 pads: rank 3) its axes are read against each rank the input
-    has, and "axes = 3 is out of range for rank 3" only repeats the reason for that rank."""
-    return why.type == clingo.SymbolType.Function and why.name == "axis_out_of_range"
+def reason_order(where: clingo.Symbol, why: clingo.Symbol) -> int:
+    """Which of a node's reasons (at `where`, node(N)) is said: the least - one about a
+    rank first, then the others, an axis out of range last. A node's rules work a rank
+    back to its input (a Pad's 6 pads: rank 3; DepthToSpace: 4), and with the input's own
+    rank beside it the reasons that read axes by position read them at either rank:
+    "axes = 3 is out of range for rank 3" only repeats the reason for that rank, and a
+    rank-3 input's axis 1 read as channels ("blocksize 2 squared does not divide its 2
+    channels") misreads it."""
+    if where.name != "node" or why.type != clingo.SymbolType.Function:
+        return 1
+    if why.name == "axis_out_of_range":
+        return 2
+    return 0 if "rank" in why.name else 1
 
 
 def _virtual(where: clingo.Symbol) -> bool:

@@ -54,7 +54,7 @@ EXPECTED = {
     "layernorm_scale_wrong": [("E0001", inputs("x", "scale") | N("ln"))],
     "batchnorm_params_wrong": [("E0001", inputs("x", "var") | N("bn"))],
     "gather_axis_out_of_range": [("E0008", inputs("table") | N("emb"))],
-    "transpose_perm_wrong_length": [("E0002", inputs("x") | N("t"))],
+    "transpose_perm_wrong_length": [("E0008", inputs("x") | N("t"))],
     "pool_annotation_wrong": [("E0001", inputs("x") | A("y") | N("pool"))],
     "where_condition_not_bool": [("E0004", inputs("mask") | N("sel"))],
     "two_independent_mistakes": [("E0001", inputs("x", "w") | N("fc")),
@@ -144,8 +144,8 @@ def test_a_branch_that_may_not_run_is_no_second_error():
                                             "outputs": ["r"]}]}}},
              {"name": "sq", "op": "Squeeze", "inputs": ["x", "axes"], "outputs": ["q"]}]}
     (d,) = shape_logic.solve(g).diagnostics
-    # (the 1 is the Squeeze's requirement, not the length of its axes list)
-    assert d.message == 'Squeeze "sq" gives axis 0 of `x` two sizes: 1 and 4'
+    # (the Squeeze's own reason: x's axis 0 is 4, where it needs 1)
+    assert d.message == 'Squeeze "sq": axis 0 has size 4: only axes of size 1 can be squeezed'
     assert {c["name"] for c in d.core} == {"x", "axes", "sq"}
 
 

@@ -106,9 +106,8 @@ def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
     g = {"opset": 13, "inputs": {"x": {"dtype": "f32", "shape": "[2, 5, 3]"}},
          "initializers": {"one": {"dtype": "i64", "shape": [1], "data": [1]}}, "nodes": nodes}
     (d,) = shape_logic.solve(g).diagnostics
-    # (the 1 is the Squeeze's own requirement: not `one.shape[0]`, the length of its axes
-    # list, which merely happens to be 1 too)
-    assert d.message == 'Squeeze "sq" gives axis 1 of `x` two sizes: 1 and 5'
+    # (the Squeeze's own reason: the 5 carried down the chain where it needs 1)
+    assert d.message == 'Squeeze "sq": axis 1 has size 5: only axes of size 1 can be squeezed'
     entries = {(e["kind"], e["name"]) for e in d.to_json()["core"]}
     assert entries == {("node", "sq"), ("input", "x"), ("input", "one")} | {
         ("node", f"r{k}") for k in range(220)}
@@ -120,7 +119,7 @@ def test_a_dim_carried_down_a_long_chain_is_explained_where_it_is_required():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(explain, "EXACT_ATOMS", 0)
         (d,) = shape_logic.solve(g).diagnostics
-    assert d.message == 'Squeeze "sq" gives axis 1 of `x` two sizes: 1 and 5'
+    assert d.message == 'Squeeze "sq": axis 1 has size 5: only axes of size 1 can be squeezed'
     assert d.to_json()["context"] > 200  # the Relus between, not minimized
     # which the text counts as further sources, not as sources upstream of the shown ones
     assert f'{d.to_json()["context"]} further sources that carry these sizes' in d.to_text()

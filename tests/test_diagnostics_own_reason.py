@@ -84,6 +84,14 @@ WORKED_BACK = {
     "DepthToSpace: channels the block does not divide": (
         one("DepthToSpace", {"x": f32("[1, 6, 2, 2]")}, blocksize=2),
         'DepthToSpace "n": blocksize 2 squared does not divide its 6 channels'),
+    # a 3-D input: its axis 1 is no channel axis - the rank is the reason, said first
+    # among the node's (diagnostics.reason_order)
+    "DepthToSpace: a 3-D input": (
+        one("DepthToSpace", {"x": f32("[8, 2, 2]")}, blocksize=2),
+        'DepthToSpace "n": takes 4-D inputs only, not rank 3'),
+    "SpaceToDepth: a 3-D input": (
+        one("SpaceToDepth", {"x": f32("[8, 2, 2]")}, blocksize=2),
+        'SpaceToDepth "n": takes 4-D inputs only, not rank 3'),
     "Col2Im: channels the block does not divide": (
         one("Col2Im", {"x": f32("[1, 10, 4]")}, inits={"s": i64(3, 3), "k": i64(2, 2)}),
         'Col2Im "n": the block\'s 4 elements do not divide the input\'s 10 channels'),
