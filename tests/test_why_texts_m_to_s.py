@@ -141,6 +141,11 @@ CASES = {
         ("Pad", [t("f32", "[2, 3]"), c("i64", "[3]", [1, 1, 1])], None, None, None),
         'Pad "n": it has 3 pads for 2 padded axes: it needs two per axis, the begins then '
         "the ends"),
+    "not_a_scalar: Pad's constant_value": (
+        ("Pad", [t("f32", "[2, 3]"), c("i64", "[4]", [1, 1, 1, 1]), c("f32", "[2]", [0.0, 1.0])],
+         None, None, None),
+        'Pad "n": `constant_value` must be a scalar or a vector of one element: it has rank or '
+        "length 2"),
     "mode_before_opset_19": (
         ("Pad", [t("f32", "[2, 3]"), c("i64", "[4]", [1, 1, 1, 1])], {"mode": "wrap"}, 18,
          None),

@@ -17,7 +17,9 @@ class Pad(Kernel):
             value=0.0):
         if self.opset >= 11:
             pads = self.ints(pads_in)
-            value = self.scalar(value_in) if value_in is not None and value_in.size else 0
+            if value_in is not None and np.size(value_in) != 1:  # (onnxruntime's check too)
+                raise self.fail(f"constant_value must hold one element, not {np.size(value_in)}")
+            value = self.scalar(value_in) if value_in is not None else 0
         axes = [self.axis(a, x.ndim) for a in self.ints(axes_in)] if axes_in is not None \
             else list(range(x.ndim))
         if pads is None or len(pads) != 2 * len(axes):
