@@ -177,6 +177,10 @@ CASES = {
     "input_rank_not_0_or_1": (
         ("Range", [t("i64", "[1, 1]"), t("i64", "[]"), t("i64", "[]")], None, None, None),
         'Range "n": `x0` must be a scalar or a vector of one element, not of rank 2'),
+    "not_a_scalar: Range's start of two elements": (
+        ("Range", [t("i64", "[2]"), t("i64", "[]"), t("i64", "[]")], None, None, None),
+        'Range "n": `x0` must be a scalar or a vector of one element: it has rank or '
+        "length 2"),
     "too_many_axes": (
         ("ReduceSum", [t("f32", "[2, 3]"), c("i64", "[3]", [0, 1, 1])], None, None, None),
         'ReduceSum "n": it lists 3 axes for an input of rank 2: some repeat or are out of '

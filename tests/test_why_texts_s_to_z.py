@@ -109,6 +109,10 @@ CASES = {
             {"x": f32("[2, 3, 4, 8]"), "k": f32("[2, 3, 4, 8]"), "g": f32("[8]")}, domain=MS),
         'SkipSimplifiedLayerNormalization "n": its input (x) and skip (s) must be 2-D or 3-D: '
         "x has rank 4"),
+    "Slice: starts of rank 2": (
+        one("Slice", {"x": f32("[4, 5]")},
+            inits={"st": {"dtype": "i64", "shape": [1, 1], "data": [[0]]}, "en": i64(2)}),
+        'Slice "n": starts must be a vector, not of rank 2'),
     "Slice: a zero step": (
         one("Slice", {"x": f32("[4, 6]")},
             inits={"s": i64(0), "e": i64(3), "a": i64(0), "t": i64(0)}),
