@@ -212,6 +212,11 @@ CASES = {
         ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[3]", [1.0, 2.0, 2.0])],
          {"axes": [2, 3]}, None, None),
         'Resize "n": its scales or sizes give 3 values for the 2 axes of `axes`'),
+    "scales_and_sizes": (
+        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0]),
+                    c("i64", "[4]", [1, 3, 8, 8])], None, None, None),
+        'Resize "n": it is given both scales and sizes: one of them, the other empty or left '
+        "out"),
     "bad_choice: mode": (
         ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
          {"mode": "bicubic"}, None, None),
