@@ -200,8 +200,8 @@ def _primary_node(graph, core, place, whole=None, finder=None, minimal=True):
     whose encoder's heads went wrong showed the clash at its relative attention table and
     named the decoder's last LayerNorm's Div, Sqrt and Constant, one diagnostic each)."""
     tensor, node_name = subject(place)
-    if node_name is not None:
-        return next((n for n in graph.nodes if n.name == node_name), None)
+    if node_name is not None:  # (a body's node too: its reason is said with its op)
+        return next((n for n in graph.nodes + graph.body_nodes if n.name == node_name), None)
     in_core = {s.arguments[1].string for s in core if s.arguments[0].name == "node"}
     nodes = [n for n in graph.nodes if n.name in in_core]
     read = {t for n in nodes for t in n.inputs if t}
