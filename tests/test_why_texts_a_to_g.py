@@ -161,6 +161,15 @@ CASES = {
         einsum("i->ii"), 'Einsum "n": the output names letter i more than once'),
     "Einsum: a comma in the output": (
         einsum("ij->i,j", "[3, 4]"), 'Einsum "n": the output of the equation has a comma'),
+    "Expand: sizes that do not broadcast": (
+        node("Expand", [("f32", "[4]"), None],
+             initializers={"x1": {"dtype": "i64", "shape": [2], "data": [2, 3]}}),
+        'Expand "n": axis 0 of its input, 4, and the shape\'s 3 do not broadcast: they must '
+        "be equal, or one of them 1"),
+    "Expand: a negative size": (
+        node("Expand", [("f32", "[4]"), None],
+             initializers={"x1": {"dtype": "i64", "shape": [2], "data": [-2, 4]}}),
+        'Expand "n": element 0 of the shape is negative: -2'),
     "FeatureVectorizer: a scalar": (
         node("FeatureVectorizer", [("f32", "[2, 3]"), ("f32", "[]")],
              {"inputdimensions": [3, 1]}, domain="ai.onnx.ml"),
