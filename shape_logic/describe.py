@@ -129,9 +129,10 @@ def _values_at(place, sub_atoms) -> list[str]:
     """The colliding values at `place` (a node's reason: other than an axis out of range,
     by diagnostics.reason_order)."""
     found = [c for c in sub_atoms.conflicts if c.arguments[0] == place]
-    for c in sorted(found, key=lambda c: reason_order(place, c.arguments[1])):
-        return [plain_text(c.arguments[1]), plain_text(c.arguments[2])]
-    return []
+    if not found:
+        return []
+    c = min(found, key=lambda c: reason_order(place, c.arguments[1]))
+    return [plain_text(c.arguments[1]), plain_text(c.arguments[2])]
 
 
 def _contradicted_declaration(graph, core, sub_atoms):

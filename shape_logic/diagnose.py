@@ -15,7 +15,7 @@ from .explain import CoreFinder, claim_sources, distances_from, with_output_clai
 from .limits import Abandoned
 from .look_past import more_errors
 from .node_behind import graph_clears, more_found, node_behind_unexplained, one_node_behind
-from .own_reason import own_reason_behind
+from .own_reason import as_own_reason
 from .place_order import in_order, places_in_order
 from .scopes import other_branch
 
@@ -242,11 +242,7 @@ def _explain_in_turn(problem, atoms, finder, sources, remaining, out, found, off
         core, minimal = finder.minimal_core(place, distances_from(graph, tensor, node), sources)
         if core is None:
             break
-        own = own_reason_behind(finder, place, core, remaining)
-        if own is not None:  # that node's reason instead, within the clash's core
-            place = own
-            core, minimal = finder.minimal_core(place, distances_from(graph, None,
-                                                                      subject(own)[1]), core)
+        place, core, minimal = as_own_reason(finder, graph, place, core, minimal, remaining)
         sub_atoms = finder.view(core, tensors_near(graph, core))
         diag, blocked = describe(problem, place, core, sub_atoms, finder, minimal)
         blocked |= with_other_branch(graph, atoms, place, diag, finder, sources)

@@ -14,7 +14,7 @@ from .limits import Abandoned
 from .look_past import more_errors
 from .neighbourhood import graph_distances, local_problem, radii
 from .node_behind import one_node_behind
-from .own_reason import own_reason_behind
+from .own_reason import as_own_reason
 from .born import born_node, born_place
 from .place_order import near_odd_value, places_in_order
 from .scopes import other_branch
@@ -145,11 +145,7 @@ def explained_at(problem, place, context, blocked, allowance):
         core, minimal = finder.minimal_core(place, distance, active)
     if core is None:
         return None
-    own = own_reason_behind(finder, place, core, reasons)
-    if own is not None:
-        place = own
-        core, minimal = finder.minimal_core(place, distances_from(local.graph, None,
-                                                                  subject(own)[1]), core)
+    place, core, minimal = as_own_reason(finder, local.graph, place, core, minimal, reasons)
     sub_atoms = finder.view(core, tensors_near(local.graph, core))
     diag, off = describe(local, place, core, sub_atoms, finder, minimal,
                          whole=problem.graph)

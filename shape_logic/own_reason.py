@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .describe import subject
+from .explain import distances_from
 
 
 def own_reason_behind(finder, place, core: set, remaining: list):
@@ -17,3 +18,15 @@ def own_reason_behind(finder, place, core: set, remaining: list):
         if p.name == "node" and subject(p)[1] in nodes and finder.core(core, p) is not None:
             return p
     return None
+
+
+def as_own_reason(finder, graph, place, core: set, minimal: bool, candidates: list):
+    """(place, core, minimal) of the error to describe: the clash's own, or the reason of
+    a node behind it (`own_reason_behind` among `candidates`) with its minimal core within
+    the clash's."""
+    own = own_reason_behind(finder, place, core, candidates)
+    if own is None:
+        return place, core, minimal
+    own_core, own_minimal = finder.minimal_core(own, distances_from(graph, None, subject(own)[1]),
+                                                core)
+    return own, own_core, own_minimal

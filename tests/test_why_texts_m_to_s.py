@@ -39,6 +39,8 @@ def message(op, inputs, attrs=None, opset=None, domain=None, n_outputs=1):
 
 VALUES = c("f32", "[2]", [0.0, 1.0])
 NMS = [t("f32", "[1, 6, 4]"), t("f32", "[1, 2, 6]")]
+# a [1, 3, 4, 4] image resized by scales (2x on its two spatial axes)
+RESIZE_BY_2 = [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])]
 # SVC: three classes of one support vector each, two features
 S3 = {"classlabels_ints": [0, 1, 2], "vectors_per_class": [1, 1, 1],
       "support_vectors": [0.0, 1.0, 2.0, -3.0, 1.0, 1.0],
@@ -213,21 +215,17 @@ CASES = {
          {"axes": [2, 3]}, None, None),
         'Resize "n": its scales or sizes give 3 values for the 2 axes of `axes`'),
     "scales_and_sizes": (
-        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0]),
-                    c("i64", "[4]", [1, 3, 8, 8])], None, None, None),
+        ("Resize", RESIZE_BY_2 + [c("i64", "[4]", [1, 3, 8, 8])], None, None, None),
         'Resize "n": it is given both scales and sizes: one of them, the other empty or left '
         "out"),
     "bad_choice: mode": (
-        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
-         {"mode": "bicubic"}, None, None),
+        ("Resize", RESIZE_BY_2, {"mode": "bicubic"}, None, None),
         'Resize "n": mode bicubic is not one it takes'),
     "bad_choice: coordinate_transformation_mode": (
-        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
-         {"coordinate_transformation_mode": "corners"}, None, None),
+        ("Resize", RESIZE_BY_2, {"coordinate_transformation_mode": "corners"}, None, None),
         'Resize "n": coordinate_transformation_mode corners is not one it takes'),
     "bad_choice: nearest_mode": (
-        ("Resize", [t("f32", "[1, 3, 4, 4]"), None, c("f32", "[4]", [1.0, 1.0, 2.0, 2.0])],
-         {"nearest_mode": "round"}, None, None),
+        ("Resize", RESIZE_BY_2, {"nearest_mode": "round"}, None, None),
         'Resize "n": nearest_mode round is not one it takes'),
     "bad_axis": (
         ("ReverseSequence", [t("f32", "[2, 3]"), t("i64", "[3]")], {"batch_axis": 2}, None,
