@@ -125,6 +125,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     for s, rs in atoms.ranges.items():  # (a body's own names: only where it runs)
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
+    if ranges:
+        shapes = _under_ranges(shapes, ranges)
     met = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
@@ -144,6 +146,32 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
                     (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks,
                    one_of)
+
+
+def _under_ranges(shapes: dict, ranges: dict) -> dict:
+    """The shapes with the max and min arguments that the ranges dominate dropped: every
+    run has each symbol in its range, so BERT's 64 learned positions sliced to the
+    sequence, `min(64, seq)` rows, are `seq` rows where seq in 1..64 (asp/floors.py's
+    simplification, under the ranges' ends as floors and ceilings)."""
+    from .asp.floors import Floors
+
+    bounds = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
+                    {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
+    simpler: dict = {}  # id(Shape) -> the Shape simplified (most tensors share a few)
+    out = {}
+    for t, shape in shapes.items():
+        if shape is None or shape.dims is None:
+            out[t] = shape
+            continue
+        new = simpler.get(id(shape))
+        if new is None:
+            try:
+                dims = tuple(bounds.simplified(d) for d in shape.dims)
+            except ExprOverflow:
+                dims = shape.dims
+            new = simpler[id(shape)] = shape if dims == shape.dims else Shape((dims,))
+        out[t] = new
+    return out
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

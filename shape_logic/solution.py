@@ -134,8 +134,10 @@ class Solution:
 
     @property
     def ranges(self) -> dict:
-        """symbol -> [lo, hi]: symbols an equation confines, and the fresh names of
-        data-dependent dims (NonZero's count in 0..numel), whose bound may be an expression."""
+        """symbol -> [lo, hi]: symbols an equation or a broadcast confines (a position
+        table of 64 rows sliced to s positions and added to them: s in 1..64), and the
+        fresh names of data-dependent dims (NonZero's count in 0..numel), whose bound may
+        be an expression."""
         out = {s: [lo, hi] for s, (lo, hi) in sorted(self.decoded.ranges.items())}
         for name, (lo, hi) in self.decoded.data_ranges.items():
             shown = str(self._rename.get(name, Expr.sym(name)))
@@ -159,10 +161,13 @@ class Solution:
         return dict(sorted(out.items()))
 
     def unmet(self, values: dict) -> list[str]:
-        """What the graph requires of its symbols (floors, one_of) that these values of
-        them break, as text: `s >= 25`, `s in {1, 3}` (the executor's error says it)."""
-        out = [f"{s} >= {v}" for s, v in self.floors.items()
-               if isinstance(values.get(s), int) and values[s] < v]
+        """What the graph requires of its symbols (ranges, floors, one_of) that these
+        values of them break, as text: `s in 1..64`, `s >= 25`, `s in {1, 3}` (the
+        executor's error says it)."""
+        out = [f"{s} in {lo}..{hi}" for s, (lo, hi) in self.decoded.ranges.items()
+               if isinstance(values.get(s), int) and not lo <= values[s] <= hi]
+        out += [f"{s} >= {v}" for s, v in self.floors.items()
+                if isinstance(values.get(s), int) and values[s] < v]
         subst = {s: Expr.const(v) for s, v in values.items() if isinstance(v, int)}
         for e, allowed in self.decoded.one_of.items():
             e = e.subs(self._rename)

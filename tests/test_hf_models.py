@@ -55,6 +55,25 @@ def test_bert_as_exported(bert):
     model, feeds, _ = bert
     sol = _check(model, feeds)
     assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
+    # its 64 learned positions sliced to the sequence and added to it: seq <= 64, exactly
+    # where onnxruntime runs it (encodings/broadcast.lp, @broadcast_range)
+    assert sol.ranges == {"seq": [1, 64]}
+    _runs_up_to(model, 64)
+
+
+def _runs_up_to(model, longest: int) -> None:
+    """onnxruntime runs the text model at `longest` positions and fails at one more."""
+    import onnxruntime as ort
+    from hf_export import text_feeds
+
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    names = {i.name for i in session.get_inputs()}
+    feeds = [{k: v for k, v in text_feeds(2, n, "token_type_ids" in names).items()
+              if k in names} for n in (longest, longest + 1)]
+    session.run(None, feeds[0])
+    with pytest.raises(Exception, match="broadcast"):
+        session.run(None, feeds[1])
 
 
 def test_bert_fused_by_onnxruntime_s_optimizer(bert):

@@ -8,6 +8,7 @@ import clingo
 from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
 from ..symbolic import ops
 from ..symbolic.bounds import bounds
+from ..symbolic.ceilings import broadcast_ceiling
 from ..symbolic.expr import Expr
 from ..symbolic.values import function_of
 from . import floors
@@ -19,7 +20,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
-    @if_join, @inherit, @le, @one_where."""
+    @if_join, @inherit, @le, @one_where, @broadcast_range."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -129,6 +130,19 @@ class Comparisons:
                                              self._bounds)))
         except FAILURES + (ValueError, ZeroDivisionError):
             return Number(0)
+
+    @remembered
+    def broadcast_range(self, a: clingo.Symbol, b: clingo.Symbol):
+        """@broadcast_range(A, B): (S, L, H) for two dims of one symbol S that broadcast
+        only where L <= S <= H (symbolic/ceilings.py: a table of 64 rows sliced to s
+        positions, min(64, s), against s); no term otherwise."""
+        try:
+            hit = broadcast_ceiling(symbol_to_expr(a), symbol_to_expr(b))
+        except FAILURES + (ValueError,):
+            return []
+        if hit is None or name_scope(hit[0]) is not None:  # (a body's own name: no range)
+            return []
+        return Function("", [String(hit[0]), Number(hit[1]), Number(hit[2])])
 
 
 def _bound_term(find, expr):

@@ -14,6 +14,10 @@ class EmbedLayerNormalization(Kernel):
     def run(self, ids, segment_ids, word, position, segment, gamma, beta, mask=None,
             position_ids=None, epsilon=1e-12, mask_index_type=1):
         b, s = ids.shape
+        if position_ids is not None and (position_ids.ndim != 2 or position_ids.shape[1] != s
+                                         or position_ids.shape[0] not in (1, b)):
+            raise self.fail(f"position ids {list(position_ids.shape)} are not [{b}, {s}] "
+                            f"or [1, {s}] (the ids' {list(ids.shape)})")
         pos = np.broadcast_to(np.arange(s), (b, s)) if position_ids is None \
             else np.broadcast_to(position_ids, (b, s))
         x = word[ids] + position[pos]

@@ -23,6 +23,8 @@ from math import gcd
 from typing import Callable
 
 from . import ops
+from .bounds import bounds
+from .ceilings import least_ceiling
 from .expr import Atom, Expr, ExprOverflow, ZERO
 from .values import Undefined, function_of
 
@@ -203,11 +205,12 @@ def _solve_single(d: Expr, s: str) -> Relation:
     (`_k`: a data-dependent count may be 0). (With 0 allowed, `s = (s - 1)//2 + 1` gave the
     range 0..1, not the binding s = 1, and a Col2Im whose image size is its own input's
     axis fed that axis ever deeper floors of itself, without end.)"""
-    interval = _enclosing_interval(d, s)
+    least = 0 if s.startswith("_") else 1
+    interval = _enclosing_interval(d, s) or _below_ceiling(d, s, least)
     if interval is None:
         return UNSOLVED
     lo, hi = interval
-    lo = max(lo, 0 if s.startswith("_") else 1)
+    lo = max(lo, least)
     if hi < lo:
         return CONFLICT
     if hi - lo > MAX_ENUMERATION:
@@ -221,6 +224,30 @@ def _solve_single(d: Expr, s: str) -> Relation:
     if solutions[-1] - solutions[0] + 1 == len(solutions):
         return Relation("range", s, lo=solutions[0], hi=solutions[-1])
     return UNSOLVED
+
+
+def _below_ceiling(d: Expr, s: str, least: int) -> tuple[int, int] | None:
+    """(least, H) where d(s) = 0 has no solution past H (symbolic/ceilings.py: proven by
+    the bounds of d at s = H + s'), for the d no linear band encloses: `min(64, s) = s`,
+    a table of 64 rows sliced to s positions beside the s positions, holds at s <= 64
+    alone (the range 1..64)."""
+    is_root = _root_test(d, s)
+
+    def holds_at(v: int) -> bool:
+        try:
+            return is_root(v)
+        except ExprOverflow:
+            return True
+
+    def fails_past(h: int) -> bool:
+        try:
+            lo, hi = bounds(d.subs({s: Expr.sym(s) + h}))
+        except (ExprOverflow, ZeroDivisionError, ValueError):
+            return False
+        return lo > 0 or hi < 0
+
+    top = least_ceiling(fails_past, holds_at)
+    return None if top is None else (least, top)
 
 
 def _root_test(d: Expr, s: str) -> Callable[[int], bool]:
