@@ -58,11 +58,12 @@ def test_bert_as_exported(bert):
     # its 64 learned positions sliced to the sequence and added to it: seq <= 64, exactly
     # where onnxruntime runs it (encodings/broadcast.lp, @broadcast_range)
     assert sol.ranges == {"seq": [1, 64]}
-    _runs_up_to(model, 64)
+    _runs_up_to(model, 64, "broadcast")
 
 
-def _runs_up_to(model, longest: int) -> None:
-    """onnxruntime runs the text model at `longest` positions and fails at one more."""
+def _runs_up_to(model, longest: int, failure: str) -> None:
+    """onnxruntime runs the text model at `longest` positions and fails at one more (its
+    message matching `failure`)."""
     import onnxruntime as ort
     from hf_export import text_feeds
 
@@ -72,7 +73,7 @@ def _runs_up_to(model, longest: int) -> None:
     feeds = [{k: v for k, v in text_feeds(2, n, "token_type_ids" in names).items()
               if k in names} for n in (longest, longest + 1)]
     session.run(None, feeds[0])
-    with pytest.raises(Exception, match="broadcast"):
+    with pytest.raises(Exception, match=failure):
         session.run(None, feeds[1])
 
 
@@ -84,15 +85,21 @@ def test_bert_fused_by_onnxruntime_s_optimizer(bert):
     sol = _check(fused, feeds)
     assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
     _runs_as_onnxruntime(fused, feeds)
+    # its embeddings read positions 0..seq - 1 of 64 (floors.lp's at_most)
+    assert sol.ranges == {"seq": [1, 64]}
+    _runs_up_to(fused, 64, "out of range")
 
 
 def test_distilbert_fused_by_onnxruntime_s_optimizer():
     model, feeds, model_type = hf_models.distilbert()
     fused = hf_models.fused(model, model_type)
     assert {n.op_type for n in fused.graph.node if n.domain == "com.microsoft"} == FUSED_OPS
-    _check(fused, feeds)
+    sol = _check(fused, feeds)
     # (its EmbedLayerNormalization has no segment inputs: our kernel refused it)
     _runs_as_onnxruntime(fused, feeds)
+    # its position ids, the 64 positions sliced to the sequence, have the ids' length
+    assert sol.ranges == {"seq": [1, 64]}
+    _runs_up_to(fused, 64, "same sequence_length")
 
 
 def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():

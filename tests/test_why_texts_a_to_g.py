@@ -132,6 +132,12 @@ CASES = {
         node("DeformConv", [("f32", "[1, 6, 5, 5]"), ("f32", "[4, 6, 3, 3]"), ("f32", "O")],
              {"offset_group": 4}, opset=19),
         'DeformConv "n": offset_group 4 does not divide its 6 channels'),
+    "EmbedLayerNormalization (com.microsoft): more positions than its table has rows": (
+        node("EmbedLayerNormalization",
+             [("i32", "[2, 65]"), ("i32", "[2, 65]"), ("f32", "[20, 8]"), ("f32", "[64, 8]"),
+              ("f32", "[2, 8]"), ("f32", "[8]"), ("f32", "[8]")], n_outputs=3, domain=MS),
+        'EmbedLayerNormalization "n": its 65 positions read past its position table of 64 '
+        "rows"),
     "Einsum: an empty equation": (
         einsum(""), 'Einsum "n": the equation is empty'),
     "Einsum: two operands for one input": (

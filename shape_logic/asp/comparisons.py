@@ -20,7 +20,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
-    @if_join, @inherit, @le, @one_where, @broadcast_range."""
+    @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -69,6 +69,20 @@ class Comparisons:
         """@most_in(E, K): (S, H) for E >= 1 in scope K's names, of one symbol S, where
         S <= H follows (floors.most: the else-branch of t > 4 has 5 - t >= 1, t <= 4)."""
         return _bound_term(floors.most, lambda: scope_expr(symbol_to_expr(e), k.number))
+
+    @remembered
+    def most_range(self, e: clingo.Symbol):
+        """@most_range(E): (S, L, H) for E >= 1 of one symbol S (a graph's name), where
+        S <= H follows (floors.most) and S >= L is all that is known below it (1, or 0 for
+        a name the solver made); no term otherwise."""
+        try:
+            hit = floors.most(symbol_to_expr(e))
+        except FAILURES + (ValueError,):
+            return []
+        if hit is None or name_scope(hit[0]) is not None:
+            return []
+        s, h = hit
+        return Function("", [String(s), Number(0 if s.startswith("_") else 1), Number(h)])
 
     @remembered
     def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,

@@ -18,6 +18,9 @@ class EmbedLayerNormalization(Kernel):
                                          or position_ids.shape[0] not in (1, b)):
             raise self.fail(f"position ids {list(position_ids.shape)} are not [{b}, {s}] "
                             f"or [1, {s}] (the ids' {list(ids.shape)})")
+        if position_ids is None and s > position.shape[0]:
+            raise self.fail(f"its {s} positions read past its position table of "
+                            f"{position.shape[0]} rows")
         pos = np.broadcast_to(np.arange(s), (b, s)) if position_ids is None \
             else np.broadcast_to(position_ids, (b, s))
         x = word[ids] + position[pos]

@@ -123,6 +123,8 @@ def test_a_learned_position_table_bounds_the_sequence(op):
     assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}, sol.to_json()
     assert "ranges: s in 1..64" in sol.to_text()
     assert sol.shape("y") == ("[b, s, 8]" if op == "Add" else "[s, 16]")
+    # (min(64, s) rows, printed under the range: s rows in every run)
+    assert sol.shape("sliced") == "[s, 8]"
     shape = (2, 64, 8) if op == "Add" else (64, 8)
     assert run(model, {"x": np.zeros(shape, np.float32)})["y"].shape[-2] == 64
     longer = (2, 65, 8) if op == "Add" else (65, 8)
