@@ -18,9 +18,11 @@ light models, whose inputs are fixed). Per model and tool:
            before each model's calls: a tool's collections would otherwise traverse it,
            which no command-line run of the tool has to do.
 
-Totals are printed for the exported models, the light models and all; then each tool's
-warm time (best of --warm further calls per model, after the first), as a process that
-infers many models sees it.
+Under a model's line, what we find the graph requires of its input dims (`requires: seq in
+1..64`: a learned position table's length, past which onnxruntime fails), which neither
+peer reports. Totals are printed for the exported models, the light models and all; then
+each tool's warm time (best of --warm further calls per model, after the first), as a
+process that infers many models sees it.
 
     python bench/compare_peers.py [--only NAME ...] [--no-light] [--warm N] [--dynamo]
                                   [--zoo | --zoo2 | --zoo3 | --hf]
@@ -88,6 +90,9 @@ def input_bindings(model, feeds: dict) -> dict:
 # ----- each tool's answer: tensor -> list of dims (int, str expression, or None)
 
 NARROWING: dict = {}  # id(model) -> our warnings that a declared output was set aside
+# id(model) -> what we find the graph requires of its input dims (a learned position
+# table's length: `seq in 1..64`), which neither peer reports
+REQUIRES: dict = {}
 
 
 def ours(model):
@@ -95,6 +100,9 @@ def ours(model):
 
     sol = solve(model)
     NARROWING[id(model)] = [w for w in sol.warnings if w.startswith("graph output ")]
+    inputs = sol.graph.input_symbols()
+    REQUIRES[id(model)] = [f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
+                           if s in inputs]
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)
@@ -327,6 +335,9 @@ def main(argv=None):
             cells.append(f"{share + (' ' + err if err else ''):>14} {wrong:6d} {dt:7.2f}s")
         print(f"{name:22} {len(tensors):7d}  " + "  ".join(f"{c:>30}" for c in cells),
               flush=True)
+        required = REQUIRES.pop(id(model), [])
+        if required:
+            print(f"{'':24}requires: {', '.join(required)}")
         for w in NARROWING.pop(id(model), []):
             print(f"{'':24}warning: {w}")
     both = {t: [a + b for a, b in zip(groups["exported"][t], groups["light"][t])]

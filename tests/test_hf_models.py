@@ -102,6 +102,15 @@ def test_distilbert_fused_by_onnxruntime_s_optimizer():
     _runs_up_to(fused, 64, "same sequence_length")
 
 
+def test_gpt2_s_learned_positions_bound_its_sequence():
+    # arange(seq) into its 64 learned positions (rules/Gather.lp's value_bounds, at_most):
+    # onnxruntime runs it at 64 positions and fails at 65, out of the table
+    model, feeds, _ = hf_models.gpt2()
+    sol = _check(model, feeds)
+    assert sol.ranges == {"seq": [1, 64]}
+    _runs_up_to(model, 64, "out of data bounds")
+
+
 def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     pytest.importorskip("onnxscript")
     model, feeds, _ = hf_models.gpt2_kv()

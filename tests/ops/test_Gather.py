@@ -1,5 +1,6 @@
 """Gather: rules/Gather.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.solver import solve
@@ -97,3 +98,60 @@ def test_matches_reference(shape, ishape, data):
     const = data.draw(st.sampled_from([[1], []])) if 0 not in ishape[:-1] else []
     check_against_reference("Gather", [random_array(shape), idx], {"axis": axis}, opset=OPSET,
                             const=const, reference_fails_ok=not const)
+
+
+
+def _positions(table_rows, start=0, length="s"):
+    """x [b, length] and its positions, Range(start, start + length, 1) unsqueezed as
+    GPT-2 writes them, gathered from a table [table_rows, 8]."""
+    def scalar(v):
+        return {"dtype": "i64", "shape": [], "data": v}
+
+    return {"opset": OPSET,
+            "inputs": {"x": {"dtype": "i64", "shape": f"[b, {length}]"}},
+            "initializers": {
+                "one": scalar(1), "start": scalar(start),
+                "ax": {"dtype": "i64", "shape": [1], "data": [0]},
+                "table": {"dtype": "f32", "shape": [table_rows, 8],
+                          "data": [[0.0] * 8] * table_rows}},
+            "nodes": [
+                {"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sx"]},
+                {"name": "len", "op": "Gather", "inputs": ["sx", "one"], "outputs": ["n"]},
+                {"name": "end", "op": "Add", "inputs": ["start", "n"], "outputs": ["e"]},
+                {"name": "range", "op": "Range", "inputs": ["start", "e", "one"],
+                 "outputs": ["pos"]},
+                {"name": "unsq", "op": "Unsqueeze", "inputs": ["pos", "ax"],
+                 "outputs": ["ids"]},
+                {"name": "emb", "op": "Gather", "inputs": ["table", "ids"], "outputs": ["y"]}]}
+
+
+def test_positions_of_the_sequence_bound_it_by_the_table():
+    # GPT-2's learned positions: arange(seq) into a table of 64 rows runs where seq <= 64
+    # (onnxruntime: "indices element out of data bounds" past it)
+    sol = solve(_positions(64))
+    assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}
+    assert sol.shape("y") == "[1, s, 8]"
+    assert solve(_positions(64, start=10)).ranges == {"s": [1, 54]}  # (from 10 on)
+    # a table of v rows: v >= s, no bound of one symbol (nothing said)
+    g = _positions(64)
+    del g["initializers"]["table"]
+    g["inputs"]["table"] = {"dtype": "f32", "shape": "[v, 8]"}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.ranges == {} and sol.floors == {}
+
+
+def test_positions_past_the_table_are_an_index_out_of_range():
+    # 100 positions (a range too long for its values to be listed) into 64 rows
+    sol = solve(_positions(64, length="100"))
+    assert sol.status == "error"
+    assert "99" in sol.diagnostics[0].message and "64" in sol.diagnostics[0].message
+    assert solve(_positions(100, length="100")).status == "ok"
+
+
+def test_a_run_past_the_table_says_what_the_graph_requires():
+    from shape_logic.executor import ExecutionError, run
+
+    g = _positions(64)
+    assert run(g, {"x": np.zeros((2, 64), np.int64)})["y"].shape == (1, 64, 8)
+    with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
+        run(g, {"x": np.zeros((2, 65), np.int64)})
