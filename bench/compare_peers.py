@@ -11,7 +11,8 @@ light models, whose inputs are fixed). Per model and tool:
   known    tensors whose shape the tool fully determines (every dim an integer or an
            expression of the inputs' dims) and that is right at every size (a
            sequence's: every element's; an optional's: its element's, if it has one);
-  wrong    dims the tool states that differ from the runtime at some size;
+  wrong    dims the tool states that differ from the runtime at some size (ours: also a
+           requirement of the input dims that a size that runs breaks);
   time     wall time of one inference (each tool's first call pays its imports and
            one-time set-up, as a command-line run would). The harness's own heap (torch,
            the exports, onnxruntime's truths) is frozen out of the garbage collector
@@ -101,8 +102,8 @@ def ours(model):
     sol = solve(model)
     NARROWING[id(model)] = [w for w in sol.warnings if w.startswith("graph output ")]
     inputs = sol.graph.input_symbols()
-    REQUIRES[id(model)] = [f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
-                           if s in inputs]
+    REQUIRES[id(model)] = ([f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
+                            if s in inputs], sol.unmet, sol.graph.symbol_map)
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)
@@ -173,6 +174,16 @@ def evaluate(dim, bindings: dict):
 
 
 TOOLS = {"shape-logic": ours, "onnx data_prop": onnx_data_prop, "ort symbolic": ort_symbolic}
+
+
+def rejected(requires: tuple, bindings: list) -> list:
+    """What the sizes that run (onnxruntime's truths) break of what we say the graph requires
+    (ranges, floors, one_of: Solution.unmet), each counted as a wrong dim."""
+    _, unmet, names = requires
+    if unmet is None:
+        return []
+    return [broken for b in bindings
+            for broken in unmet({names.get(k, k): v for k, v in b.items()})]
 
 
 def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> tuple:
@@ -326,6 +337,8 @@ def main(argv=None):
                 shapes, err = None, type(e).__name__
             dt = time.perf_counter() - t0
             known, wrong = score(shapes, truths, bindings, tensors)
+            if tool == "shape-logic" and id(model) in REQUIRES:
+                wrong += len(rejected(REQUIRES[id(model)], bindings))
             tot = groups[group][tool]
             tot[0] += known
             tot[1] += len(tensors)
@@ -335,9 +348,11 @@ def main(argv=None):
             cells.append(f"{share + (' ' + err if err else ''):>14} {wrong:6d} {dt:7.2f}s")
         print(f"{name:22} {len(tensors):7d}  " + "  ".join(f"{c:>30}" for c in cells),
               flush=True)
-        required = REQUIRES.pop(id(model), [])
+        required, unmet, names = REQUIRES.pop(id(model), ([], None, {}))
         if required:
             print(f"{'':24}requires: {', '.join(required)}")
+        for broken in rejected((required, unmet, names), bindings):
+            print(f"{'':24}WRONG: a size that runs breaks our requirement {broken}")
         for w in NARROWING.pop(id(model), []):
             print(f"{'':24}warning: {w}")
     both = {t: [a + b for a, b in zip(groups["exported"][t], groups["light"][t])]
