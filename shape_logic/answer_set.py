@@ -28,6 +28,8 @@ class Atoms:
     dtype: dict = field(default_factory=dict)  # T -> set of dtype names
     binds: dict = field(default_factory=dict)  # symbol -> set of Expr
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
+    # symbol -> set of (hi, tensor): the node making the tensor bounds it by hi (range_from)
+    range_from: dict = field(default_factory=dict)
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
     # those inside bodies that may not run, as (the body's operator, conflict): scopes.py
@@ -135,6 +137,11 @@ class Atoms:
             lo, hi = _expr(args[1]), _expr(args[2])
             if lo is not None and hi is not None and lo.is_int and hi.is_int:
                 self.ranges.setdefault(args[0].string, set()).add((lo.value, hi.value))
+        elif name == "range_from":
+            hi = _expr(args[1])
+            if hi is not None and hi.is_int:
+                self.range_from.setdefault(args[0].string, set()).add(
+                    (hi.value, _tensor_key(args[2])))
         elif name == "unsolved":
             e1, e2 = _expr(args[0]), _expr(args[1])
             if e1 is not None and e2 is not None:

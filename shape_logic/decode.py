@@ -72,6 +72,8 @@ class Decoded:
     nonempty: set = field(default_factory=set)  # (tensor, axis) >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # tensors whose rank the sizes decide
     one_of: dict = field(default_factory=dict)  # dim value (Expr) -> the values it may take
+    # symbol -> the tensor whose node bounds it by its range's upper end (range_from)
+    range_origins: dict = field(default_factory=dict)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -145,7 +147,18 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
                     (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks,
-                   one_of)
+                   one_of, _range_origins(atoms.range_from, ranges))
+
+
+def _range_origins(found: dict, ranges: dict) -> dict:
+    """Symbol -> the tensor whose node gives its range's upper end (the first by name of
+    those that do: a BERT's position table added to the sequence, `seq <= 64`)."""
+    out = {}
+    for s, (_, hi) in ranges.items():
+        tensors = sorted(t for h, t in found.get(s, ()) if h == hi)
+        if tensors:
+            out[s] = tensors[0]
+    return out
 
 
 def _under_ranges(shapes: dict, ranges: dict) -> dict:

@@ -5,6 +5,13 @@ from .sequences import columns
 from .solution import one_of_text
 
 
+def _range_origin(sol, s: str) -> str:
+    """` (at Add "emb")`: the node whose sizes bound s from above, where one does."""
+    t = sol.decoded.range_origins.get(s)
+    origin = sol.origin(t) if t else ""
+    return f" (at {origin})" if origin and origin not in ("input", "initializer") else ""
+
+
 def render_solution(sol, color: bool = False) -> str:
     g = sol.graph
     lines = []
@@ -26,7 +33,7 @@ def render_solution(sol, color: bool = False) -> str:
         lines.append("")
         lines.append("bindings: " + ", ".join(f"{s} = {v}" for s, v in sol.bindings.items()))
     if sol.ranges:
-        lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}"
+        lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}" + _range_origin(sol, s)
                                             for s, (lo, hi) in sol.ranges.items()))
     if sol.floors:
         lines.append("floors: " + ", ".join(f"{s} >= {v}" for s, v in sol.floors.items()))

@@ -131,6 +131,7 @@ def test_positions_of_the_sequence_bound_it_by_the_table():
     sol = solve(_positions(64))
     assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}
     assert sol.shape("y") == "[1, s, 8]"
+    assert 'ranges: s in 1..64 (at Gather "emb")' in sol.to_text().splitlines()
     assert solve(_positions(64, start=10)).ranges == {"s": [1, 54]}  # (from 10 on)
     # a table of v rows: v >= s, no bound of one symbol (nothing said)
     g = _positions(64)
