@@ -30,6 +30,8 @@ class Atoms:
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
     # symbol -> set of (hi, tensor): the node making the tensor bounds it by hi (range_from)
     range_from: dict = field(default_factory=dict)
+    # [(A, B, tensor)]: the node making the tensor runs only where A <= B (requires_le)
+    le_required: list = field(default_factory=list)
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
     conflicts: list = field(default_factory=list)  # clingo symbols (Where, A, B)
     # those inside bodies that may not run, as (the body's operator, conflict): scopes.py
@@ -137,6 +139,10 @@ class Atoms:
             lo, hi = _expr(args[1]), _expr(args[2])
             if lo is not None and hi is not None and lo.is_int and hi.is_int:
                 self.ranges.setdefault(args[0].string, set()).add((lo.value, hi.value))
+        elif name == "requires_le":
+            a, b = _expr(args[0]), _expr(args[1])
+            if a is not None and b is not None:
+                self.le_required.append((a, b, _tensor_key(args[2])))
         elif name == "range_from":
             hi = _expr(args[1])
             if hi is not None and hi.is_int:

@@ -18,6 +18,7 @@ from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
 from .symbolic.values import function_of
 from .answer_set import Atoms
+from .requirements import inequalities, range_origins, under_ranges
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -74,6 +75,8 @@ class Decoded:
     one_of: dict = field(default_factory=dict)  # dim value (Expr) -> the values it may take
     # symbol -> the tensor whose node bounds it by its range's upper end (range_from)
     range_origins: dict = field(default_factory=dict)
+    # [(A, B, tensor)]: A <= B of several symbols, required by the node making the tensor
+    inequalities: list = field(default_factory=list)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -128,7 +131,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
         if resolve(Expr.sym(s)).symbols() == {s} and not is_scoped(s):
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     if ranges:
-        shapes = _under_ranges(shapes, ranges)
+        shapes = under_ranges(shapes, ranges)
     met = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
@@ -147,44 +150,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
                     graph.symbol_class.get(s, 2) < 2 and s not in bindings and
                     (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks,
-                   one_of, _range_origins(atoms.range_from, ranges))
-
-
-def _range_origins(found: dict, ranges: dict) -> dict:
-    """Symbol -> the tensor whose node gives its range's upper end (the first by name of
-    those that do: a BERT's position table added to the sequence, `seq <= 64`)."""
-    out = {}
-    for s, (_, hi) in ranges.items():
-        tensors = sorted(t for h, t in found.get(s, ()) if h == hi)
-        if tensors:
-            out[s] = tensors[0]
-    return out
-
-
-def _under_ranges(shapes: dict, ranges: dict) -> dict:
-    """The shapes with the max and min arguments that the ranges dominate dropped: every
-    run has each symbol in its range, so BERT's 64 learned positions sliced to the
-    sequence, `min(64, seq)` rows, are `seq` rows where seq in 1..64 (asp/floors.py's
-    simplification, under the ranges' ends as floors and ceilings)."""
-    from .asp.floors import Floors
-
-    bounds = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
-                    {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
-    simpler: dict = {}  # id(Shape) -> the Shape simplified (most tensors share a few)
-    out = {}
-    for t, shape in shapes.items():
-        if shape is None or shape.dims is None:
-            out[t] = shape
-            continue
-        new = simpler.get(id(shape))
-        if new is None:
-            try:
-                dims = tuple(bounds.simplified(d) for d in shape.dims)
-            except ExprOverflow:
-                dims = shape.dims
-            new = simpler[id(shape)] = shape if dims == shape.dims else Shape((dims,))
-        out[t] = new
-    return out
+                   one_of, range_origins(atoms.range_from, ranges),
+                   inequalities(atoms.le_required, resolve))
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -7,8 +7,12 @@ from .solution import one_of_text
 
 def _range_origin(sol, s: str) -> str:
     """` (at Add "emb")`: the node whose sizes bound s from above, where one does."""
-    t = sol.decoded.range_origins.get(s)
-    origin = sol.origin(t) if t else ""
+    return _origin(sol, sol.decoded.range_origins.get(s))
+
+
+def _origin(sol, tensor) -> str:
+    """` (at Gather "emb")`: the node making the tensor, where there is one."""
+    origin = sol.origin(tensor) if tensor else ""
     return f" (at {origin})" if origin and origin not in ("input", "initializer") else ""
 
 
@@ -41,8 +45,13 @@ def render_solution(sol, color: bool = False) -> str:
         lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:
         lines.append("constraints: " + ", ".join(sol.constraints))
-    if sol.decoded.one_of:  # (what a broadcast against an integer leaves: 1 or it)
-        lines.append("requires: " + ", ".join(one_of_text(e, vs) for e, vs in sol.one_of.items()))
+    # (what a broadcast against an integer leaves, 1 or it; what nodes require of several
+    # symbols together)
+    required = [one_of_text(e, vs) for e, vs in sol.one_of.items()] + [
+        text + _origin(sol, t)
+        for text, (_, _, t) in zip(sol.inequalities, sol.decoded.inequalities)]
+    if required:
+        lines.append("requires: " + ", ".join(required))
     if any(sol.cases):
         lines.append("cases: " + " | ".join(", ".join(f"{k} = {v}" for k, v in c.items()) or "-"
                                           for c in sol.cases))

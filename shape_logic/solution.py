@@ -160,10 +160,17 @@ class Solution:
             out[key] = sorted(set(out.get(key, values)) & set(values))
         return dict(sorted(out.items()))
 
+    @property
+    def inequalities(self) -> list[str]:
+        """What nodes require of several symbols together, as text: `past + seq <= 64` (GPT-2
+        over a KV cache reads positions past..past + seq - 1 of its 64 learned rows)."""
+        return [f"{a.subs(self._rename)} <= {b.subs(self._rename)}"
+                for a, b, _ in self.decoded.inequalities]
+
     def unmet(self, values: dict) -> list[str]:
-        """What the graph requires of its symbols (ranges, floors, one_of) that these
-        values of them break, as text: `s in 1..64`, `s >= 25`, `s in {1, 3}` (the
-        executor's error says it)."""
+        """What the graph requires of its symbols (ranges, floors, one_of, inequalities)
+        that these values of them break, as text: `s in 1..64`, `s >= 25`, `s in {1, 3}`,
+        `past + seq <= 64` (the executor's error says it)."""
         out = [f"{s} in {lo}..{hi}" for s, (lo, hi) in self.decoded.ranges.items()
                if isinstance(values.get(s), int) and not lo <= values[s] <= hi]
         out += [f"{s} >= {v}" for s, v in self.floors.items()
@@ -174,6 +181,10 @@ class Solution:
             at = e.subs(subst)
             if at.is_int and at.value not in allowed:
                 out.append(one_of_text(e, allowed))
+        for (a, b, _), text in zip(self.decoded.inequalities, self.inequalities):
+            d = (b - a).subs(self._rename).subs(subst)
+            if d.is_int and d.value < 0:
+                out.append(text)
         return out
 
     @property
@@ -205,6 +216,8 @@ class Solution:
             out["constraints"] = self.constraints
         if self.decoded.one_of:
             out["one_of"] = self.one_of
+        if self.decoded.inequalities:
+            out["inequalities"] = self.inequalities
         if self.alternatives:
             out["alternatives"] = dict(self.alternatives)
             if any(self.cases):

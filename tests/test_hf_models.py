@@ -119,6 +119,29 @@ def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     # the cache grows by the new positions (onnxruntime's symbolic inference is right here
     # too; our hand-written block in test_torch_export.py checks the causal mask's slices)
     assert sol.shape("present_k1") == "[batch, 4, past + seq, 8]"
+    # its positions past..past + seq - 1 read 64 learned rows: onnxruntime runs it at
+    # past + seq = 64 and fails at 65
+    assert sol.inequalities == ["past + seq <= 64"]
+    _runs_with_a_cache(model, feeds[0], [(60, 4), (10, 54)], [(60, 5), (10, 55)])
+
+
+def _runs_with_a_cache(model, feed, runs, fails) -> None:
+    """onnxruntime runs the decoder at each (past, seq) of `runs` and fails at `fails`."""
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+
+    def at(past, seq):
+        sizes = {"input_ids": (1, seq), "attention_mask": (1, past + seq)}
+        return {k: np.zeros(sizes.get(k, (1, 4, past, 8)), v.dtype) for k, v in feed.items()}
+
+    for past, seq in runs:
+        session.run(None, at(past, seq))
+    for past, seq in fails:
+        with pytest.raises(Exception, match="out of data bounds"):
+            session.run(None, at(past, seq))
 
 
 def test_wav2vec2_s_convolutions_over_a_dynamic_audio_length():

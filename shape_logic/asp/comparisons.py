@@ -20,7 +20,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
-    @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range."""
+    @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range, @several_symbols."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -83,6 +83,14 @@ class Comparisons:
             return []
         s, h = hit
         return Function("", [String(s), Number(0 if s.startswith("_") else 1), Number(h)])
+
+    @remembered
+    def several_symbols(self, e: clingo.Symbol):
+        """1 when the dim value has two symbols or more, else 0."""
+        try:
+            return Number(int(len(symbol_to_expr(e).symbol_set()) > 1))
+        except FAILURES + (ValueError,):
+            return Number(0)
 
     @remembered
     def if_join(self, a: clingo.Symbol, b: clingo.Symbol, ka: clingo.Symbol,

@@ -103,11 +103,12 @@ def test_matches_reference(shape, ishape, data):
 
 def _positions(table_rows, start=0, length="s"):
     """x [b, length] and its positions, Range(start, start + length, 1) unsqueezed as
-    GPT-2 writes them, gathered from a table [table_rows, 8]."""
+    GPT-2 writes them, gathered from a table [table_rows, 8]. start "past": the length of
+    a cache input kv [b, past, 8] (a Shape of it gathered), as over a KV cache."""
     def scalar(v):
         return {"dtype": "i64", "shape": [], "data": v}
 
-    return {"opset": OPSET,
+    g = {"opset": OPSET,
             "inputs": {"x": {"dtype": "i64", "shape": f"[b, {length}]"}},
             "initializers": {
                 "one": scalar(1), "start": scalar(start),
@@ -123,6 +124,13 @@ def _positions(table_rows, start=0, length="s"):
                 {"name": "unsq", "op": "Unsqueeze", "inputs": ["pos", "ax"],
                  "outputs": ["ids"]},
                 {"name": "emb", "op": "Gather", "inputs": ["table", "ids"], "outputs": ["y"]}]}
+    if start == "past":
+        del g["initializers"]["start"]
+        g["inputs"]["kv"] = {"dtype": "f32", "shape": "[b, past, 8]"}
+        g["nodes"][:0] = [
+            {"name": "kv_shape", "op": "Shape", "inputs": ["kv"], "outputs": ["skv"]},
+            {"name": "past", "op": "Gather", "inputs": ["skv", "one"], "outputs": ["start"]}]
+    return g
 
 
 def test_positions_of_the_sequence_bound_it_by_the_table():
@@ -156,3 +164,21 @@ def test_a_run_past_the_table_says_what_the_graph_requires():
     assert run(g, {"x": np.zeros((2, 64), np.int64)})["y"].shape == (1, 64, 8)
     with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
         run(g, {"x": np.zeros((2, 65), np.int64)})
+
+
+def test_positions_after_a_cache_bound_the_cache_and_the_sequence_together():
+    # arange(past, past + s) into 64 rows: past + s <= 64, no bound of either alone
+    sol = solve(_positions(64, start="past"))
+    assert sol.status == "ok" and sol.ranges == {} and sol.inequalities == ["past + s <= 64"]
+    assert sol.to_json()["inequalities"] == ["past + s <= 64"]
+    assert 'requires: past + s <= 64 (at Gather "emb")' in sol.to_text().splitlines()
+    assert sol.unmet({"past": 60, "s": 4}) == []
+    assert sol.unmet({"past": 60, "s": 5}) == ["past + s <= 64"]
+    from shape_logic.executor import ExecutionError, run
+
+    g = _positions(64, start="past")
+    feeds = {"x": np.zeros((1, 4), np.int64), "kv": np.zeros((1, 60, 8), np.float32)}
+    assert run(g, feeds)["y"].shape == (1, 4, 8)
+    feeds["x"] = np.zeros((1, 5), np.int64)
+    with pytest.raises(ExecutionError, match=r"the graph requires past \+ s <= 64\)"):
+        run(g, feeds)

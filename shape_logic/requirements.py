@@ -1,0 +1,70 @@
+"""What a graph requires of its input dims beyond equations, as the decoder reads it back:
+ranges with the node that bounds them (range_from/3), the shapes printed under the ranges,
+and inequalities of several symbols (requires_le/3).
+
+A learned position table bounds the sequence a model runs: BERT's 64 positions sliced to
+the sequence and added to it broadcast only where seq <= 64 (encodings/broadcast.lp's
+@broadcast_range), GPT-2's gathered by arange(seq) only where seq <= 64 and, over a KV
+cache, by arange(past, past + seq) only where past + seq <= 64 (floors.lp's at_most).
+"""
+from __future__ import annotations
+
+from .shapes import Shape
+from .symbolic.bounds import bounds
+from .symbolic.expr import ExprOverflow
+
+
+def range_origins(found: dict, ranges: dict) -> dict:
+    """Symbol -> the tensor whose node gives its range's upper end (the first by name of
+    those that do: a BERT's position table added to the sequence, `seq <= 64`)."""
+    out = {}
+    for s, (_, hi) in ranges.items():
+        tensors = sorted(t for h, t in found.get(s, ()) if h == hi)
+        if tensors:
+            out[s] = tensors[0]
+    return out
+
+
+def under_ranges(shapes: dict, ranges: dict) -> dict:
+    """The shapes with the max and min arguments that the ranges dominate dropped: every
+    run has each symbol in its range, so BERT's 64 learned positions sliced to the
+    sequence, `min(64, seq)` rows, are `seq` rows where seq in 1..64 (asp/floors.py's
+    simplification, under the ranges' ends as floors and ceilings)."""
+    from .asp.floors import Floors
+
+    bounds = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
+                    {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
+    simpler: dict = {}  # id(Shape) -> the Shape simplified (most tensors share a few)
+    out = {}
+    for t, shape in shapes.items():
+        if shape is None or shape.dims is None:
+            out[t] = shape
+            continue
+        new = simpler.get(id(shape))
+        if new is None:
+            try:
+                dims = tuple(bounds.simplified(d) for d in shape.dims)
+            except ExprOverflow:
+                dims = shape.dims
+            new = simpler[id(shape)] = shape if dims == shape.dims else Shape((dims,))
+        out[t] = new
+    return out
+
+
+
+def inequalities(found: list, resolve) -> list:
+    """[(A, B, tensor)]: each A <= B that some node requires (after the bindings), one per
+    difference B - A, none that holds whatever the symbols (the bounds show B - A >= 0) or
+    of integers alone (true, or the node's own reason said so), sorted by text."""
+    out: dict = {}
+    for a, b, t in found:
+        try:
+            a, b = resolve(a), resolve(b)
+            d = b - a
+            if d.is_int or bounds(d)[0] >= 0:
+                continue
+        except ExprOverflow:
+            continue
+        if d not in out or t < out[d][2]:
+            out[d] = (a, b, t)
+    return sorted(out.values(), key=lambda abt: (str(abt[0]), str(abt[1])))
