@@ -103,7 +103,8 @@ def ours(model):
     NARROWING[id(model)] = [w for w in sol.warnings if w.startswith("graph output ")]
     inputs = sol.graph.input_symbols()
     REQUIRES[id(model)] = ([f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
-                            if s in inputs], sol.unmet, sol.graph.symbol_map)
+                            if s in inputs] + sol.inequalities, sol.unmet,
+                           sol.graph.symbol_map)
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)
