@@ -32,8 +32,8 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
     simplification, under the ranges' ends as floors and ceilings)."""
     from .asp.floors import Floors
 
-    bounds = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
-                    {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
+    under = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
+                   {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
     simpler: dict = {}  # id(Shape) -> the Shape simplified (most tensors share a few)
     out = {}
     for t, shape in shapes.items():
@@ -43,13 +43,12 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
         new = simpler.get(id(shape))
         if new is None:
             try:
-                dims = tuple(bounds.simplified(d) for d in shape.dims)
+                dims = tuple(under.simplified(d) for d in shape.dims)
             except ExprOverflow:
                 dims = shape.dims
             new = simpler[id(shape)] = shape if dims == shape.dims else Shape((dims,))
         out[t] = new
     return out
-
 
 
 def inequalities(found: list, resolve) -> list:

@@ -7,8 +7,8 @@ import clingo
 
 from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
 from ..symbolic import ops
-from ..symbolic.bounds import bounds
-from ..symbolic.ceilings import broadcast_ceiling
+from ..symbolic.bounds import bounds, not_one
+from ..symbolic.ceilings import broadcast_ceiling, least_value
 from ..symbolic.expr import Expr
 from ..symbolic.values import function_of
 from . import floors
@@ -79,10 +79,7 @@ class Comparisons:
             hit = floors.most(symbol_to_expr(e))
         except FAILURES + (ValueError,):
             return []
-        if hit is None or name_scope(hit[0]) is not None:
-            return []
-        s, h = hit
-        return Function("", [String(s), Number(0 if s.startswith("_") else 1), Number(h)])
+        return _range_term(None if hit is None else (hit[0], least_value(hit[0]), hit[1]))
 
     @remembered
     def several_symbols(self, e: clingo.Symbol):
@@ -162,9 +159,15 @@ class Comparisons:
             hit = broadcast_ceiling(symbol_to_expr(a), symbol_to_expr(b))
         except FAILURES + (ValueError,):
             return []
-        if hit is None or name_scope(hit[0]) is not None:  # (a body's own name: no range)
-            return []
-        return Function("", [String(hit[0]), Number(hit[1]), Number(hit[2])])
+        return _range_term(hit)
+
+
+def _range_term(hit):
+    """The term (S, L, H) of a range of the graph's name S, or no term (none found, or a
+    body's own name: its range holds only where the body runs)."""
+    if hit is None or name_scope(hit[0]) is not None:
+        return []
+    return Function("", [String(hit[0]), Number(hit[1]), Number(hit[2])])
 
 
 def _bound_term(find, expr):
@@ -198,11 +201,3 @@ def one_only_where(e: Expr, c: Expr, bounds_of=bounds) -> bool:
             return False
     return not_one(e.subs({s: Expr.sym(s) + ONE_CAP}))
 
-
-def not_one(e: Expr, bounds_of=bounds) -> bool:
-    """e is not 1 whatever its symbols are: an integer other than 1, or provably >= 2 or
-    <= 0 (under `bounds_of`)."""
-    if e.is_int:
-        return e.value != 1
-    lo, hi = bounds_of(e)
-    return lo >= 2 or hi <= 0

@@ -23,7 +23,8 @@ from . import element_arith, float_ints
 from .lifting import FAILURES, arithmetic, handles, remembered
 from .lifting import dims as _dims
 from .relating import Relating, real_of as _real
-from .comparisons import Comparisons, not_one as _not_one
+from ..symbolic.bounds import not_one as _not_one
+from .comparisons import Comparisons
 from .float_elements import FloatElements
 from .iterations import Iterations
 from .terms import expr_to_symbol, symbol_to_expr

@@ -22,6 +22,21 @@ def bounds(e) -> tuple[float, float]:
     return b
 
 
+def not_one(e, bounds_of=bounds) -> bool:
+    """e is not 1 whatever its symbols are: an integer other than 1, or provably >= 2 or
+    <= 0 (under `bounds_of`)."""
+    if e.is_int:
+        return e.value != 1
+    lo, hi = bounds_of(e)
+    return lo >= 2 or hi <= 0
+
+
+def not_zero(e) -> bool:
+    """e is not 0 whatever its symbols are (provably > 0 or < 0)."""
+    lo, hi = bounds(e)
+    return lo > 0 or hi < 0
+
+
 # the expressions one bounds() may bound to refine its own (each refinement bounds two
 # or more expressions built from e's terms, which may refine again on their own atoms:
 # nested floor divisions made that 2^depth). Past it an expression gets its interval.

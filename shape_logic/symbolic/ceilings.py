@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .bounds import bounds
+from .bounds import not_one, not_zero
 from .expr import Expr, ExprOverflow
 from .values import Undefined, function_of
 
@@ -48,12 +48,23 @@ def least_ceiling(fails_past: Callable[[int], bool],
     return hi
 
 
+def least_value(s: str) -> int:
+    """The least value a symbol takes: 1 for a graph's name (DESIGN.md: the one
+    assumption), 0 for a name the solver made (`_k`: a data-dependent count may be 0)."""
+    return 0 if s.startswith("_") else 1
+
+
+def past(e: Expr, s: str, h: int) -> Expr:
+    """e at s = h + s' (s' a symbol >= 1): its bounds hold at every value of s past h."""
+    return e.subs({s: Expr.sym(s) + h})
+
+
 def broadcast_ceiling(a: Expr, b: Expr) -> tuple[str, int, int] | None:
     """(s, L, H): two dims of one symbol s that broadcast (equal, or either of them 1,
     neither negative) only where L <= s <= H; None when no such H is proven (or the dims
     have other symbols, or no value in 1..H lets them broadcast: that is left to the
     rules). Where H is at most ENUMERATED, L and H are the least and the greatest values
-    that broadcast; else L is 1 (0 for a name the solver made)."""
+    that broadcast; else L is `least_value(s)`."""
     syms = a.symbol_set() | b.symbol_set()
     if len(syms) != 1 or a.is_int or b.is_int:
         return None
@@ -68,10 +79,9 @@ def broadcast_ceiling(a: Expr, b: Expr) -> tuple[str, int, int] | None:
         return x >= 0 and y >= 0 and (x == y or x == 1 or y == 1)
 
     def fails_past(h: int) -> bool:
-        shift = {s: Expr.sym(s) + h}
         try:
-            x, y = a.subs(shift), b.subs(shift)
-            return _not_one(x) and _not_one(y) and _not_zero(x - y)
+            x, y = past(a, s, h), past(b, s, h)
+            return not_one(x) and not_one(y) and not_zero(x - y)
         except (ExprOverflow, ZeroDivisionError, ValueError):
             return False
 
@@ -79,9 +89,8 @@ def broadcast_ceiling(a: Expr, b: Expr) -> tuple[str, int, int] | None:
     if top is None:
         return None
     if top > ENUMERATED:
-        return s, 0 if s.startswith("_") else 1, top
-    # (a name the solver made, `_k`, may be 0: a data-dependent count)
-    runs = [v for v in range(0 if s.startswith("_") else 1, top + 1) if holds_at(v)]
+        return s, least_value(s), top
+    runs = [v for v in range(least_value(s), top + 1) if holds_at(v)]
     return (s, runs[0], runs[-1]) if runs else None
 
 
@@ -90,12 +99,3 @@ def broadcast_ceiling(a: Expr, b: Expr) -> tuple[str, int, int] | None:
 # min(7, s) against min(20, 2*s) runs at s = 1 alone, and past 3 by the bounds)
 ENUMERATED = 4096
 
-
-def _not_one(e: Expr) -> bool:
-    lo, hi = bounds(e)
-    return lo >= 2 or hi <= 0
-
-
-def _not_zero(e: Expr) -> bool:
-    lo, hi = bounds(e)
-    return lo > 0 or hi < 0

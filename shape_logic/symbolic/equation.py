@@ -23,8 +23,8 @@ from math import gcd
 from typing import Callable
 
 from . import ops
-from .bounds import bounds
-from .ceilings import least_ceiling
+from .bounds import not_zero
+from .ceilings import least_ceiling, least_value, past
 from .expr import Atom, Expr, ExprOverflow, ZERO
 from .values import Undefined, function_of
 
@@ -205,7 +205,7 @@ def _solve_single(d: Expr, s: str) -> Relation:
     (`_k`: a data-dependent count may be 0). (With 0 allowed, `s = (s - 1)//2 + 1` gave the
     range 0..1, not the binding s = 1, and a Col2Im whose image size is its own input's
     axis fed that axis ever deeper floors of itself, without end.)"""
-    least = 0 if s.startswith("_") else 1
+    least = least_value(s)
     interval = _enclosing_interval(d, s) or _below_ceiling(d, s, least)
     if interval is None:
         return UNSOLVED
@@ -241,10 +241,9 @@ def _below_ceiling(d: Expr, s: str, least: int) -> tuple[int, int] | None:
 
     def fails_past(h: int) -> bool:
         try:
-            lo, hi = bounds(d.subs({s: Expr.sym(s) + h}))
+            return not_zero(past(d, s, h))
         except (ExprOverflow, ZeroDivisionError, ValueError):
             return False
-        return lo > 0 or hi < 0
 
     top = least_ceiling(fails_past, holds_at)
     return None if top is None else (least, top)
