@@ -99,10 +99,10 @@ def fnet():
 _HW = {0: "batch", 2: "height", 3: "width"}
 
 
-def _image(inner, axes, sizes, **kw):
+def _image(inner, axes, sizes, dynamo: bool = False, **kw):
     return one_input(inner, "pixel_values",
                      lambda m, x: m(pixel_values=x, return_dict=False, **kw)[0], axes,
-                     [floats("pixel_values", *size) for size in sizes])
+                     [floats("pixel_values", *size) for size in sizes], dynamo)
 
 
 def yolos():
@@ -140,12 +140,15 @@ def dpt():
     return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
 
 
-def swin2sr():
+def swin2sr(dynamo: bool = False):
+    """(torch.export specializes the batch to 1 and the image to multiples of the window,
+    guards it cannot state in the graph: its sizes are those)"""
     _, T = modules()
     inner = T.Swin2SRModel(T.Swin2SRConfig(image_size=16, patch_size=1, embed_dim=8,
                                            depths=[1], num_heads=[2], window_size=4,
                                            upscale=2))
-    return _image(inner, _HW, [(1, 3, 16, 16), (2, 3, 24, 20)])
+    sizes = [(1, 3, 16, 16), (1, 3, 8, 12)] if dynamo else [(1, 3, 16, 16), (2, 3, 24, 20)]
+    return _image(inner, _HW, sizes, dynamo)
 
 
 def encodec():

@@ -30,6 +30,9 @@ class Atoms:
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
     # symbol -> set of (hi, tensor): the node making the tensor bounds it by hi (range_from)
     range_from: dict = field(default_factory=dict)
+    # symbol -> set of (floor, place): what requires it (floor_from), a tensor whose node
+    # does, or ("equation", E1, E2), an equation that could not be solved
+    floor_from: dict = field(default_factory=dict)
     # [(A, B, tensor)]: the node making the tensor runs only where A <= B (requires_le)
     le_required: list = field(default_factory=list)
     unsolved: set = field(default_factory=set)  # (Expr, Expr)
@@ -148,6 +151,10 @@ class Atoms:
             if hi is not None and hi.is_int:
                 self.range_from.setdefault(args[0].string, set()).add(
                     (hi.value, _tensor_key(args[2])))
+        elif name == "floor_from":
+            place = _place(args[2])
+            if args[1].type == clingo.SymbolType.Number and place is not None:
+                self.floor_from.setdefault(args[0].string, set()).add((args[1].number, place))
         elif name == "unsolved":
             e1, e2 = _expr(args[0]), _expr(args[1])
             if e1 is not None and e2 is not None:
@@ -228,6 +235,18 @@ _RARE = re.compile(rf'^(?!dim\(|rank\(|dtype\(|(?:sizes_from|nonempty)\("{_NAME}
 def _tensor_key(sym: clingo.Symbol):
     """A tensor's name, or a virtual tensor (brow(N, T)) as its text."""
     return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+def _place(sym: clingo.Symbol):
+    """What requires a floor (floors.lp's floor_from/3): a tensor's name (its node), or
+    ("equation", E1, E2), an equation that could not be solved."""
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.name == "eq" and len(sym.arguments) == 2:
+        e1, e2 = _expr(sym.arguments[0]), _expr(sym.arguments[1])
+        if e1 is not None and e2 is not None:
+            return ("equation", e1, e2)
+    return None
 
 
 def _unquote(s: str) -> str:

@@ -18,7 +18,7 @@ from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
 from .symbolic.values import function_of
 from .answer_set import Atoms
-from .requirements import inequalities, range_origins, under_ranges
+from .requirements import floor_origins, inequalities, range_origins, under_ranges
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -77,6 +77,9 @@ class Decoded:
     range_origins: dict = field(default_factory=dict)
     # [(A, B, tensor)]: A <= B of several symbols, required by the node making the tensor
     inequalities: list = field(default_factory=list)
+    # symbol -> what requires its floor (floor_from): a tensor whose node does, or an
+    # equation (A, B)
+    floor_origins: dict = field(default_factory=dict)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
@@ -136,6 +139,9 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
         met = [(a, b) for a, b in met if not (a.is_int and b.is_int)]
+    floors = {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
+              graph.symbol_class.get(s, 2) < 2 and s not in bindings and
+              (s not in ranges or ranges[s][0] < v)}
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
     constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
@@ -147,11 +153,11 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                              list(one_of), rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
                    met, sequences, holdings(atoms.opts, shapes),
-                   {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
-                    graph.symbol_class.get(s, 2) < 2 and s not in bindings and
-                    (s not in ranges or ranges[s][0] < v)}, atoms.nonempty, atoms.open_ranks,
+                   floors, atoms.nonempty, atoms.open_ranks,
                    one_of, range_origins(atoms.range_from, ranges),
-                   inequalities(atoms.le_required, resolve))
+                   inequalities(atoms.le_required, resolve),
+                   floor_origins(atoms.floor_from, floors, graph,
+                                 lambda e1, e2: _stated(e1, e2, resolve)))
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:
@@ -195,6 +201,15 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
+
+
+def _stated(e1: Expr, e2: Expr, resolve) -> tuple | None:
+    """(A, B): the equation e1 = e2 as the constraints state it, or None."""
+    found = _constraint(resolve(e1), resolve(e2)) or _constraint(e1, e2)
+    if found is None or found[2] is False:
+        return None
+    a, b = found[:2]
+    return (a, b) if simplicity(a) >= simplicity(b) else (b, a)
 
 
 def _constraint(a: Expr, b: Expr):

@@ -10,6 +10,24 @@ def _range_origin(sol, s: str) -> str:
     return _origin(sol, sol.decoded.range_origins.get(s))
 
 
+def _grouped(items: list) -> str:
+    """[(text, origin)] as `a, b (origin), c`: neighbours of one origin say it once."""
+    out = []
+    for i, (text, origin) in enumerate(items):
+        last = i + 1 == len(items) or items[i + 1][1] != origin
+        out.append(text + (origin if last else ""))
+    return ", ".join(out)
+
+
+def _floor_origin(sol, s: str) -> str:
+    """` (at Conv "c1")`: the node whose sizes require s's floor, or ` (by A = B)`: the
+    equation that does."""
+    origin = sol.decoded.floor_origins.get(s)
+    if isinstance(origin, tuple):
+        return " (by {} = {})".format(*sol.renamed(*origin))
+    return _origin(sol, origin)
+
+
 def _origin(sol, tensor) -> str:
     """` (at Gather "emb")`: the node making the tensor, where there is one."""
     origin = sol.origin(tensor) if tensor else ""
@@ -40,7 +58,8 @@ def render_solution(sol, color: bool = False) -> str:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}" + _range_origin(sol, s)
                                             for s, (lo, hi) in sol.ranges.items()))
     if sol.floors:
-        lines.append("floors: " + ", ".join(f"{s} >= {v}" for s, v in sol.floors.items()))
+        lines.append("floors: " + _grouped([(f"{s} >= {v}", _floor_origin(sol, s))
+                                            for s, v in sol.floors.items()]))
     if g.symbol_map:
         lines.append("symbols: " + ", ".join(f"{k!r} -> {v}" for k, v in g.symbol_map.items()))
     if sol.constraints:

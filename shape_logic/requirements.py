@@ -1,6 +1,6 @@
 """What a graph requires of its input dims beyond equations, as the decoder reads it back:
-ranges with the node that bounds them (range_from/3), the shapes printed under the ranges,
-and inequalities of several symbols (requires_le/3).
+ranges and floors with the node that bounds them (range_from/3, floor_from/3), the shapes
+printed under the ranges, and inequalities of several symbols (requires_le/3).
 
 A learned position table bounds the sequence a model runs: BERT's 64 positions sliced to
 the sequence and added to it broadcast only where seq <= 64 (encodings/broadcast.lp's
@@ -22,6 +22,31 @@ def range_origins(found: dict, ranges: dict) -> dict:
         tensors = sorted(t for h, t in found.get(s, ()) if h == hi)
         if tensors:
             out[s] = tensors[0]
+    return out
+
+
+def floor_origins(found: dict, floors: dict, graph, as_constraint) -> dict:
+    """Symbol -> what requires its floor: a tensor whose node does (a convolution's output:
+    its window must fit), the earliest in the graph's order of those that do, or else an
+    equation that could not be solved, (A, B) as `as_constraint` states it (a Reshape into
+    windows of 4: `h >= 4` by `16*(h//4)*(w//4) = h*w`; such an equation has no one node,
+    its values meet wherever the graph joins them again)."""
+    made = {}  # tensor -> the place of its node in the graph's order
+    for i, n in enumerate(graph.nodes):
+        for t in n.outputs:
+            if t:
+                made.setdefault(t, i)
+    out = {}
+    for s, v in floors.items():
+        places = [p for f, p in found.get(s, ()) if f == v]
+        nodes = sorted((made[p], p) for p in places if isinstance(p, str) and p in made)
+        if nodes:
+            out[s] = nodes[0][1]
+            continue
+        equations = sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
+                                         if isinstance(p, tuple))), key=str)
+        if equations:
+            out[s] = equations[0]
     return out
 
 

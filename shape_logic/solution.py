@@ -189,8 +189,11 @@ class Solution:
 
     @property
     def constraints(self) -> list[str]:
-        return [f"{a.subs(self._rename)} = {b.subs(self._rename)}"
-                for a, b in self.decoded.constraints]
+        return ["{} = {}".format(*self.renamed(a, b)) for a, b in self.decoded.constraints]
+
+    def renamed(self, *dims: Expr) -> tuple:
+        """The dims with the solver's fresh names as printed (`_1`)."""
+        return tuple(d.subs(self._rename) for d in dims)
 
     def to_json(self) -> dict:
         dtypes = self.decoded.dtypes

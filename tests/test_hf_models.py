@@ -286,6 +286,19 @@ def test_third_round_architectures(name, out):
     assert sol.shape("last_hidden_state") == out
 
 
+def test_swin2sr_exported_by_dynamo_floors_the_image_by_its_windows():
+    """torch.export reshapes the image into windows of 4 with allowzero = 1 and leaves
+    16*(height//4)*(width//4) = height*width, which fails at height or width 1..3:
+    both >= 4 (encodings/floors.lp, @least_roots), and the windows' count is then never 0.
+    17 tensors after the windows were fresh names; onnxruntime's at two sizes."""
+    pytest.importorskip("onnxscript")
+    model, feeds, _ = hf_models.hf_models3.swin2sr(dynamo=True)
+    sol = _check(model, feeds)
+    assert sol.floors == {"height": 4, "width": 4}
+    assert sol.constraints == ["16*(height//4)*(width//4) = height*width"]
+    assert sol.shape("last_hidden_state") == "[1, 8, height, width]"
+
+
 def test_mobilenet_v2_s_output_declared_with_a_shared_name(narrowing_solves):
     # the legacy exporter declares [C_0, 1280, C_0, C_3]: its name for the batch given to
     # the height too. Set aside; the graph solved without it is the one solve more (the

@@ -9,6 +9,7 @@ from ..scopes import name_scope, scope_expr, scoped_name, unscoped_name
 from ..symbolic import ops
 from ..symbolic.bounds import bounds, not_one
 from ..symbolic.ceilings import broadcast_ceiling, least_value
+from ..symbolic.equation import reduced
 from ..symbolic.expr import Expr
 from ..symbolic.values import function_of
 from . import floors
@@ -20,7 +21,8 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
-    @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range, @several_symbols."""
+    @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range, @least_roots,
+    @several_symbols."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -80,6 +82,17 @@ class Comparisons:
         except FAILURES + (ValueError,):
             return []
         return _range_term(None if hit is None else (hit[0], least_value(hit[0]), hit[1]))
+
+    @remembered
+    def least_roots(self, e1: clingo.Symbol, e2: clingo.Symbol):
+        """@least_roots(E1, E2): (S, L) for each graph's name S of an equation E1 = E2 that
+        could not be solved, where S >= L > 1 follows (floors.least_roots)."""
+        try:
+            hits = floors.least_roots(reduced(symbol_to_expr(e1) - symbol_to_expr(e2)))
+        except FAILURES + (ValueError,):
+            return []
+        return [Function("", [String(s), Number(v)]) for s, v in hits
+                if name_scope(s) is None]
 
     @remembered
     def several_symbols(self, e: clingo.Symbol):

@@ -21,7 +21,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..symbolic import ops
-from ..symbolic.bounds import bounds
+from ..symbolic.bounds import bounds, not_zero
+from ..symbolic.ceilings import least_value
 from ..symbolic.expr import Expr, ExprOverflow
 from ..symbolic.values import function_of
 
@@ -73,6 +74,35 @@ def most(e: Expr) -> tuple[str, int] | None:
     except ExprOverflow:
         return None
     return (s, top) if past[1] < 1 else None
+
+
+# the values of a symbol an unsolved equation is tried at for a floor (each one a proof
+# by bounds; the first that proves nothing ends the search)
+ROOT_CAP = 256
+
+
+@lru_cache(maxsize=1024)  # (pure; an equation is asked once per solve)
+def least_roots(d: Expr) -> tuple[tuple[str, int], ...]:
+    """((s, L), ...) for the symbols s of an equation d = 0 that could not be solved, where
+    d is provably not 0 at each value of s below L whatever the other symbols are (each
+    >= 1: the bounds of d at s = v), and L > 1. So every run has s >= L: ViTDet-like
+    windows, `16*(h//4)*(w//4) = h*w` (a Reshape into windows of 4 that torch.export
+    leaves), fail at h = 1..3, where 16*(h//4)*(w//4) is 0 and h*w is not: h >= 4, and
+    then h//4 >= 1. Exact for each value tried, whatever the form of d."""
+    found = []
+    for s in sorted(d.symbol_set()):
+        v = least_value(s)
+        top = v + ROOT_CAP
+        while v <= top:
+            try:
+                if not not_zero(d.subs({s: Expr.const(v)})):
+                    break
+            except (ExprOverflow, ZeroDivisionError, ValueError):
+                break
+            v += 1
+        if v > 1:
+            found.append((s, v))
+    return tuple(found)
 
 
 class Floors:
