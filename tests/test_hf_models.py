@@ -147,7 +147,7 @@ def _runs_with_a_cache(model, feed, runs, fails) -> None:
 def test_wav2vec2_s_convolutions_over_a_dynamic_audio_length():
     model, feeds, _ = hf_models.wav2vec2()
     sol = _check(model, feeds)
-    assert sol.shape("last_hidden_state") == "[batch, ((length//80 + 1)//2 + 1)//2 - 1, 32]"
+    assert sol.shape("last_hidden_state") == "[batch, (length + 240)//320 - 1, 32]"
 
 
 def test_sew_d_s_attention_mask_over_its_pooled_frames():
@@ -160,7 +160,7 @@ def test_sew_d_s_attention_mask_over_its_pooled_frames():
     sol = _check(model, feeds)
     masks = [n.output[0] for n in model.graph.node if n.op_type == "ConstantOfShape"]
     assert masks
-    assert sol.shape(masks[0]) == "[batch, (((length//80 + 1)//2 + 1)//2 + 1)//2 - 1]"
+    assert sol.shape(masks[0]) == "[batch, (length + 560)//640 - 1]"
 
 
 def test_wav2vec2_exported_by_dynamo():
@@ -171,7 +171,7 @@ def test_wav2vec2_exported_by_dynamo():
     pytest.importorskip("onnxscript")
     model, feeds, _ = hf_models.wav2vec2(dynamo=True)
     sol = _check(model, feeds)
-    assert sol.shape("last_hidden_state") == "[batch, ((length//80 + 1)//2 + 1)//2 - 1, 32]"
+    assert sol.shape("last_hidden_state") == "[batch, (length + 240)//320 - 1, 32]"
 
 
 def test_clip_vision_at_other_image_sizes():
@@ -195,10 +195,9 @@ def test_detr_over_a_dynamic_image_size():
     ("deberta_v2", "[batch, seq, 32]"),   # relative attention over log buckets, both ways
     ("t5", "[batch, target, 32]"),        # relative position buckets; the decoder's
     ("bart", "[batch, target, 32]"),      # learned positions with an offset
-    ("segformer", "[batch, 16, ((height + 3)//4 + 1)//2, ((width + 3)//4 + 1)//2]"),
+    ("segformer", "[batch, 16, (height + 7)//8, (width + 7)//8]"),
     # patches of ceil(h / 2.0) * 2 in float (rules/Ceil.lp: 308 of 1106 tensors were open)
-    ("mobilevit", "[batch, 48, (((((height + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2, "
-                  "(((((width + 1)//2 + 1)//2 + 1)//2 + 1)//2 + 1)//2]"),
+    ("mobilevit", "[batch, 48, (height + 31)//32, (width + 31)//32]"),
 ])
 def test_more_architectures(name, out):
     model, feeds, _ = getattr(hf_models.hf_models2, name)()
@@ -256,7 +255,7 @@ def test_encodec_s_padding_to_whole_strides():
     assert_every_dim_determined(sol)
     for feed in feeds:
         assert_runtime_shapes(model, sol, feed)
-    assert sol.shape("last_hidden_state") == "[batch, 16, ((length + 1)//2 + 3)//4]"
+    assert sol.shape("last_hidden_state") == "[batch, 16, (length + 7)//8]"
 
 
 def test_vitdet_s_windows_over_padded_patches():
@@ -309,7 +308,7 @@ def test_mobilenet_v2_s_output_declared_with_a_shared_name(narrowing_solves):
     (w,) = sol.warnings
     assert "which would require height//32 = batch" in w
     assert [outputs for outputs, _ in narrowing_solves] == [[]]
-    assert sol.shape("last_hidden_state") == "[batch, 1280, height//32, (width//16 + 1)//2]"
+    assert sol.shape("last_hidden_state") == "[batch, 1280, height//32, (width + 16)//32]"
     assert_every_dim_determined(sol)
     for feed in feeds:
         assert_runtime_shapes(model, sol, feed)

@@ -89,10 +89,9 @@ def _floordiv_int(a: Expr, c: int) -> Expr:
     g = gcd(r_expr.content(), c)
     if g > 1:
         r_expr, c = r_expr.scale_div(g), c // g
-    inner = r_expr.single_atom()
-    if inner is not None and inner.kind == "floordiv" and inner.args[1].is_int:
-        # floor(floor(x / d) / c) = floor(x / (d*c)) for positive d, c
-        return q_expr + _floordiv_int(inner.args[0], inner.args[1].value * c)
+    merged = _merged_floor(r_expr, c)
+    if merged is not None:
+        return q_expr + merged
     whole = _multiple_of(r_expr, c)
     if whole:
         return q_expr + floordiv(r_expr, whole) * (whole // c)
@@ -100,6 +99,38 @@ def _floordiv_int(a: Expr, c: int) -> Expr:
     if padded is not None:
         return q_expr + padded
     return q_expr + Expr.atom(Atom("floordiv", (r_expr, Expr.const(c))))
+
+
+# the divisor of a merged division, at most (_merged_floor): past it, or over a numerator
+# with a division in it, the divisions nest, and nesting is bounded (expr.MAX_DEPTH). A
+# cycle of windows in an explaining solve (no binding substituted: a pooled axis
+# upsampled and met again, h = 2*((h + 2)//4)) fed each merged division into the next,
+# its divisor doubling each round to 2^64 (14,000 computations where nesting had stopped
+# at 1,000), and with this bound alone merged again under each new level
+MAX_MERGED = 1 << 10
+
+
+def _merged_floor(a: Expr, c: int) -> Expr | None:
+    """(x//d + R)//c as (x + d*R)//(d*c), for a term x//d of a (d > 0, coefficient 1) and
+    R the rest: x//d + R = (x + d*R)//d, R being an integer, and floor(floor(y)/c) =
+    floor(y/c) for c > 0, for every integer x, whatever its sign. One spelling of the
+    value: a chain of strided windows, ((h + 1)//4 + 1)//2, is (h + 5)//8 as torch.export
+    writes it (PoolFormer declares its output [batch, 32, (h + 29)//32, ...], which was
+    said to require an equation that always holds). None when a has no such term."""
+    floors = [(mono, k) for mono, k in a.terms if any(at.kind == "floordiv" for at, _ in mono)]
+    if len(floors) != 1:  # (two floors, h//4 + w//4, keep theirs: each is as good)
+        return None
+    if any(at.kind == "mod" for mono, _ in a.terms for at, _ in mono):
+        return None  # (a length padded to whole windows, p + 2*p%3: _padded_form's)
+    (mono, k), = floors
+    atom = mono[0][0]
+    if k != 1 or len(mono) != 1 or mono[0][1] != 1 or not atom.args[1].is_int or \
+            atom.args[1].value <= 0:
+        return None
+    d = atom.args[1].value
+    if d * c > MAX_MERGED or atom.depth > 1:  # (x itself with a division in it: it nests)
+        return None
+    return _floordiv_int(atom.args[0] + (a - Expr({mono: 1})) * d, d * c)
 
 
 def _multiple_of(a: Expr, c: int) -> int | None:
