@@ -100,3 +100,26 @@ def test_a_place_a_rule_file_makes_for_a_body_node_is_the_body_s():
     assert f.in_body(clingo.Function("batch", [clingo.String("mm"), clingo.String("a")])) \
         .number == 0
     assert f.in_body(clingo.String(node)).number == 0
+
+
+def test_a_carried_value_expanded_in_a_loop_body_aligns_from_the_right():
+    """A Loop's carried value has no declared shape in its body, so it is known by rows
+    (rows.lp) as well: dim(v, -1, 7) beside dim(v, 3, 7). Expand.lp's broadcast check read
+    axis -1 as an axis from the front, against the shape's value at 5 - 4 - 1 = 0, and
+    called [1, 2, 6, 7] against [4, 1, 2, 6, 7] '7 and 4 do not broadcast' (fuzz --kind
+    control --seed 4716, graph 446): the graph runs."""
+    body = {"inputs": ["i", "cond", "v"], "outputs": ["c", "v2", "e"], "nodes": [
+        {"name": "keep", "op": "Identity", "inputs": ["cond"], "outputs": ["c"]},
+        {"name": "act", "op": "Relu", "inputs": ["v"], "outputs": ["v2"]},
+        {"name": "expand", "op": "Expand", "inputs": ["v", "to"], "outputs": ["e"]}],
+        "initializers": {"to": {"dtype": "i64", "shape": [5], "data": [4, 1, 2, 6, 7]}}}
+    g = {"opset": 18, "inputs": {"x": {"dtype": "f32", "shape": [1, 2, 6, 7]}},
+         "initializers": {"n": {"dtype": "i64", "shape": [], "data": 2}},
+         "nodes": [{"name": "loop", "op": "Loop", "inputs": ["n", "", "x"],
+                    "outputs": ["y", "ys"], "attrs": {"body": body}}]}
+    sol = solve(g)
+    assert sol.status == "ok", [d.message for d in sol.diagnostics]
+    assert sol.shape("y") == "[1, 2, 6, 7]"
+    assert sol.shape("ys") == "[2, 4, 1, 2, 6, 7]"
+    out = run(g, {"x": np.ones((1, 2, 6, 7), np.float32)})
+    assert out["ys"].shape == (2, 4, 1, 2, 6, 7)
