@@ -47,7 +47,10 @@ Longformer, Funnel, T5, BART, Whisper, BLOOM, Falcon, Mistral (also over a KV ca
 Qwen2, Phi, GPT-NeoX, ConvNeXt, BEiT, DINOv2, SegFormer, Swin, WavLM, Wav2Vec2-Conformer,
 Speech2Text, MobileViT, Swin V2, and bench/hf_models3.py's: Mixtral's mixture-of-experts
 block, GPT-J, Gemma 2, GPTBigCode, Mamba 2, XLNet, FNet, LED, LongT5, YOLOS, DPT, Swin2SR,
-ViTDet, MobileNetV2, EnCodec; tiny configs, random weights; needs the transformers
+ViTDet, MobileNetV2, EnCodec, and bench/hf_models4.py's: ELECTRA, ConvBERT, SqueezeBERT,
+OPT, GPT-Neo, StableLM, Qwen3, Pegasus, HuBERT, PoolFormer (also through torch.export),
+RegNet, GLPN, Data2Vec vision, Swin2SR through torch.export; tiny configs, random
+weights; needs the transformers
 package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
 applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
 from com.microsoft).

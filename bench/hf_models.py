@@ -33,6 +33,7 @@ import numpy as np
 
 import hf_models2
 import hf_models3
+import hf_models4
 from hf_export import (VOCAB, export, floats, kv_cache_decoder, modules, one_input,
                        text_feeds, text_model)
 
@@ -175,7 +176,7 @@ MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2"
           "hf_gpt2_kv": gpt2_kv, "hf_llama": llama, "hf_mpt": mpt, "hf_wav2vec2": wav2vec2,
           "hf_wav2vec2_dynamo": lambda: wav2vec2(dynamo=True), "hf_sew_d": sew_d,
           "hf_clip_vision": clip_vision, "hf_detr": detr, **hf_models2.MODELS,
-          **hf_models3.MODELS}
+          **hf_models3.MODELS, **hf_models4.MODELS}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):

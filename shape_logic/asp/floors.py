@@ -85,10 +85,11 @@ ROOT_CAP = 256
 def least_roots(d: Expr) -> tuple[tuple[str, int], ...]:
     """((s, L), ...) for the symbols s of an equation d = 0 that could not be solved, where
     d is provably not 0 at each value of s below L whatever the other symbols are (each
-    >= 1: the bounds of d at s = v), and L > 1. So every run has s >= L: ViTDet-like
+    >= 1: the bounds of d at s = v), and L > 1. So every run has s >= L: Swin2SR's
     windows, `16*(h//4)*(w//4) = h*w` (a Reshape into windows of 4 that torch.export
     leaves), fail at h = 1..3, where 16*(h//4)*(w//4) is 0 and h*w is not: h >= 4, and
-    then h//4 >= 1. Exact for each value tried, whatever the form of d."""
+    then h//4 >= 1. Sound for each value tried, whatever the form of d; not always the
+    least value with a root (the bounds may prove nothing at a value without one)."""
     found = []
     for s in sorted(d.symbol_set()):
         v = least_value(s)
