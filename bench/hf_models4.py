@@ -61,18 +61,19 @@ def gpt_neo():
         attention_types=[[["global", "local"], 1]], max_position_embeddings=64))
 
 
-def stablelm():
+def _grouped_query(name: str, **extra):
+    """A decoder T.<name>Model of 2 layers, 4 heads over 2 key/value heads."""
     _, T = modules()
-    return _decoder(T.StableLmModel, T.StableLmConfig(
-        **_SMALL, num_hidden_layers=2, intermediate_size=64, num_key_value_heads=2,
-        partial_rotary_factor=0.5))
+    return _decoder(getattr(T, f"{name}Model"), getattr(T, f"{name}Config")(
+        **_SMALL, num_hidden_layers=2, intermediate_size=64, num_key_value_heads=2, **extra))
+
+
+def stablelm():
+    return _grouped_query("StableLm", partial_rotary_factor=0.5)
 
 
 def qwen3():
-    _, T = modules()
-    return _decoder(T.Qwen3Model, T.Qwen3Config(**_SMALL, num_hidden_layers=2,
-                                                intermediate_size=64, num_key_value_heads=2,
-                                                head_dim=8))
+    return _grouped_query("Qwen3", head_dim=8)
 
 
 def pegasus():
