@@ -190,13 +190,10 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         if any(name_scope(s) not in runs for s in e1.symbol_set() | e2.symbol_set()
                if is_scoped(s)):
             continue
-        found = _constraint(resolve(e1), resolve(e2)) or _constraint(e1, e2)
+        found = _stated_keyed(e1, e2, resolve)
         if found is None:
             continue
-        a, b, key = found
-        if key is False:
-            continue
-        pair = (a, b) if simplicity(a) >= simplicity(b) else (b, a)
+        pair, key = found
         rank = (simplicity(pair[0]), simplicity(pair[1]))
         if key not in best or rank < best[key][0]:
             best[key] = (rank, pair)
@@ -205,11 +202,18 @@ def _constraints(unsolved, resolve, runs: set) -> list:
 
 def _stated(e1: Expr, e2: Expr, resolve) -> tuple | None:
     """(A, B): the equation e1 = e2 as the constraints state it, or None."""
+    found = _stated_keyed(e1, e2, resolve)
+    return None if found is None else found[0]
+
+
+def _stated_keyed(e1: Expr, e2: Expr, resolve) -> tuple | None:
+    """((A, B), key): e1 = e2 resolved (else as it is) with common factors divided out, the
+    more complex side first, and its key (_constraint); None when it says nothing."""
     found = _constraint(resolve(e1), resolve(e2)) or _constraint(e1, e2)
     if found is None or found[2] is False:
         return None
-    a, b = found[:2]
-    return (a, b) if simplicity(a) >= simplicity(b) else (b, a)
+    a, b, key = found
+    return ((a, b) if simplicity(a) >= simplicity(b) else (b, a)), key
 
 
 def _constraint(a: Expr, b: Expr):

@@ -123,14 +123,16 @@ def _merged_floor(a: Expr, c: int) -> Expr | None:
     if any(at.kind == "mod" for mono, _ in a.terms for at, _ in mono):
         return None  # (a length padded to whole windows, p + 2*p%3: _padded_form's)
     (mono, k), = floors
-    atom = mono[0][0]
-    if k != 1 or len(mono) != 1 or mono[0][1] != 1 or not atom.args[1].is_int or \
-            atom.args[1].value <= 0:
+    atom = Expr({mono: k}).single_atom()  # (x//d alone in its term, coefficient 1)
+    if atom is None or not atom.args[1].is_int or atom.args[1].value <= 0:
         return None
     d = atom.args[1].value
-    if d * c > MAX_MERGED or atom.depth > 1:  # (x itself with a division in it: it nests)
+    rest = a - Expr({mono: 1})
+    # (a lone x//d, R = 0, merges whatever x and d are, as it always did: no cycle grows
+    # its divisor without an R; x itself with a division in it nests)
+    if rest != ZERO and (d * c > MAX_MERGED or atom.depth > 1):
         return None
-    return _floordiv_int(atom.args[0] + (a - Expr({mono: 1})) * d, d * c)
+    return _floordiv_int(atom.args[0] + rest * d, d * c)
 
 
 def _multiple_of(a: Expr, c: int) -> int | None:

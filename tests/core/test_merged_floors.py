@@ -23,6 +23,14 @@ def test_a_chain_of_strided_windows_is_one_division():
     assert str(parse_dim("((s//80 + 1)//2 + 1)//2 - 1")) == "(s + 240)//320 - 1"
 
 
+def test_a_lone_division_of_a_division_merges_whatever_its_size():
+    """floor(floor(x/d)/c) = floor(x/(d*c)) held before the merge of a rest R, with no
+    bound on d*c and over any x: the bound that stops a cycle growing its divisor with an
+    R does not apply without one."""
+    assert str(parse_dim("(h//80)//16")) == "h//1280"
+    assert str(parse_dim("((h//4 + w//4)//2)//2")) == "(h//4 + w//4)//4"
+
+
 def test_two_floors_keep_their_own_divisions():
     # (merging either would make the other's a multiple inside: no simpler)
     assert str(parse_dim("(h//4 + w//4)//2")) == "(h//4 + w//4)//2"
