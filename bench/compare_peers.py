@@ -49,8 +49,10 @@ Speech2Text, MobileViT, Swin V2, and bench/hf_models3.py's: Mixtral's mixture-of
 block, GPT-J, Gemma 2, GPTBigCode, Mamba 2, XLNet, FNet, LED, LongT5, YOLOS, DPT, Swin2SR,
 ViTDet, MobileNetV2, EnCodec, and bench/hf_models4.py's: ELECTRA, ConvBERT, SqueezeBERT,
 OPT, GPT-Neo, StableLM, Qwen3, Pegasus, HuBERT, PoolFormer (also through torch.export),
-RegNet, GLPN, Data2Vec vision, Swin2SR through torch.export; tiny configs, random
-weights; needs the transformers
+RegNet, GLPN, Data2Vec vision, Swin2SR through torch.export, and bench/hf_models5.py's:
+MPNet, BigBird, CodeGen, Phi-3, Gemma, MarianMT, CvT, PVT v2, EfficientNet, MobileNetV1,
+FocalNet, ConvNeXt V2, VAN, BiT, SwiftFormer, VideoMAE, SEW, UniSpeech, the Audio
+Spectrogram Transformer; tiny configs, random weights; needs the transformers
 package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
 applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
 from com.microsoft).

@@ -312,3 +312,15 @@ def test_mobilenet_v2_s_output_declared_with_a_shared_name(narrowing_solves):
     assert_every_dim_determined(sol)
     for feed in feeds:
         assert_runtime_shapes(model, sol, feed)
+
+
+def test_bit_s_same_padding_split_as_truncated_halves():
+    """BiT pads 37 - w (the exporter kept ceil(w / 2) at the traced w = 32), (37 - w) / 2
+    before, truncated toward zero, and the rest after: negative past w = 37, where they crop.
+    The halves are max(0, 37 - w)//2 - max(0, w - 37)//2 and 37 - w less it, their sum
+    cancels w, and the padded image is 37 x 37 at every size (64 tensors were fresh names;
+    onnxruntime's at 32 x 32 and 45 x 39)."""
+    model, feeds, _ = hf_models.hf_models5.bit()
+    sol = _check(model, feeds)
+    assert sol.shape("/m/embedder/convolution/pad/Pad_output_0") == "[batch, 3, 37, 37]"
+    assert sol.shape("last_hidden_state") == "[batch, 64, 4, 4]"

@@ -4,9 +4,9 @@ small integer tensors), with ONNX's semantics, on canonical expressions.
 `div` truncates toward zero (C), `mod` is floored (the sign of the divisor, ONNX Mod's
 default), `fmod` truncated; `eq` is Equal's test, 1 or 0, and `lt` `le` `gt` `ge` are
 Less's, LessOrEqual's, Greater's and GreaterOrEqual's. None where the result is not
-decided: a symbolic quotient or truncated remainder whose dividend may be negative
-(floored and truncated division part there), one whose divisor may be below 1, or a
-comparison of forms whose bounds do not decide it.
+decided: a symbolic quotient or remainder whose divisor may be below 1, or a comparison
+of forms whose bounds do not decide it. A quotient whose dividend may be negative
+truncates through max(x, 0)//y - max(-x, 0)//y (`truncated_quotient`).
 """
 from __future__ import annotations
 
@@ -84,6 +84,20 @@ def division(name: str, x: Expr, y: Expr, nonneg: bool = False,
         return None
     if name == "mod":
         return ops.mod(x, y)
-    if bounds_of(x)[0] < 0 and not nonneg:
-        return None
-    return ops.floordiv(x, y) if name == "div" else ops.mod(x, y)
+    if bounds_of(x)[0] >= 0 or nonneg:
+        return ops.floordiv(x, y) if name == "div" else ops.mod(x, y)
+    trunc = truncated_quotient(x, y, bounds_of)
+    return trunc if name == "div" else x - y * trunc
+
+
+def truncated_quotient(x: Expr, y: Expr, bounds_of=bounds) -> Expr:
+    """x / y rounded toward zero, for y >= 1 and an x that may be negative: the floored
+    quotient of its positive part less that of its negative part, max(x, 0)//y -
+    max(-x, 0)//y (one of the two is 0: for x >= 0 it is x//y, for x < 0 -((-x)//y)).
+    A dividend never above 0 is -((-x)//y). BiT's 'same' padding pads 37 - w, split as
+    (37 - w) / 2 before and the rest after: each side is this form, their sum 37 - w, and
+    the padded width 37 at every w (the pads crop past 37)."""
+    if bounds_of(x)[1] <= 0:
+        return -ops.floordiv(-x, y)
+    zero = Expr.const(0)
+    return ops.floordiv(ops.maximum(x, zero), y) - ops.floordiv(ops.maximum(-x, zero), y)

@@ -106,11 +106,15 @@ def test_an_integer_div_of_a_length_a_convolution_bounds():
 
 def test_no_floor_where_the_window_fits_any_input():
     """Padded by 5 on each side, the kernel of 10 fits any s >= 1: s - 14 may be negative,
-    where Div truncates (s = 1: -13 / 2 is -6, not -7), so the size stays open."""
-    sol = solve(_div_model(pads=(5, 5)))
+    where Div truncates (s = 13: -1 / 2 is 0, not -1), so the size is the truncated
+    quotient, max(0, s - 14)//2 - max(0, 14 - s)//2, not s//2 - 7."""
+    model = _div_model(pads=(5, 5))
+    sol = solve(model)
     assert sol.status == "ok"
     assert sol.shape("y") == "[b, 4, s//5 + 1]"
-    assert sol.shape("out").startswith("[_")
+    assert sol.shape("out") == "[max(0, s - 14)//2 - max(0, 14 - s)//2]"
+    for feed in _feeds(13, 14, 15, 23):  # (below 13 the size is negative: no run)
+        assert_runtime_shapes(model, sol, feed)
 
 
 def _clamp_model(pool=None):
