@@ -51,8 +51,8 @@ ViTDet, MobileNetV2, EnCodec, and bench/hf_models4.py's: ELECTRA, ConvBERT, Sque
 OPT, GPT-Neo, StableLM, Qwen3, Pegasus, HuBERT, PoolFormer (also through torch.export),
 RegNet, GLPN, Data2Vec vision, Swin2SR through torch.export, and bench/hf_models5.py's:
 MPNet, BigBird, CodeGen, Phi-3, Gemma, MarianMT, CvT, PVT v2, EfficientNet, MobileNetV1,
-FocalNet, ConvNeXt V2, VAN, BiT, SwiftFormer, VideoMAE, SEW, UniSpeech, the Audio
-Spectrogram Transformer; tiny configs, random weights; needs the transformers
+FocalNet, ConvNeXt V2, VAN, LeViT, BiT, SwiftFormer, VideoMAE, Perceiver, SEW, UniSpeech,
+the Audio Spectrogram Transformer; tiny configs, random weights; needs the transformers
 package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
 applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
 from com.microsoft).

@@ -5,25 +5,31 @@ at two input sizes], onnxruntime's optimizer model type or None) as there.
 Text: MPNet (relative position buckets), BigBird (block-sparse attention, which falls back to
 full attention over short sequences), CodeGen (rotary over part of each head, its fused
 projection cut in four), Phi-3 and Gemma (grouped-query decoders), MarianMT (an
-encoder-decoder, sinusoidal positions). Vision: CvT (convolutional token embeddings and
-projections, a class token in the last stage), PVT v2 (overlapping patches, spatial
-reduction), EfficientNet and MobileNetV1 with TensorFlow's 'same' padding computed from
-the image size, FocalNet (focal modulation), ConvNeXt V2 (global response
-normalization), VAN (large-kernel attention), BiT (weight-standardized convolutions,
-'same' padding split as (k - w) / 2 before and the rest after: a quotient of a dividend
-that may be negative, which Div truncates), SwiftFormer, VideoMAE (tubelets of frames,
-3-D convolutions). Audio: SEW (frames squeezed by 2 and upsampled back), UniSpeech, the
-Audio Spectrogram Transformer. Every tensor known, 0 wrong, onnxruntime's at two sizes
-(stop 48; onnxruntime's symbolic inference fails on SEW).
+encoder-decoder, sinusoidal positions), Perceiver (token ids cross-attended by latents).
+Vision: CvT (convolutional token embeddings and projections, a class token in the last
+stage), PVT v2 (overlapping patches, spatial reduction), EfficientNet and MobileNetV1 with
+TensorFlow's 'same' padding computed from the image size, FocalNet (focal modulation),
+ConvNeXt V2 (global response normalization), VAN (large-kernel attention), LeViT
+(attention biases from tables of offsets), BiT (weight-standardized convolutions, 'same'
+padding split as (k - w) / 2 before and the rest after: a quotient of a dividend that may
+be negative, which Div truncates), SwiftFormer, VideoMAE (tubelets of frames, 3-D
+convolutions). Audio: SEW (frames squeezed by 2 and upsampled back), UniSpeech, the Audio
+Spectrogram Transformer. Every tensor known, 0 wrong, onnxruntime's at two sizes (stop
+48; onnxruntime's symbolic inference fails on SEW).
 
 Tried and left out: Nystromformer (its landmarks need the sequence to be a multiple of
 their count: the export fails at 5), PatchTST and Mamba (exports that onnxruntime
 refuses at other sizes: traced lengths), DINOv2 with registers (the exporter fails on
-its interpolation), Informer (its lags need inputs of its own).
+its interpolation), Informer (its lags need inputs of its own). Hiera: onnxruntime's
+symbolic inference states [batch, height//4, width//4, 16] for its unrolled patches, right
+at 64 x 64, the only size its position table takes whole; but at height 1..3 and width 4
+the patches are one, broadcast to the table's 256, and the Reshape's 0 copies 256 (allowzero
+= 0): [batch, 256, 1, 16], a run of the graph. We leave those axes fresh names (the
+comparison would count them as unknown: the model is not in MODELS).
 """
 from __future__ import annotations
 
-from hf_export import VOCAB, floats, modules, one_input, text_model
+from hf_export import VOCAB, floats, modules, one_input, text_feeds, text_model
 from hf_models2 import _SMALL, _decoder, _seq2seq
 from hf_models3 import _HW, _image
 
@@ -128,6 +134,30 @@ def swiftformer():
                    embed_dims=[16, 16, 32, 32])
 
 
+def levit():
+    """Attention biases indexed by fixed tables of offsets: the image is 64 x 64 (the
+    batch is dynamic)."""
+    return _vision("Levit", [(1, 3, 64, 64), (2, 3, 64, 64)], hidden_sizes=[16, 32, 48],
+                   num_attention_heads=[1, 2, 3], depths=[1, 1, 1], key_dim=[8, 8, 8],
+                   image_size=64, patch_size=16)
+
+
+def perceiver():
+    """Token ids through Perceiver's text preprocessor (learned positions: seq <= 64),
+    cross-attended by 8 latents."""
+    _, T = modules()
+    from transformers.models.perceiver.modeling_perceiver import PerceiverTextPreprocessor
+
+    config = T.PerceiverConfig(
+        num_latents=8, d_latents=32, d_model=32, num_blocks=1, num_self_attends_per_block=1,
+        num_self_attention_heads=4, num_cross_attention_heads=4, vocab_size=VOCAB,
+        max_position_embeddings=64)
+    inner = T.PerceiverModel(config, input_preprocessor=PerceiverTextPreprocessor(config))
+    return one_input(inner, "inputs", lambda m, x: m(inputs=x, return_dict=False)[0],
+                     {0: "batch", 1: "seq"},
+                     [{"inputs": text_feeds(b, s)["input_ids"]} for b, s in ((2, 5), (3, 9))])
+
+
 def videomae():
     """Tubelets of 2 frames of 8 x 8 patches: positions for 4 frames of 32 x 32 (the batch
     is dynamic)."""
@@ -179,4 +209,5 @@ MODELS = {"hf_mpnet": mpnet, "hf_bigbird": bigbird, "hf_codegen": codegen, "hf_p
           "hf_efficientnet": efficientnet, "hf_mobilenet_v1": mobilenet_v1,
           "hf_focalnet": focalnet, "hf_convnextv2": convnextv2, "hf_van": van, "hf_bit": bit,
           "hf_swiftformer": swiftformer, "hf_videomae": videomae, "hf_sew": sew,
-          "hf_unispeech": unispeech, "hf_ast": ast}
+          "hf_unispeech": unispeech, "hf_ast": ast, "hf_levit": levit,
+          "hf_perceiver": perceiver}
