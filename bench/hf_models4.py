@@ -61,7 +61,7 @@ def gpt_neo():
         attention_types=[[["global", "local"], 1]], max_position_embeddings=64))
 
 
-def _grouped_query(name: str, **extra):
+def grouped_query(name: str, **extra):
     """A decoder T.<name>Model of 2 layers, 4 heads over 2 key/value heads."""
     _, T = modules()
     return _decoder(getattr(T, f"{name}Model"), getattr(T, f"{name}Config")(
@@ -69,19 +69,24 @@ def _grouped_query(name: str, **extra):
 
 
 def stablelm():
-    return _grouped_query("StableLm", partial_rotary_factor=0.5)
+    return grouped_query("StableLm", partial_rotary_factor=0.5)
 
 
 def qwen3():
-    return _grouped_query("Qwen3", head_dim=8)
+    return grouped_query("Qwen3", head_dim=8)
+
+
+def small_seq2seq(name: str, **extra):
+    """An encoder-decoder T.<name>Model of one layer each, 4 heads, d_model 32."""
+    _, T = modules()
+    return _seq2seq(getattr(T, f"{name}Model")(getattr(T, f"{name}Config")(
+        vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
+        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
+        decoder_ffn_dim=64, max_position_embeddings=64, **extra)), None)
 
 
 def pegasus():
-    _, T = modules()
-    return _seq2seq(T.PegasusModel(T.PegasusConfig(
-        vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
-        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
-        decoder_ffn_dim=64, max_position_embeddings=64)), None)
+    return small_seq2seq("Pegasus")
 
 
 def hubert():

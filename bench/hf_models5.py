@@ -30,8 +30,9 @@ comparison would count them as unknown: the model is not in MODELS).
 from __future__ import annotations
 
 from hf_export import VOCAB, floats, modules, one_input, text_feeds, text_model
-from hf_models2 import _SMALL, _decoder, _seq2seq
+from hf_models2 import _SMALL, _decoder
 from hf_models3 import _HW, _image
+from hf_models4 import grouped_query, small_seq2seq
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
 _SIZES = [(1, 3, 32, 32), (2, 3, 48, 40)]
@@ -55,28 +56,16 @@ def codegen():
                                                     n_head=4, rotary_dim=4, n_positions=64))
 
 
-def _grouped(name: str, **extra):
-    """A decoder T.<name>Model of 2 layers, 4 heads over 2 key/value heads."""
-    _, T = modules()
-    return _decoder(getattr(T, f"{name}Model"), getattr(T, f"{name}Config")(
-        **_SMALL, num_hidden_layers=2, intermediate_size=64, num_key_value_heads=2, **extra))
-
-
 def phi3():
-    return _grouped("Phi3", pad_token_id=0)
+    return grouped_query("Phi3", pad_token_id=0)
 
 
 def gemma():
-    return _grouped("Gemma", head_dim=8)
+    return grouped_query("Gemma", head_dim=8)
 
 
 def marian():
-    _, T = modules()
-    return _seq2seq(T.MarianModel(T.MarianConfig(
-        vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
-        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
-        decoder_ffn_dim=64, max_position_embeddings=64, pad_token_id=0,
-        decoder_start_token_id=0)), None)
+    return small_seq2seq("Marian", pad_token_id=0, decoder_start_token_id=0)
 
 
 def _vision(name: str, sizes=None, **config):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
 from .shapes import Shape
+from .symbolic.divisibility import divisibility, without_implied_by_divisors
 from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.orders import minimal
@@ -144,7 +145,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
               (s not in ranges or ranges[s][0] < v)}
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
-    constraints = sorted(minimal(met, simplicity), key=lambda ab: (str(ab[0]), str(ab[1])))
+    constraints = sorted(minimal(without_implied_by_divisors(met), simplicity),
+                         key=lambda ab: (str(ab[0]), str(ab[1])))
     one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \
         atoms.scope_conflicts else set()
@@ -193,10 +195,12 @@ def _constraints(unsolved, resolve, runs: set) -> list:
         found = _stated_keyed(e1, e2, resolve)
         if found is None:
             continue
-        pair, key = found
-        rank = (simplicity(pair[0]), simplicity(pair[1]))
-        if key not in best or rank < best[key][0]:
-            best[key] = (rank, pair)
+        # (a product of floor divisions against its numerators: the divisibility conditions
+        # it amounts to, `h%4 = 0` and `w%4 = 0` for `16*(h//4)*(w//4) = h*w`)
+        for pair, key in [((m, z), m) for m, z in divisibility(*found[0]) or ()] or [found]:
+            rank = (simplicity(pair[0]), simplicity(pair[1]))
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, pair)
     return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .shapes import Shape
 from .symbolic.bounds import bounds
+from .symbolic.divisibility import divides, divisibility
 from .symbolic.expr import ExprOverflow
 
 
@@ -29,8 +30,9 @@ def floor_origins(found: dict, floors: dict, graph, as_constraint) -> dict:
     """Symbol -> what requires its floor: a tensor whose node does (a convolution's output:
     its window must fit), the earliest in the graph's order of those that do, or else an
     equation that could not be solved, (A, B) as `as_constraint` states it (a Reshape into
-    windows of 4: `h >= 4` by `16*(h//4)*(w//4) = h*w`; such an equation has no one node,
-    its values meet wherever the graph joins them again)."""
+    windows of 4: `h >= 4` by `16*(h//4)*(w//4) = h*w`, printed as the condition on h it
+    amounts to, `h%4 = 0`; such an equation has no one node, its values meet wherever the
+    graph joins them again)."""
     made = {}  # tensor -> the place of its node in the graph's order
     for i, n in enumerate(graph.nodes):
         for t in n.outputs:
@@ -46,7 +48,11 @@ def floor_origins(found: dict, floors: dict, graph, as_constraint) -> dict:
         equations = sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
                                          if isinstance(p, tuple))), key=str)
         if equations:
-            out[s] = equations[0]
+            # (one that amounts to divisibility conditions: the symbol's own, `h >= 4` by
+            # `h%4 = 0`, as the constraints print it)
+            own = [(m, z) for m, z in divisibility(*equations[0]) or ()
+                   if (divides(m, z) or ("",))[0] == s]
+            out[s] = own[0] if own else equations[0]
     return out
 
 

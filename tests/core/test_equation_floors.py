@@ -63,7 +63,8 @@ def test_windows_of_four_floor_both_sides_and_the_windows_come_back():
     sol = solve(model, timeout=60)
     assert sol.status == "ok", sol.to_text()
     assert sol.floors == {"h": 4, "w": 4}
-    assert sol.to_json()["constraints"] == ["16*(h//4)*(w//4) = h*w"]
+    # (the equation 16*(h//4)*(w//4) = h*w as the divisibility it amounts to)
+    assert sol.to_json()["constraints"] == ["h%4 = 0", "w%4 = 0"]
     assert sol.shape(named["wins"]) == "[(h//4)*(w//4), 4, 4, 8]"
     # the -1 divides by (h//4)*(w//4)*128, not 0 in any run: 1 (was a fresh name)
     assert sol.shape(named["regrid"]) == "[1, h//4, w//4, 4, 4, 8]"
@@ -137,11 +138,13 @@ def test_no_floor_where_every_value_may_have_a_solution():
 
 def test_the_text_says_what_requires_each_floor():
     """An equation's floors name the equation (it has no one node: its values meet again
-    wherever the graph joins them); a convolution's name the convolution. Neighbours of
-    one origin say it once."""
+    wherever the graph joins them), as the divisibility condition of the symbol it amounts
+    to (16*(h//4)*(w//4) = h*w: h%4 = 0 and w%4 = 0); a convolution's name the
+    convolution. Neighbours of one origin say it once."""
     model, _ = windows()
     lines = solve(model, timeout=60).to_text().splitlines()
-    assert "floors: h >= 4, w >= 4 (by 16*(h//4)*(w//4) = h*w)" in lines
+    assert "floors: h >= 4 (by h%4 = 0), w >= 4 (by w%4 = 0)" in lines
+    assert "constraints: h%4 = 0, w%4 = 0" in lines
     conv = {"inputs": {"x": {"dtype": "f32", "shape": "[1, 2, s, 9]"},
                        "w": {"dtype": "f32", "shape": "[3, 2, 5, 1]"}},
             "nodes": [{"op": "Conv", "name": "c", "inputs": ["x", "w"], "outputs": ["y"]}]}

@@ -77,7 +77,7 @@ def test_past_the_budget_arithmetic_stops_with_a_warning(monkeypatch):
                  {"op": "Add", "inputs": ["u", "x"], "outputs": ["y"]}]}
     sol = solve(graph)
     assert sol.status == "ok" and sol.shape("y") == "[b, 4, h]"
-    assert sol.to_json()["constraints"] == ["2*(h//2) = h"]
+    assert sol.to_json()["constraints"] == ["h%2 = 0"]  # (2*(h//2) = h)
     monkeypatch.setattr(relating, "UNSOLVED_PAIRS", 0)
     sol = solve(graph)
     assert sol.status == "ok"

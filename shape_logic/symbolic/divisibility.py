@@ -1,0 +1,93 @@
+"""Equations that say a symbol is a multiple: printed as such, and what such a condition
+implies left out of the constraints (decode.py, requirements.py).
+
+A product of floor divisions against its numerators, `16*(h//4)*(w//4) = h*w` (torch.export's
+Swin2SR windows), or `2*(h//2) = h` (a pool and its upsampling), holds exactly where each
+numerator is a multiple of its divisor: `h%4 = 0, w%4 = 0`, which is what a reader wants to
+know, and beside `h%4 = 0` the equations that hold at h = 4t for every t say nothing more.
+"""
+from __future__ import annotations
+
+from . import ops
+from .bounds import bounds
+from .expr import ZERO, Expr, ExprOverflow
+
+
+def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
+    """a = b as the divisibility conditions it amounts to, [(x % k, 0), ...], when one side
+    is c times a product of floor divisions x//k (integers k >= 2, each x >= 1) and the
+    other c times the product of the x's over that of the k's: k*(x//k) <= x with equality
+    exactly where x % k = 0, so the products of positive factors are equal exactly where
+    every factor is.
+    torch.export's Swin2SR windows leave `16*(h//4)*(w//4) = h*w`: h%4 = 0 and w%4 = 0; a
+    pool by 2 and its upsampling `2*(h//2) = h`: h%2 = 0. None for another form."""
+    for p, q in ((a, b), (b, a)):
+        found = _divisible_form(p, q)
+        if found is not None:
+            return found
+    return None
+
+
+def _divisible_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
+    if len(p.terms) != 1 or len(q.terms) != 1:
+        return None
+    (mono, c), (_, cq) = p.terms[0], q.terms[0]
+    if c <= 0 or cq <= 0:
+        return None
+    whole, scale = Expr.const(c), 1  # c times the x's; the product of the k's
+    conditions = []
+    for atom, power in mono:
+        if atom.kind != "floordiv":
+            return None
+        x, k = atom.args
+        if not k.is_int or k.value < 2 or bounds(x)[0] < 1:
+            return None
+        for _ in range(power):
+            whole, scale = whole * x, scale * k.value
+        conditions.append((ops.mod(x, k), ZERO))
+    return conditions if q * scale == whole else None
+
+def without_implied_by_divisors(equations: list) -> list:
+    """The equations (pairs a = b) less those that the divisibility conditions among them
+    imply: for each symbol s with conditions s%k = 0 whose largest k, K, every other k
+    divides, s is K*t (t >= 1, as s >= 1), and an equation that holds at s = K*t whatever
+    t is says nothing more (`h%2 = 0` and `2*(h//4) = h//2` beside `h%4 = 0`: a UNet pooled
+    twice). The rest are kept as they are, the conditions with K among them."""
+    multiples: dict[str, set] = {}
+    for a, b in equations:
+        found = divides(a, b)
+        if found is not None:
+            multiples.setdefault(found[0], set()).add(found[1])
+    mapping = {}
+    for s, ks in multiples.items():
+        top = max(ks)
+        if all(top % k == 0 for k in ks):
+            mapping[s] = Expr.sym(f"_{s}_multiple") * top  # (a name no graph has)
+    if not mapping:
+        return list(equations)
+    kept = []
+    for a, b in equations:
+        found = divides(a, b)
+        if found is not None and found[0] in mapping and \
+                mapping[found[0]].terms[0][1] == found[1]:
+            kept.append((a, b))  # (the condition that says s is K*t)
+            continue
+        try:
+            if (a - b).subs(mapping) == ZERO:
+                continue  # implied
+        except ExprOverflow:
+            pass
+        kept.append((a, b))
+    return kept
+
+
+def divides(a: Expr, b: Expr) -> tuple[str, int] | None:
+    """(s, k) when a = b is s%k = 0 for a symbol s and an integer k >= 2."""
+    atom = a.single_atom()
+    if b != ZERO or atom is None or atom.kind != "mod":
+        return None
+    x, k = atom.args
+    name = x.single_atom()
+    if name is None or name.kind != "sym" or not k.is_int or k.value < 2:
+        return None
+    return name.args[0], k.value
