@@ -51,7 +51,7 @@ def floor_origins(found: dict, floors: dict, graph, as_constraint) -> dict:
             # (one that amounts to divisibility conditions: the symbol's own, `h >= 4` by
             # `h%4 = 0`, as the constraints print it)
             own = [(m, z) for m, z in divisibility(*equations[0]) or ()
-                   if (divides(m, z) or ("",))[0] == s]
+                   if divides(m, z) is not None and divides(m, z)[0] == s]
             out[s] = own[0] if own else equations[0]
     return out
 

@@ -47,6 +47,7 @@ def _divisible_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
         conditions.append((ops.mod(x, k), ZERO))
     return conditions if q * scale == whole else None
 
+
 def without_implied_by_divisors(equations: list) -> list:
     """The equations (pairs a = b) less those that the divisibility conditions among them
     imply: for each symbol s with conditions s%k = 0 whose largest k, K, every other k
@@ -58,18 +59,14 @@ def without_implied_by_divisors(equations: list) -> list:
         found = divides(a, b)
         if found is not None:
             multiples.setdefault(found[0], set()).add(found[1])
-    mapping = {}
-    for s, ks in multiples.items():
-        top = max(ks)
-        if all(top % k == 0 for k in ks):
-            mapping[s] = Expr.sym(f"_{s}_multiple") * top  # (a name no graph has)
-    if not mapping:
+    tops = {s: max(ks) for s, ks in multiples.items() if all(max(ks) % k == 0 for k in ks)}
+    if not tops:
         return list(equations)
+    mapping = {s: Expr.sym(f"_{s}_multiple") * k for s, k in tops.items()}  # (no graph's name)
     kept = []
     for a, b in equations:
         found = divides(a, b)
-        if found is not None and found[0] in mapping and \
-                mapping[found[0]].terms[0][1] == found[1]:
+        if found is not None and tops.get(found[0]) == found[1]:
             kept.append((a, b))  # (the condition that says s is K*t)
             continue
         try:
@@ -79,7 +76,6 @@ def without_implied_by_divisors(equations: list) -> list:
             pass
         kept.append((a, b))
     return kept
-
 
 def divides(a: Expr, b: Expr) -> tuple[str, int] | None:
     """(s, k) when a = b is s%k = 0 for a symbol s and an integer k >= 2."""
