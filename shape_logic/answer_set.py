@@ -28,7 +28,8 @@ class Atoms:
     dtype: dict = field(default_factory=dict)  # T -> set of dtype names
     binds: dict = field(default_factory=dict)  # symbol -> set of Expr
     ranges: dict = field(default_factory=dict)  # symbol -> set of (lo, hi)
-    # symbol -> set of (hi, tensor): the node making the tensor bounds it by hi (range_from)
+    # symbol -> set of (hi, place): the node making the tensor bounds it by hi, or an
+    # equation (range_from: a place as floor_from's)
     range_from: dict = field(default_factory=dict)
     # symbol -> set of (floor, place): what requires it (floor_from), a tensor whose node
     # does, or ("equation", E1, E2), an equation that could not be solved
@@ -148,9 +149,9 @@ class Atoms:
                 self.le_required.append((a, b, _tensor_key(args[2])))
         elif name == "range_from":
             hi = _expr(args[1])
-            if hi is not None and hi.is_int:
-                self.range_from.setdefault(args[0].string, set()).add(
-                    (hi.value, _tensor_key(args[2])))
+            place = _place(args[2]) if args[2].match("eq", 2) else _tensor_key(args[2])
+            if hi is not None and hi.is_int and place is not None:
+                self.range_from.setdefault(args[0].string, set()).add((hi.value, place))
         elif name == "floor_from":
             place = _place(args[2])
             if args[1].type == clingo.SymbolType.Number and place is not None:
@@ -238,8 +239,9 @@ def _tensor_key(sym: clingo.Symbol):
 
 
 def _place(sym: clingo.Symbol):
-    """What requires a floor (floors.lp's floor_from/3): a tensor's name (its node), or
-    ("equation", E1, E2), an equation that could not be solved."""
+    """What requires a floor or bounds a range (floor_from/3, range_from/3): a tensor's
+    name (its node), or ("equation", E1, E2), an equation that could not be solved (one
+    that confines a symbol to a range)."""
     if sym.type == clingo.SymbolType.String:
         return sym.string
     if sym.name == "eq" and len(sym.arguments) == 2:

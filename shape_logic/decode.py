@@ -74,7 +74,8 @@ class Decoded:
     nonempty: set = field(default_factory=set)  # (tensor, axis) >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # tensors whose rank the sizes decide
     one_of: dict = field(default_factory=dict)  # dim value (Expr) -> the values it may take
-    # symbol -> the tensor whose node bounds it by its range's upper end (range_from)
+    # symbol -> the tensor whose node bounds it by its range's upper end, or the equation
+    # (A, B) that confines it (range_from)
     range_origins: dict = field(default_factory=dict)
     # [(A, B, tensor)]: A <= B of several symbols, required by the node making the tensor
     inequalities: list = field(default_factory=list)
@@ -156,7 +157,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
                    met, sequences, holdings(atoms.opts, shapes),
                    floors, atoms.nonempty, atoms.open_ranks,
-                   one_of, range_origins(atoms.range_from, ranges),
+                   one_of, range_origins(atoms.range_from, ranges,
+                                         lambda e1, e2: _stated(e1, e2, resolve)),
                    inequalities(atoms.le_required, resolve),
                    floor_origins(atoms.floor_from, floors, graph,
                                  lambda e1, e2: _stated(e1, e2, resolve)))

@@ -6,8 +6,9 @@ from .solution import one_of_text
 
 
 def _range_origin(sol, s: str) -> str:
-    """` (at Add "emb")`: the node whose sizes bound s from above, where one does."""
-    return _origin(sol, sol.decoded.range_origins.get(s))
+    """` (at Add "emb")`: the node whose sizes bound s from above, where one does, or
+    ` (by A = B)`: the equation that confines s."""
+    return _place(sol, sol.decoded.range_origins.get(s))
 
 
 def _grouped(items: list) -> str:
@@ -22,7 +23,11 @@ def _grouped(items: list) -> str:
 def _floor_origin(sol, s: str) -> str:
     """` (at Conv "c1")`: the node whose sizes require s's floor, or ` (by A = B)`: the
     equation that does."""
-    origin = sol.decoded.floor_origins.get(s)
+    return _place(sol, sol.decoded.floor_origins.get(s))
+
+
+def _place(sol, origin) -> str:
+    """` (at Conv "c1")` for a tensor (its node), ` (by A = B)` for an equation (A, B)."""
     if isinstance(origin, tuple):
         return " (by {} = {})".format(*sol.renamed(*origin))
     return _origin(sol, origin)

@@ -15,14 +15,19 @@ from .symbolic.divisibility import divides, divisibility
 from .symbolic.expr import ExprOverflow
 
 
-def range_origins(found: dict, ranges: dict) -> dict:
+def range_origins(found: dict, ranges: dict, as_constraint) -> dict:
     """Symbol -> the tensor whose node gives its range's upper end (the first by name of
-    those that do: a BERT's position table added to the sequence, `seq <= 64`)."""
+    those that do: a BERT's position table added to the sequence, `seq <= 64`), or else
+    the equation that confines it, (A, B) as `as_constraint` states it (fused DistilBERT's
+    position ids against its input ids, `min(64, seq) = seq`)."""
     out = {}
     for s, (_, hi) in ranges.items():
-        tensors = sorted(t for h, t in found.get(s, ()) if h == hi)
-        if tensors:
-            out[s] = tensors[0]
+        places = [p for h, p in found.get(s, ()) if h == hi]
+        tensors = sorted(p for p in places if isinstance(p, str))
+        equations = sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
+                                         if isinstance(p, tuple))), key=str)
+        if tensors or equations:
+            out[s] = tensors[0] if tensors else equations[0]
     return out
 
 

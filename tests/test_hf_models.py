@@ -99,6 +99,7 @@ def test_distilbert_fused_by_onnxruntime_s_optimizer():
     _runs_as_onnxruntime(fused, feeds)
     # its position ids, the 64 positions sliced to the sequence, have the ids' length
     assert sol.ranges == {"seq": [1, 64]}
+    assert "ranges: seq in 1..64 (by min(64, seq) = seq)" in sol.to_text().splitlines()
     _runs_up_to(fused, 64, "same sequence_length")
 
 

@@ -121,9 +121,10 @@ def test_a_learned_position_table_bounds_the_sequence(op):
     model = _position_table(op)
     sol = solve(model)
     assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}, sol.to_json()
-    # (where the bound comes from: the broadcast's node; an equation's has no one place)
+    # (where the bound comes from: the broadcast's node; an equation has no one place, and
+    # is named: the Concat's rows, min(64, s), meet the input's s)
     assert ('ranges: s in 1..64 (at Add "add")' if op == "Add" else
-            "ranges: s in 1..64") in sol.to_text().splitlines()
+            "ranges: s in 1..64 (by min(64, s) = s)") in sol.to_text().splitlines()
     assert sol.shape("y") == ("[b, s, 8]" if op == "Add" else "[s, 16]")
     # (min(64, s) rows, printed under the range: s rows in every run)
     assert sol.shape("sliced") == "[s, 8]"
