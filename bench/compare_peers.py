@@ -52,7 +52,9 @@ OPT, GPT-Neo, StableLM, Qwen3, Pegasus, HuBERT, PoolFormer (also through torch.e
 RegNet, GLPN, Data2Vec vision, Swin2SR through torch.export, and bench/hf_models5.py's:
 MPNet, BigBird, CodeGen, Phi-3, Gemma, MarianMT, CvT, PVT v2, EfficientNet, MobileNetV1,
 FocalNet, ConvNeXt V2, VAN, LeViT, BiT, SwiftFormer, VideoMAE, Perceiver, SEW, UniSpeech,
-the Audio Spectrogram Transformer; tiny configs, random weights; needs the transformers
+the Audio Spectrogram Transformer, and bench/hf_models6.py's: ViTMAE (also at other image
+sizes), DeiT, ESM, XGLM, BioGPT, OLMo, StarCoder2, M2M100, SpeechT5's encoder, CLAP's audio
+tower; tiny configs, random weights; needs the transformers
 package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
 applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
 from com.microsoft).
