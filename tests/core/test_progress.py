@@ -54,8 +54,12 @@ def on_ptys(*args) -> tuple[str, str]:
     return tuple(got[m].decode("utf-8", "replace") for m, _ in fds)
 
 
+# (--timeout 0 in each: what the tests check is the output, not the time budget, which a
+# starved machine once spent in a parallel run: 60 s on a solve of 2 s, exit status 3)
+
+
 def test_bar_on_a_terminal(big_graph):
-    out, err = on_ptys("solve", big_graph)
+    out, err = on_ptys("solve", big_graph, "--timeout", "0")
     # a phase and rich's bar, on stderr (which phase the last frame shows depends on timing)
     assert any(f" {phase} " in err for phase in ("load", "facts", "ground", "solve", "decode"))
     assert "━" in err
@@ -64,14 +68,14 @@ def test_bar_on_a_terminal(big_graph):
 
 
 def test_silent_with_json_on_a_terminal(big_graph):
-    out, err = on_ptys("solve", big_graph, "--format", "json")
+    out, err = on_ptys("solve", big_graph, "--format", "json", "--timeout", "0")
     assert err == ""
     assert json.loads(out)["status"] == "ok"
 
 
 def test_silent_when_piped(big_graph):
-    r = subprocess.run([sys.executable, "-m", "shape_logic.cli", "solve", big_graph],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run([sys.executable, "-m", "shape_logic.cli", "solve", big_graph,
+                        "--timeout", "0"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and r.stderr == ""
 
 
