@@ -186,7 +186,8 @@ TOOLS = {"shape-logic": ours, "onnx data_prop": onnx_data_prop, "ort symbolic": 
 
 def rejected(requires: tuple, bindings: list) -> list:
     """What the sizes that run (onnxruntime's truths) break of what we say the graph requires
-    (ranges, floors, one_of: Solution.unmet), each counted as a wrong dim."""
+    (ranges, floors, one_of, inequalities, constraints: Solution.unmet), each counted as a
+    wrong dim."""
     _, unmet, names = requires
     if unmet is None:
         return []

@@ -168,9 +168,9 @@ class Solution:
                 for a, b, _ in self.decoded.inequalities]
 
     def unmet(self, values: dict) -> list[str]:
-        """What the graph requires of its symbols (ranges, floors, one_of, inequalities)
-        that these values of them break, as text: `s in 1..64`, `s >= 25`, `s in {1, 3}`,
-        `past + seq <= 64` (the executor's error says it)."""
+        """What the graph requires of its symbols (ranges, floors, one_of, inequalities,
+        constraints) that these values of them break, as text: `s in 1..64`, `s >= 25`, `s
+        in {1, 3}`, `past + seq <= 64`, `h%4 = 0` (the executor's error says it)."""
         out = [f"{s} in {lo}..{hi}" for s, (lo, hi) in self.decoded.ranges.items()
                if isinstance(values.get(s), int) and not lo <= values[s] <= hi]
         out += [f"{s} >= {v}" for s, v in self.floors.items()
@@ -184,6 +184,10 @@ class Solution:
         for (a, b, _), text in zip(self.decoded.inequalities, self.inequalities):
             d = (b - a).subs(self._rename).subs(subst)
             if d.is_int and d.value < 0:
+                out.append(text)
+        for (a, b), text in zip(self.decoded.constraints, self.constraints):
+            d = (a - b).subs(self._rename).subs(subst)
+            if d.is_int and d.value != 0:
                 out.append(text)
         return out
 

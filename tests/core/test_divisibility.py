@@ -69,3 +69,28 @@ def test_conditions_that_do_not_divide_each_other_stay():
     # equation neither implies
     met = _pairs(["h%4 = 0", "h%6 = 0", "3*(h//3) = h", "h//2 = w"])
     assert without_implied_by_divisors(met) == met
+
+
+def test_a_run_that_breaks_a_divisibility_says_so():
+    """A pool by 2 upsampled back and added to its input: h%2 = 0, which an odd length
+    breaks: the executor's error says what the graph requires, as it says a range."""
+    import numpy as np
+
+    import shape_logic
+    from shape_logic.executor import ExecutionError
+
+    graph = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4, h]"}},
+             "initializers": {"scales": {"dtype": "f32", "shape": "[3]",
+                                         "data": [1.0, 1.0, 2.0]}},
+             "nodes": [
+                 {"op": "MaxPool", "inputs": ["x"], "outputs": ["p"],
+                  "attrs": {"kernel_shape": [2], "strides": [2]}},
+                 {"op": "Resize", "inputs": ["p", "", "scales"], "outputs": ["u"],
+                  "attrs": {"mode": "nearest"}},
+                 {"op": "Add", "inputs": ["u", "x"], "outputs": ["y"]}]}
+    sol = shape_logic.solve(graph)
+    assert sol.constraints == ["h%2 = 0"]
+    assert sol.unmet({"b": 1, "h": 5}) == ["h%2 = 0"] and sol.unmet({"b": 1, "h": 6}) == []
+    assert shape_logic.run(graph, {"x": np.ones((1, 4, 6), np.float32)})["y"].shape == (1, 4, 6)
+    with pytest.raises(ExecutionError, match=r"bindings: b=1, h=5; the graph requires h%2 = 0\)"):
+        shape_logic.run(graph, {"x": np.ones((1, 4, 5), np.float32)})
