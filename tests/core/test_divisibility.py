@@ -9,6 +9,8 @@ from shape_logic.symbolic.divisibility import divisibility, without_implied_by_d
 from shape_logic.symbolic.expr import Expr
 from shape_logic.symbolic.parse import parse_dim
 
+from .test_unsolved_equations import pooled_and_upsampled
+
 
 def _holds(a: Expr, b: Expr, values: dict) -> bool:
     env = {s: Expr.const(v) for s, v in values.items()}
@@ -79,15 +81,7 @@ def test_a_run_that_breaks_a_divisibility_says_so():
     import shape_logic
     from shape_logic.executor import ExecutionError
 
-    graph = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4, h]"}},
-             "initializers": {"scales": {"dtype": "f32", "shape": "[3]",
-                                         "data": [1.0, 1.0, 2.0]}},
-             "nodes": [
-                 {"op": "MaxPool", "inputs": ["x"], "outputs": ["p"],
-                  "attrs": {"kernel_shape": [2], "strides": [2]}},
-                 {"op": "Resize", "inputs": ["p", "", "scales"], "outputs": ["u"],
-                  "attrs": {"mode": "nearest"}},
-                 {"op": "Add", "inputs": ["u", "x"], "outputs": ["y"]}]}
+    graph = pooled_and_upsampled()
     sol = shape_logic.solve(graph)
     assert sol.constraints == ["h%2 = 0"]
     assert sol.unmet({"b": 1, "h": 5}) == ["h%2 = 0"] and sol.unmet({"b": 1, "h": 6}) == []

@@ -63,18 +63,23 @@ def test_the_export_as_it_was_is_unchanged():
     assert not sol.to_json().get("constraints")
 
 
+def pooled_and_upsampled() -> dict:
+    """A UNet-like pool by 2 and upsampling added to its input x [b, 4, h]: 2*(h//2) = h."""
+    return {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4, h]"}},
+            "initializers": {"scales": {"dtype": "f32", "shape": "[3]",
+                                        "data": [1.0, 1.0, 2.0]}},
+            "nodes": [
+                {"op": "MaxPool", "inputs": ["x"], "outputs": ["p"],
+                 "attrs": {"kernel_shape": [2], "strides": [2]}},
+                {"op": "Resize", "inputs": ["p", "", "scales"], "outputs": ["u"],
+                 "attrs": {"mode": "nearest"}},
+                {"op": "Add", "inputs": ["u", "x"], "outputs": ["y"]}]}
+
+
 def test_past_the_budget_arithmetic_stops_with_a_warning(monkeypatch):
-    # a UNet-like pool and upsample added to its input: 2*(h//2) = h, which no binding
-    # solves, is one pair; with no budget at all, the first such pair stops arithmetic
-    graph = {"inputs": {"x": {"dtype": "f32", "shape": "[b, 4, h]"}},
-             "initializers": {"scales": {"dtype": "f32", "shape": "[3]",
-                                         "data": [1.0, 1.0, 2.0]}},
-             "nodes": [
-                 {"op": "MaxPool", "inputs": ["x"], "outputs": ["p"],
-                  "attrs": {"kernel_shape": [2], "strides": [2]}},
-                 {"op": "Resize", "inputs": ["p", "", "scales"], "outputs": ["u"],
-                  "attrs": {"mode": "nearest"}},
-                 {"op": "Add", "inputs": ["u", "x"], "outputs": ["y"]}]}
+    # 2*(h//2) = h, which no binding solves, is one pair; with no budget at all, the first
+    # such pair stops arithmetic
+    graph = pooled_and_upsampled()
     sol = solve(graph)
     assert sol.status == "ok" and sol.shape("y") == "[b, 4, h]"
     assert sol.to_json()["constraints"] == ["h%2 = 0"]  # (2*(h//2) = h)
