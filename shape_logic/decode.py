@@ -151,17 +151,19 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \
         atoms.scope_conflicts else set()
+
+    def stated(e1: Expr, e2: Expr):  # (an equation as the constraints state it: origins)
+        return _stated(e1, e2, resolve)
+
     return Decoded(shapes, dtypes, bindings, ranges, constraints,
                    _renumber(tensors, shapes, [e for ab in constraints for e in ab] +
                              list(one_of), rows), conflicted, rows,
                    {k: min(v) for k, v in atoms.labels.items() if len(v) == 1}, data_ranges,
                    met, sequences, holdings(atoms.opts, shapes),
                    floors, atoms.nonempty, atoms.open_ranks,
-                   one_of, range_origins(atoms.range_from, ranges,
-                                         lambda e1, e2: _stated(e1, e2, resolve)),
+                   one_of, range_origins(atoms.range_from, ranges, stated),
                    inequalities(atoms.le_required, resolve),
-                   floor_origins(atoms.floor_from, floors, graph,
-                                 lambda e1, e2: _stated(e1, e2, resolve)))
+                   floor_origins(atoms.floor_from, floors, graph, stated))
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

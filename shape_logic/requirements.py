@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .shapes import Shape
 from .symbolic.bounds import bounds
-from .symbolic.divisibility import divides, divisibility
+from .symbolic.divisibility import condition_of
 from .symbolic.expr import ExprOverflow
 
 
@@ -24,8 +24,7 @@ def range_origins(found: dict, ranges: dict, as_constraint) -> dict:
     for s, (_, hi) in ranges.items():
         places = [p for h, p in found.get(s, ()) if h == hi]
         tensors = sorted(p for p in places if isinstance(p, str))
-        equations = sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
-                                         if isinstance(p, tuple))), key=str)
+        equations = _equations(places, as_constraint)
         if tensors or equations:
             out[s] = tensors[0] if tensors else equations[0]
     return out
@@ -50,15 +49,19 @@ def floor_origins(found: dict, floors: dict, graph, as_constraint) -> dict:
         if nodes:
             out[s] = nodes[0][1]
             continue
-        equations = sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
-                                         if isinstance(p, tuple))), key=str)
+        equations = _equations(places, as_constraint)
         if equations:
             # (one that amounts to divisibility conditions: the symbol's own, `h >= 4` by
             # `h%4 = 0`, as the constraints print it)
-            own = [(m, z) for m, z in divisibility(*equations[0]) or ()
-                   if divides(m, z) is not None and divides(m, z)[0] == s]
-            out[s] = own[0] if own else equations[0]
+            out[s] = condition_of(s, *equations[0]) or equations[0]
     return out
+
+
+def _equations(places, as_constraint) -> list:
+    """The equations among a requirement's places, ("equation", E1, E2), each (A, B) as
+    `as_constraint` states it (those that state nothing left out), in a fixed order."""
+    return sorted(filter(None, (as_constraint(p[1], p[2]) for p in places
+                                if isinstance(p, tuple))), key=str)
 
 
 def under_ranges(shapes: dict, ranges: dict) -> dict:

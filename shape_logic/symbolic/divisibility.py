@@ -87,3 +87,13 @@ def divides(a: Expr, b: Expr) -> tuple[str, int] | None:
     if name is None or name.kind != "sym" or not k.is_int or k.value < 2:
         return None
     return name.args[0], k.value
+
+
+def condition_of(s: str, a: Expr, b: Expr) -> tuple[Expr, Expr] | None:
+    """The condition s%k = 0 on the symbol s among those a = b amounts to (`divisibility`),
+    or None."""
+    for m, z in divisibility(a, b) or ():
+        found = divides(m, z)
+        if found is not None and found[0] == s:
+            return m, z
+    return None
