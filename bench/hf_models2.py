@@ -244,6 +244,10 @@ def _image(inner, axes, sizes, **kw):
 _HW = {0: "batch", 2: "height", 3: "width"}
 _VIT = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
             image_size=32, patch_size=8)
+# two Mix Transformer stages (SegFormer's encoder, GLPN's, PVT v2): overlapping patches by
+# convolutions 7/4 and 3/2, keys reduced by 2 in the first
+_MIX = dict(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], patch_sizes=[7, 3],
+            strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2])
 
 
 def beit():
@@ -264,10 +268,8 @@ def segformer():
     """Overlapping patch embeddings (convolutions 7/4 and 3/2), attention over keys reduced
     by a strided convolution."""
     _, T = modules()
-    inner = T.SegformerModel(T.SegformerConfig(
-        num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[8, 16],
-        patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2],
-        decoder_hidden_size=16))
+    inner = T.SegformerModel(T.SegformerConfig(**_MIX, hidden_sizes=[8, 16],
+                                               decoder_hidden_size=16))
     return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
 
 

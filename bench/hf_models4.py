@@ -20,7 +20,7 @@ All: every tensor known, 0 wrong, onnxruntime's at two sizes (stop 47).
 from __future__ import annotations
 
 from hf_export import VOCAB, floats, modules, one_input, text_model
-from hf_models2 import _SMALL, _VIT, _decoder, _seq2seq
+from hf_models2 import _MIX, _SMALL, _VIT, _decoder, _seq2seq
 from hf_models3 import _HW, _image
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
@@ -116,10 +116,7 @@ def regnet():
 
 def glpn():
     _, T = modules()
-    inner = T.GLPNModel(T.GLPNConfig(
-        num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32],
-        patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2],
-        decoder_hidden_size=16))
+    inner = T.GLPNModel(T.GLPNConfig(**_MIX, hidden_sizes=[16, 32], decoder_hidden_size=16))
     return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 64, 48)])
 
 

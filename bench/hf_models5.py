@@ -30,7 +30,7 @@ comparison would count them as unknown: the model is not in MODELS).
 from __future__ import annotations
 
 from hf_export import VOCAB, floats, modules, one_input, text_feeds, text_model
-from hf_models2 import _SMALL, _decoder
+from hf_models2 import _MIX, _SMALL, _decoder
 from hf_models3 import _HW, _image
 from hf_models4 import grouped_query, small_seq2seq
 
@@ -80,9 +80,7 @@ def cvt():
 
 
 def pvt_v2():
-    return _vision("PvtV2", [(1, 3, 32, 32), (2, 3, 64, 48)], num_encoder_blocks=2,
-                   depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32], patch_sizes=[7, 3],
-                   strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2])
+    return _vision("PvtV2", [(1, 3, 32, 32), (2, 3, 64, 48)], **_MIX, hidden_sizes=[16, 32])
 
 
 def efficientnet():
