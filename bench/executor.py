@@ -16,9 +16,11 @@ Ratios: reference / ours (target >= 5) and ours / onnxruntime (target <= 2). Eve
 output is also compared with the expected one.
 
 Defaults against defaults: our Program as a user makes it (threads: the CPUs the process
-may use, BLAS on one thread inside each) and an onnxruntime session with default options
-(its intra-op threads, spinning allowed). --threads, --ort-no-spin, --ours-threads and
---blas-threads set either side; --one-thread also times our Program(threads=1).
+may use, given to BLAS's threads when no other process runs, else to our parts:
+kernels/run_threads.py; the "blas" column says how many of our timed runs went which
+way) and an onnxruntime session with default options (its intra-op threads, spinning
+allowed). --threads, --ort-no-spin, --ours-threads and --blas-threads set either side;
+--one-thread also times our Program(threads=1).
 
 --native-blas runs the bench with OpenBLAS's own choice of kernels: the command starts
 itself again with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment
@@ -106,7 +108,7 @@ def timed(fns: dict, repeat: int, settle: dict | None = None) -> dict:
     return {k: (min(walls[k]), min(cpus[k])) for k in fns}
 
 
-def prepare(model, threads: int | None = None, blas_threads: int | None = 1):
+def prepare(model, threads: int | None = None, blas_threads: int | str | None = "auto"):
     """Our Program: checked when every op has a rule file, else unchecked (said so)."""
     from shape_logic.asp.program import available_ops
     from shape_logic.executor import Program
@@ -133,6 +135,8 @@ def ort_session(model, threads: int, spin: bool):
 
 
 def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
+    from shape_logic.kernels.run_threads import choices
+
     model, feeds, want = load_case(path)
     program, checked, prep = prepare(model, args.ours_threads or None,
                                      args.blas_threads or None)
@@ -151,7 +155,9 @@ def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
     settle = {} if args.ort_no_spin else {"ort": SETTLE}
     if args.blas_threads != 1:
         settle.update(ours=BLAS_SETTLE, one=BLAS_SETTLE)
+    before = dict(choices)
     times = timed(fns, repeat, settle=settle)
+    went = {k: choices[k] - before[k] for k in choices}
     ref_t = None
     if reference:
         from onnx.reference import ReferenceEvaluator
@@ -162,7 +168,7 @@ def bench_model(path: str, repeat: int, reference: bool, args) -> dict:
         ref_t = (time.perf_counter() - t0, time.process_time() - c0)
     return {"model": os.path.basename(path)[6:-5], "checked": checked, "prepare": prep,
             "ours": times["ours"], "ort": times["ort"], "one": times.get("one"),
-            "ref": ref_t, "ok": ok}
+            "ref": ref_t, "ok": ok, "went": went}
 
 
 def blas_kernels() -> str:
@@ -192,6 +198,10 @@ def native_env(env) -> dict | None:
     return {k: v for k, v in env.items() if k not in FORCED_BLAS}
 
 
+def _blas_threads(text: str):
+    return text if text == "auto" else int(text)
+
+
 def main(argv=None):
     from shape_logic.kernels.workers import available
 
@@ -204,8 +214,9 @@ def main(argv=None):
                     help="onnxruntime's threads sleep instead of spinning while idle")
     ap.add_argument("--ours-threads", type=int, default=0,
                     help="our threads per node (0: the executor's default, the CPUs)")
-    ap.add_argument("--blas-threads", type=int, default=1,
-                    help="our BLAS threads (the executor's default 1; 0: as configured)")
+    ap.add_argument("--blas-threads", type=_blas_threads, default="auto",
+                    help="our BLAS threads inside each of our threads (the executor's "
+                         "default auto: kernels/run_threads.py; 0: as configured)")
     ap.add_argument("--one-thread", action="store_true",
                     help="also time our Program(threads=1), in the same turns")
     ap.add_argument("--no-reference", action="store_true")
@@ -230,12 +241,14 @@ def main(argv=None):
     print("times in ms, wall / cpu (process time, all threads); min of the runs")
     one_head = f" {'ours 1 thread':>15} {'1t/ort':>11}" if args.one_thread else ""
     print(f"{'model':14} {'chk':>3} {'prep s':>6} {'ours':>15} {'onnxruntime':>15} "
-          f"{'reference':>17} {'ref/ours':>9} {'ours/ort':>11}{one_head}  match")
+          f"{'reference':>17} {'ref/ours':>9} {'ours/ort':>11}{one_head}  match  blas")
     rows = []
     for p in paths:
         r = bench_model(p, args.repeat, not args.no_reference, args)
         rows.append(r)
         ours, ort_t, ref, one = r["ours"], r["ort"], r["ref"], r["one"]
+        runs = sum(r["went"].values())  # (automatic choices: BLAS's threads or our parts)
+        went = f"{r['went']['blas']}/{runs}" if runs else "-"
         ref_s = f"{ref[0] * 1e3:8.0f}/{ref[1] * 1e3:<8.0f}" if ref else f"{'-':>17}"
         speed = f"{ref[0] / ours[0]:4.1f}/{ref[1] / ours[1]:<4.1f}" if ref else f"{'-':>9}"
         one_s = (f" {one[0] * 1e3:7.0f}/{one[1] * 1e3:<7.0f} {one[0] / ort_t[0]:5.2f}/"
@@ -244,7 +257,7 @@ def main(argv=None):
               f"{ours[0] * 1e3:7.0f}/{ours[1] * 1e3:<7.0f} {ort_t[0] * 1e3:7.0f}/"
               f"{ort_t[1] * 1e3:<7.0f} {ref_s} {speed} "
               f"{ours[0] / ort_t[0]:5.2f}/{ours[1] / ort_t[1]:<5.2f}{one_s}  "
-              f"{'ok' if r['ok'] else 'MISMATCH'}", flush=True)
+              f"{'ok' if r['ok'] else 'MISMATCH'}  {went}", flush=True)
 
     def gm(xs):
         return float(np.exp(np.mean(np.log(xs))))

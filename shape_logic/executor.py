@@ -42,9 +42,8 @@ from .exec_feeds import (SMALL_INT_INPUT, BadInput, closed_sequence, feed_key, s
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
-from .kernels import workers
 from .kernels.base import Seq
-from .kernels.blas import blas_threads
+from .kernels.run_threads import AUTO, run_threads
 from .load import load_graph
 from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
 from .sequences import VARIES
@@ -85,7 +84,8 @@ class Plan:
 
 
 def run(graph, inputs: dict, check: bool = True, profile: bool = False,
-        threads: int | None = None, blas_threads: int | None = 1, **kwargs) -> RunResult:
+        threads: int | None = None, blas_threads: int | str | None = AUTO,
+        **kwargs) -> RunResult:
     """Execute `graph` (a path, dict, Graph or onnx.ModelProto) on `inputs`."""
     return Program(graph, check=check, threads=threads, blas_threads=blas_threads).run(
         inputs, profile=profile, **kwargs)
@@ -93,11 +93,12 @@ def run(graph, inputs: dict, check: bool = True, profile: bool = False,
 
 class Program:
     def __init__(self, source, check: bool = True, rules=(), threads: int | None = None,
-                 blas_threads: int | None = 1):
-        """`threads`: how many threads one node's work may be split over, this one
-        included (kernels/workers.py; None: the CPUs the process may use, 1: none but
-        this one). `blas_threads`: NumPy's BLAS threads inside each of them while running
-        (kernels/blas.py; one by default, so that nothing spins; None: as configured)."""
+                 blas_threads: int | str | None = AUTO):
+        """`threads`: how many threads a run may use, this one included (None: the CPUs
+        the process may use, 1: none but this one). `blas_threads`: "auto" (the default)
+        gives them to NumPy's BLAS when the machine is quiet, else to our parts of a
+        node's work (kernels/run_threads.py); a number keeps BLAS at that many inside
+        each of our parts (1: nothing spins; None: as configured)."""
         self.graph: Graph = load_graph(source)
         order = validate(self.graph)
         self.check = check
@@ -284,8 +285,7 @@ class Program:
         feeds = self._feeds(inputs)
         binder = Binder()
         plan = self._plan(feeds, binder) if self.check else None
-        with blas_threads(self.blas_threads), workers.threads(self.threads), \
-                workers.placed():
+        with run_threads(self.threads, self.blas_threads):
             return self._run(feeds, binder, plan, profile, warmup, repeat)
 
     def _run(self, feeds, binder, plan, profile, warmup, repeat) -> RunResult:

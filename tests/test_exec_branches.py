@@ -70,7 +70,7 @@ def test_branches_on_threads_give_the_same_results(branches_pay, threads):
     are fixed; which thread takes one does not matter)."""
     g, x = inception(np.random.default_rng(1))
     one = Program(g, threads=1).run(x)["y"]
-    program = Program(g, threads=threads)
+    program = Program(g, threads=threads, blas_threads=1)
     first = program.run(x)["y"]
     np.testing.assert_allclose(first, one, rtol=1e-5, atol=1e-6)
     for _ in range(5):
@@ -79,7 +79,7 @@ def test_branches_on_threads_give_the_same_results(branches_pay, threads):
 
 def test_profile_lists_every_node_once_and_the_run_wall_time(branches_pay):
     g, x = inception(np.random.default_rng(2))
-    prof = Program(g, threads=2).run(x, profile=True, warmup=1, repeat=3).profile
+    prof = Program(g, threads=2, blas_threads=1).run(x, profile=True, warmup=1, repeat=3).profile
     assert sorted(prof.nodes) == ["a", "b", "c", "d", "j", "p", "r"]
     assert all(r.calls == 3 for r in prof.nodes.values()) and prof.runs == 3
     assert "ms per run" in prof.report()
@@ -90,7 +90,7 @@ def test_a_mismatch_in_a_branch_is_caught_there(branches_pay, monkeypatch):
     from shape_logic.kernels.MaxPool import MaxPool
 
     g, x = inception(np.random.default_rng(3))
-    program = Program(g, threads=2)
+    program = Program(g, threads=2, blas_threads=1)
     real = MaxPool.run
     monkeypatch.setattr(MaxPool, "run", lambda self, *a, **k: real(self, *a, **k)[..., 1:])
     with pytest.raises(ShapeMismatch, match="tensor 'hp'"):
@@ -101,7 +101,7 @@ def test_of_two_failing_branches_the_first_in_order_is_raised(branches_pay, monk
     from shape_logic.kernels.Conv import Conv
 
     g, x = inception(np.random.default_rng(4))
-    program = Program(g, threads=2)
+    program = Program(g, threads=2, blas_threads=1)
 
     def fail(self, x, w, *rest, **kw):
         raise ValueError(f"boom {w.shape[0]}")
@@ -121,7 +121,7 @@ def test_a_step_between_branch_steps_still_finds_what_it_reads(branches_pay):
              {"name": "j", "op": "Add", "inputs": ["ya", "yb"], "outputs": ["y"]}]
     g = {"inputs": {"f": {"dtype": "f32", "shape": "[2, 3]"}}, "nodes": nodes,
          "outputs": {"y": {}, "z": {}}}
-    program = Program(g, threads=2)
+    program = Program(g, threads=2, blas_threads=1)
     assert [s.node.name for s in program.steps] == ["a", "n", "b", "j"]
     assert len(groups(program)) == 1
     x = {"f": np.arange(6, dtype=F32).reshape(2, 3) - 2}

@@ -370,25 +370,31 @@ def test_cli_run_reads_small_types_from_raw_npy(tmp_path, capsys):
     assert "f8: float8_e4m3fn [2]" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("threads", [1, None])
-def test_blas_threads_while_running(monkeypatch, threads):
-    """BLAS runs on `blas_threads` threads during a run (one by default) and is restored
-    after; None leaves it as configured."""
+@pytest.mark.parametrize("threads, others", [(1, 0), (None, 0), ("auto", 0), ("auto", 5)])
+def test_blas_threads_while_running(monkeypatch, threads, others):
+    """BLAS runs on `blas_threads` threads during a run and is restored after; None
+    leaves it as configured; "auto" (the default) gives it the run's threads when no
+    other process's thread is running, else one (kernels/run_threads.py)."""
     from threadpoolctl import threadpool_info, threadpool_limits
 
+    from shape_logic.kernels import run_threads, workers
     from shape_logic.kernels.MatMul import MatMul
 
+    monkeypatch.setattr(workers, "available", lambda: 2)
+    monkeypatch.setattr(run_threads, "others_running", lambda proc="/proc": others)
     seen = []
     real = MatMul.run
     monkeypatch.setattr(MatMul, "run", lambda self, *a, **k: (
         seen.append([i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]),
         real(self, *a, **k))[1])
-    with threadpool_limits(limits=2, user_api="blas"):
+    with threadpool_limits(limits=3, user_api="blas"):
         before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-        out = Program(mlp(), blas_threads=threads).run(feeds())
+        program = Program(mlp()) if threads == "auto" else Program(mlp(), blas_threads=threads)
+        out = program.run(feeds())
         after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     assert out["y/out"].shape == (4, 2) and before == after
-    assert seen == [[1] * len(before) if threads == 1 else before]
+    want = {1: 1, None: 3, "auto": 2 if others == 0 else 1}[threads]
+    assert seen == [[want] * len(before)]
 
 
 def test_an_opset_6_broadcast_is_not_folded_as_numpy_aligns_it():
