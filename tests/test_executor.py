@@ -382,6 +382,7 @@ def test_blas_threads_while_running(monkeypatch, threads, others):
 
     monkeypatch.setattr(workers, "available", lambda: 2)
     monkeypatch.setattr(run_threads, "others_running", lambda proc="/proc": others)
+    monkeypatch.setattr(run_threads, "RECHECK", 0.0)
     seen = []
     real = MatMul.run
     monkeypatch.setattr(MatMul, "run", lambda self, *a, **k: (

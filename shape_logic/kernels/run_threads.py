@@ -19,9 +19,9 @@ models' geometric mean to onnxruntime, both in turns in one process):
 
 So each run looks at the machine first: when no thread of another process is running
 (Linux: the kernel's count of runnable threads, /proc/loadavg's fourth field, less this
-process's own, /proc/self/task/*/stat; ~30 us), BLAS gets the threads; otherwise, or
-where that cannot be read, or while another run of this process is going on, our parts
-do. The choice is per run, and the two can round a product's last bit differently
+process's own, /proc/self/task/*/stat; ~20-30 us, read again after RECHECK), BLAS gets
+the threads; otherwise, or where that cannot be read, or while another run of this
+process is going on, our parts do. The choice is per run, and the two can round a product's last bit differently
 (DESIGN.md, "The executor's threads").
 """
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 
 from . import workers
 from .blas import blas_threads
@@ -68,9 +69,22 @@ def run_threads(threads: int | None, blas: int | str | None = AUTO):
 
 def quiet(n: int, proc: str = "/proc") -> bool:
     """Whether n threads of this process would find their CPUs free now: no more
-    threads of other processes running than the CPUs it may use leave beside n."""
+    threads of other processes running than the CPUs it may use leave beside n. Asked
+    again within RECHECK seconds, the last answer (runs of a small graph in a loop)."""
+    global _last
+    now = time.monotonic()
+    if _last[:2] == (n, proc) and now - _last[2] < RECHECK:
+        return _last[3]
     others = others_running(proc)
-    return others is not None and others <= workers.available() - n
+    answer = others is not None and others <= workers.available() - n
+    _last = (n, proc, now, answer)
+    return answer
+
+
+# the reading costs ~20-30 us (a run of a one-node graph ~85 us): a run within this many
+# seconds of the last reading takes its answer
+RECHECK = 0.02
+_last: tuple = (None, None, 0.0, False)  # (n, proc, when, answer)
 
 
 def others_running(proc: str = "/proc") -> int | None:

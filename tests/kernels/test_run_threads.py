@@ -19,6 +19,11 @@ def inside(threads, blas=rt.AUTO) -> tuple:
         return workers.current(), blas_now()
 
 
+@pytest.fixture(autouse=True)
+def each_run_reads(monkeypatch):
+    monkeypatch.setattr(rt, "RECHECK", 0.0)  # (no answer taken from an earlier test)
+
+
 @pytest.fixture
 def two_cpus(monkeypatch):
     monkeypatch.setattr(workers, "available", lambda: 2)
@@ -94,3 +99,14 @@ def test_the_reading_thread_counts_as_ours(tmp_path):
     """The kernel counts the thread reading loadavg as runnable: with no thread of ours
     seen running (it went to sleep between the two readings), it is still ours."""
     assert rt.others_running(fake_proc(tmp_path, "0 0 0 1/50 7\n", ["S"])) == 0
+
+
+def test_a_run_soon_after_takes_the_last_answer(monkeypatch, two_cpus):
+    """Runs of a small graph in a loop read the machine once per RECHECK seconds."""
+    readings = []
+    monkeypatch.setattr(rt, "others_running", lambda proc="/proc": readings.append(0) or 0)
+    monkeypatch.setattr(rt, "RECHECK", 60.0)
+    monkeypatch.setattr(rt, "_last", (None, None, 0.0, False))
+    assert [inside(None)[0] for _ in range(3)] == [1, 1, 1] and readings == [0]
+    inside(3)  # another count of threads: read again
+    assert readings == [0, 0]
