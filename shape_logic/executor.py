@@ -39,6 +39,7 @@ from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
 from .exec_feeds import (SMALL_INT_INPUT, BadInput, closed_sequence, feed_key, small_int_bytes,
                          typed_input)
+from .exec_shape_values import record_step, skipped_in
 from .exec_step import StepRunner
 from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
 from .kernels import KernelError, graph_kernel
@@ -81,6 +82,10 @@ class Plan:
     expected: dict  # tensor -> Expected
     open_symbols: set  # symbols no input decides: data-dependent
     checks: dict = dataclasses.field(default_factory=dict)  # exec_step.compile_checks
+    # the steps whose outputs the input shapes decide (exec_shape_values.py): their ids,
+    # found at the first run; their outputs' values, recorded by the first run that ends
+    skips: set | None = None
+    values: dict | None = None
 
 
 def run(graph, inputs: dict, check: bool = True, profile: bool = False,
@@ -320,17 +325,27 @@ class Program:
         for t, origin in self.folded.items():  # computed at build time, checked per plan
             if t in expected and t in env:
                 binder.check(t, origin, expected[t], env[t])
+        skips, record = skipped_in(plan, self.items, self.constants, self.outputs, env)
         start = time.perf_counter()
         with np.errstate(all="ignore"):
             run_step = StepRunner(env, binder, expected, plan.checks if plan else {}, prof,
                                   self._failure)
             for item in self.items:
-                if isinstance(item, Group):  # independent branches (exec_branches.py)
-                    run_group(item, run_step, env)
-                    continue
-                run_step(item, None)
+                if isinstance(item, Group) and not skips.intersection(map(id, item.steps)):
+                    run_group(item, run_step, env)  # independent branches (exec_branches.py)
+                else:  # (a group with a plan's values: its steps one after the other)
+                    for step in item.steps if isinstance(item, Group) else (item,):
+                        if id(step) not in skips:
+                            run_step(step, None)
+                        elif record is not None:
+                            run_step(step, None)
+                            record_step(step, env, record, skips)
+                        elif prof is not None:  # (its outputs' values are the plan's)
+                            prof.add(step.node, 0.0, 0.0)
                 for t in item.free:
                     env.pop(t, None)
+        if record is not None:  # (the steps this run did not drop, and their values)
+            plan.skips, plan.values = skips, record
         if prof is not None:
             prof.add_run(time.perf_counter() - start)
         return env

@@ -21,8 +21,8 @@ So each run looks at the machine first: when no thread of another process is run
 (Linux: the kernel's count of runnable threads, /proc/loadavg's fourth field, less this
 process's own, /proc/self/task/*/stat; ~20-30 us, read again after RECHECK), BLAS gets
 the threads; otherwise, or where that cannot be read, or while another run of this
-process is going on, our parts do. The choice is per run, and the two can round a product's last bit differently
-(DESIGN.md, "The executor's threads").
+process is going on, our parts do. The choice is per run, and the two can round a
+product's last bit differently (DESIGN.md, "The executor's threads").
 """
 from __future__ import annotations
 
