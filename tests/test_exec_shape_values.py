@@ -144,3 +144,34 @@ def test_a_plan_s_values_are_checked_in_its_first_run(b, monkeypatch):
     monkeypatch.setattr(Concat, "run", lambda self, *a, **k: real(self, *a, **k)[:1])
     with pytest.raises(ShapeMismatch, match="target"):
         program.run({"x": data(b, 2, 4)})
+
+
+def test_a_plan_s_later_runs_bind_what_its_first_did(monkeypatch):
+    """Inputs of one signature are checked by the plan's first run; later runs take what
+    it bound (and the constants folded at build time are checked once, their shapes
+    concrete)."""
+    from shape_logic.match_cast import Binder
+
+    program = Program(flatten_by_shape())
+    first = program.run({"x": data(2, 3, 4)})
+    checks = []
+    real = Binder.check
+    monkeypatch.setattr(Binder, "check", lambda self, t, *a: (checks.append(t),
+                                                               real(self, t, *a))[1])
+    again = program.run({"x": data(2, 3, 4, seed=1)})
+    assert again.bindings == first.bindings == {"b": 2, "s": 3}
+    assert "x" not in checks and not {"zero", "one", "axes", "four"} & set(checks)
+
+
+def test_inputs_that_disagree_fail_in_every_run():
+    from shape_logic.match_cast import ShapeMismatch
+
+    g = {"inputs": {"a": {"dtype": "f32", "shape": "[n, 2]"},
+                    "b": {"dtype": "f32", "shape": "[n, 2]"}},
+         "nodes": [{"name": "add", "op": "Add", "inputs": ["a", "b"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    program = Program(g)
+    for _ in range(2):  # (no plan is kept for inputs that fail their checks)
+        with pytest.raises(ShapeMismatch, match="n"):
+            program.run({"a": data(3, 2), "b": data(4, 2)})
+    assert program._plans == {}
