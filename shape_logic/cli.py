@@ -151,8 +151,9 @@ def add_run_parser(sub) -> None:
                    help="feed input NAME in chunks along AXIS, printing outputs as they come")
     r.add_argument("--chunk", type=int, default=1, metavar="K", help="steps per chunk")
     r.add_argument("--threads", type=_positive, metavar="N",
-                   help="threads one node's work may be split over (default: the CPUs this "
-                        "process may use; 1 runs everything on the calling thread)")
+                   help="threads a run may use (default: the CPUs this process may use; "
+                        "NumPy's BLAS gets them on a quiet machine, the executor's own parts "
+                        "on a busy one; 1 runs everything on the calling thread)")
     r.add_argument("--warmup", type=int, default=2, help=argparse.SUPPRESS)
     r.add_argument("--repeat", type=int, default=3, help=argparse.SUPPRESS)
 
