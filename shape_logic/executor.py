@@ -238,8 +238,9 @@ class Program:
             return plan
         for name, arr in feeds.items():  # (Binder.check passes an empty optional by)
             binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
-        plan = self._plans[key] = self._close(feeds, binder.bindings)
+        plan = self._close(feeds, binder.bindings)
         plan.input_bindings, plan.input_unchecked = dict(binder.bindings), list(binder.unchecked)
+        self._plans[key] = plan  # (whole before another thread's run can find it)
         return plan
 
     def _close(self, feeds: dict, bindings: dict) -> Plan:

@@ -12,8 +12,9 @@ models' geometric mean to onnxruntime, both in turns in one process):
   DenseNet's, which our parts leave on one thread) and its threads share the packed
   weights. On a quiet machine 1.85 against 2.04 (DenseNet-121 1.83 against 2.50,
   SqueezeNet 3.18 against 3.99; VGG19 1.73 against 1.65). But with one other process
-  keeping a core busy, 3.09 against 2.16: each product waits for a thread the system
-  does not schedule, and the spinning takes the core the other process needs.
+  keeping a core busy (four of the models), 3.09 against 2.16: each product waits for a
+  thread the system does not schedule, and the spinning takes the core the other
+  process needs.
 - **Ours** (BLAS 1 thread, our parts n: workers.py, exec_branches.py): nothing spins,
   and a worker the system does not schedule costs nothing (the caller takes its parts).
 
