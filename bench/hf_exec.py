@@ -27,8 +27,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-RANDOM_OPS = {"RandomUniform", "RandomUniformLike", "RandomNormal", "RandomNormalLike",
-              "Multinomial", "Bernoulli"}
+
+def random_ops() -> frozenset:
+    """The operators whose outputs are random draws: the executor's never-folded ones
+    but Dropout (an identity at inference)."""
+    from shape_logic.exec_rewrite import NOT_FOLDED
+
+    return frozenset(NOT_FOLDED - {"Dropout"})
 
 
 def compare(model, got: dict, want: list, random: bool) -> float:
@@ -50,17 +55,13 @@ def compare(model, got: dict, want: list, random: bool) -> float:
     return worst
 
 
-def bench(name, model, feeds, repeat: int) -> dict:
-    import onnxruntime as ort
-    from executor import timed
+def bench(model, feeds, repeat: int) -> dict:
+    from executor import BLAS_SETTLE, SETTLE, ort_session, timed
 
     from shape_logic.executor import Program
 
-    random = any(n.op_type in RANDOM_OPS for n in model.graph.node)
-    opts = ort.SessionOptions()
-    opts.log_severity_level = 3
-    session = ort.InferenceSession(model.SerializeToString(), opts,
-                                   providers=["CPUExecutionProvider"])
+    random = any(n.op_type in random_ops() for n in model.graph.node)
+    session = ort_session(model, 0, True)  # (its defaults, as bench/executor.py's)
     t0 = time.perf_counter()
     program = Program(model)
     prepare = time.perf_counter() - t0
@@ -68,7 +69,7 @@ def bench(name, model, feeds, repeat: int) -> dict:
                 for feed in feeds)
     feed = feeds[0]
     times = timed({"ours": lambda: program.run(feed), "ort": lambda: session.run(None, feed)},
-                  repeat, settle={"ort": 0.1, "ours": 0.3})
+                  repeat, settle={"ort": SETTLE, "ours": BLAS_SETTLE})
     return {"prepare": prepare, "worst": worst, "random": random,
             "ours": times["ours"][0], "ort": times["ort"][0]}
 
@@ -86,7 +87,7 @@ def main(argv=None):
         warnings.simplefilter("ignore")
         for name, model, feeds in hf_models(args.models):
             try:
-                r = bench(name, model, feeds, args.repeat)
+                r = bench(model, feeds, args.repeat)
             except Exception as e:  # noqa: BLE001  (a failure is a row of the table)
                 failed.append(name)
                 print(f"{name:30} FAILED {type(e).__name__}: {str(e)[:200]}", flush=True)

@@ -49,19 +49,17 @@ def run_threads(threads: int | None, blas: int | str | None = AUTO):
     parts by the machine's load when `blas` is AUTO; else our parts get `threads` and BLAS
     `blas` (None: as configured)."""
     n = workers.available() if threads is None else int(threads)
-    if blas != AUTO or n <= 1:
-        with blas_threads(1 if blas == AUTO else blas), workers.threads(n), workers.placed():
-            yield
-        return
-    alone = _running.acquire(blocking=False)
+    auto = blas == AUTO and n > 1
+    alone = auto and _running.acquire(blocking=False)
     try:
         if alone and quiet(n):
             choices["blas"] += 1
             with blas_threads(n), workers.threads(1):
                 yield
         else:
-            choices["ours"] += 1
-            with blas_threads(1), workers.threads(n), workers.placed():
+            choices["ours"] += auto
+            with blas_threads(1 if blas == AUTO else blas), workers.threads(n), \
+                    workers.placed():
                 yield
     finally:
         if alone:
