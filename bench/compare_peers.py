@@ -54,10 +54,11 @@ MPNet, BigBird, CodeGen, Phi-3, Gemma, MarianMT, CvT, PVT v2, EfficientNet, Mobi
 FocalNet, ConvNeXt V2, VAN, LeViT, BiT, SwiftFormer, VideoMAE, Perceiver, SEW, UniSpeech,
 the Audio Spectrogram Transformer, and bench/hf_models6.py's: ViTMAE (also at other image
 sizes), DeiT, ESM, XGLM, BioGPT, OLMo, StarCoder2, M2M100, SpeechT5's encoder, CLAP's audio
-tower; tiny configs, random weights; needs the transformers
-package, in the `bench` extra), each also after onnxruntime's transformer optimizer where it
-applies (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu
-from com.microsoft).
+tower, and bench/hf_models7.py's: RoFormer, RemBERT, NEZHA, Data2Vec (text and audio), ERNIE,
+MBart, Blenderbot, Cohere, Persimmon, SigLIP and ViT-MSN vision; tiny configs, random
+weights; needs the transformers package, in the `bench` extra), each also after
+onnxruntime's transformer optimizer where it applies (`<name>_fused`: Attention,
+EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from com.microsoft).
 """
 from __future__ import annotations
 

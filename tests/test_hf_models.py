@@ -325,3 +325,28 @@ def test_bit_s_same_padding_split_as_truncated_halves():
     sol = _check(model, feeds)
     assert sol.shape("/m/embedder/convolution/pad/Pad_output_0") == "[batch, 3, 37, 37]"
     assert sol.shape("last_hidden_state") == "[batch, 64, 4, 4]"
+
+
+def test_mbart_s_positions_after_an_offset_bound_both_sequences():
+    """MBart gathers its learned positions as arange(seq) + 2, expanded over the batch, from
+    a table of 64 + 2 rows: seq <= 64 and target <= 64, exactly where onnxruntime runs it
+    ("indices element out of data bounds" at 65). The bounds follow the Range through the
+    Expand and the added 2 (encodings/families.lp)."""
+    import numpy as np
+    import onnxruntime as ort
+
+    model, feeds, _ = hf_models.hf_models7.mbart()
+    sol = _check(model, feeds)
+    assert sol.ranges == {"seq": [1, 64], "target": [1, 64]}
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for seq, target, runs in ((64, 64, True), (65, 5, False), (5, 65, False)):
+        feed = {i.name: np.ones((1, target if i.name.startswith("decoder") else seq), np.int64)
+                for i in model.graph.input}
+        unmet = sol.unmet({"seq": seq, "target": target})
+        if runs:
+            assert unmet == []
+            session.run(None, feed)
+        else:
+            assert unmet
+            with pytest.raises(Exception, match="out of data bounds"):
+                session.run(None, feed)

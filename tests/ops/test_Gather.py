@@ -149,6 +149,48 @@ def test_positions_of_the_sequence_bound_it_by_the_table():
     assert sol.status == "ok" and sol.ranges == {} and sol.floors == {}
 
 
+def _shifted(g, op, k, expand=False):
+    """_positions' graph with the gathered positions `op`'d with k (Add: ids + k, Sub:
+    ids - k, RSub: k - ids), expanded over the batch first if `expand` (MBart's)."""
+    g["initializers"]["k"] = {"dtype": "i64", "shape": [], "data": k}
+    emb = g["nodes"].pop()
+    ids = "ids"
+    if expand:
+        g["nodes"] += [
+            {"name": "bs", "op": "Shape", "inputs": ["x"], "outputs": ["bs"]},
+            {"name": "expand", "op": "Expand", "inputs": ["ids", "bs"], "outputs": ["eids"]}]
+        ids = "eids"
+    pair = ["k", ids] if op == "RSub" else [ids, "k"]
+    g["nodes"] += [{"name": "shift", "op": "Sub" if op == "RSub" else op, "inputs": pair,
+                    "outputs": ["sids"]}, {**emb, "inputs": ["table", "sids"]}]
+    return g
+
+
+def test_positions_shifted_by_a_constant_keep_their_bound():
+    # MBart: arange(seq) + 2, expanded over the batch, into a table of 64 + 2 rows: seq <= 64
+    # (onnxruntime: index 66 out of bounds at seq 65)
+    sol = solve(_shifted(_positions(66), "Add", 2, expand=True))
+    assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}
+    assert sol.shape("y") == "[b, s, 8]"
+    assert solve(_shifted(_positions(66), "Sub", -2)).ranges == {"s": [1, 64]}
+    # 150 - arange(100) lies in 51..150: a table of 151 rows takes it, one of 64 does not
+    assert solve(_shifted(_positions(151, length="100"), "RSub", 150)).status == "ok"
+    sol = solve(_shifted(_positions(64, length="100"), "RSub", 150))
+    assert sol.status == "error" and "150" in sol.diagnostics[0].message
+    # arange(seq) - 2 starts at -2: a negative index counts from the end, no bound said
+    sol = solve(_shifted(_positions(64), "Sub", 2))
+    assert sol.status == "ok" and sol.ranges == {} and sol.inequalities == []
+
+
+def test_shifted_positions_run_as_bounded():
+    from shape_logic.executor import ExecutionError, run
+
+    g = _shifted(_positions(66), "Add", 2, expand=True)
+    assert run(g, {"x": np.zeros((2, 64), np.int64)})["y"].shape == (2, 64, 8)
+    with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
+        run(g, {"x": np.zeros((2, 65), np.int64)})
+
+
 def test_positions_past_the_table_are_an_index_out_of_range():
     # 100 positions (a range too long for its values to be listed) into 64 rows
     sol = solve(_positions(64, length="100"))
