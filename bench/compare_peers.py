@@ -55,10 +55,12 @@ FocalNet, ConvNeXt V2, VAN, LeViT, BiT, SwiftFormer, VideoMAE, Perceiver, SEW, U
 the Audio Spectrogram Transformer, and bench/hf_models6.py's: ViTMAE (also at other image
 sizes), DeiT, ESM, XGLM, BioGPT, OLMo, StarCoder2, M2M100, SpeechT5's encoder, CLAP's audio
 tower, and bench/hf_models7.py's: RoFormer, RemBERT, NEZHA, Data2Vec (text and audio), ERNIE,
-MBart, Blenderbot, Cohere, Persimmon, SigLIP and ViT-MSN vision; tiny configs, random
-weights; needs the transformers package, in the `bench` extra), each also after
-onnxruntime's transformer optimizer where it applies (`<name>_fused`: Attention,
-EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from com.microsoft).
+LayoutLM, XLM, Splinter, MBart, Blenderbot, CTRL, Cohere, Persimmon, Granite, Nemotron,
+SigLIP, ViT-MSN, OWL-ViT and BLIP vision, ResNet, SAM's image encoder, UniSpeech-SAT,
+Wav2Vec2-BERT; tiny configs, random weights; needs the transformers package, in the `bench`
+extra), each also after onnxruntime's transformer optimizer where it applies
+(`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from
+com.microsoft).
 """
 from __future__ import annotations
 

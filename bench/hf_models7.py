@@ -4,14 +4,22 @@ at two input sizes], onnxruntime's optimizer model type or None) as there.
 
 Text: RoFormer (rotary positions in an encoder), RemBERT (embeddings narrower than the
 hidden size), NEZHA (relative positions), Data2Vec's text model, ERNIE (task-type
-embeddings), MBart and Blenderbot (encoder-decoders; MBart's learned positions are
-arange(seq) + 2 into a table of 64 + 2 rows), Cohere and Persimmon (decoders). Vision:
-SigLIP's and ViT-MSN's towers with their positions interpolated to other image sizes.
-Speech: Data2Vec's audio model. Every tensor known, 0 wrong, onnxruntime's at two sizes
-(stop 50; MBart's `seq in 1..64, target in 1..64` found then: the bounds of an arange
-were not carried through an Expand and an added constant). Tried and left out:
+embeddings), LayoutLM (2-D positions of token boxes), XLM, Splinter, MBart and Blenderbot
+(encoder-decoders; MBart's learned positions are arange(seq) + 2 into a table of 64 + 2
+rows), CTRL, Cohere, Persimmon, Granite and Nemotron (decoders). Vision: SigLIP's, ViT-MSN's,
+OWL-ViT's and BLIP's towers with their positions interpolated to other image sizes, ResNet,
+SAM's windowed image encoder. Speech: Data2Vec's audio model, UniSpeech-SAT, Wav2Vec2-BERT
+(Conformer layers over feature frames). Every tensor known, 0 wrong, onnxruntime's at two
+sizes (stop 50; found then: MBart's `seq in 1..64, target in 1..64`, the bounds of an arange
+were not carried through an Expand and an added constant, and CTRL's `seq in 1..64`, where
+torch.export gathers its positions by a GatherND, whose indices were not bounded). Tried and
+left out:
 MobileViTV2 (its unfold exports only at opset 18, where torch.export cannot solve the
-image's divisibility) and EfficientFormer (its tiny config does not run in torch).
+image's divisibility), EfficientFormer and LiLT (their tiny configs do not run in torch),
+GLM, Qwen2-MoE and Reformer (the exports fail), CANINE (the export fails in onnxruntime at
+every length, and we call the graph inconsistent: its downsampled characters' attention
+pairs lengths that never agree) and Switch Transformers (onnxruntime fails at the second
+size: the export reshapes one expert's routed tokens to a single row, as traced).
 """
 from __future__ import annotations
 
@@ -85,15 +93,102 @@ def data2vec_audio():
     _, T = modules()
     from hf_models import _audio_config
 
-    inner = T.Data2VecAudioModel(_audio_config(T.Data2VecAudioConfig, conv_dim=(16,) * 7))
-    return one_input(inner, "input_values",
+    return _audio(T.Data2VecAudioModel, _audio_config(T.Data2VecAudioConfig, conv_dim=(16,) * 7))
+
+
+def layoutlm():
+    """Token boxes default to zeros: their 2-D position tables are read at 0."""
+    _, T = modules()
+    return _encoder(T.LayoutLMModel, T.LayoutLMConfig(**_TEXT, max_2d_position_embeddings=128),
+                    True)
+
+
+def xlm():
+    _, T = modules()
+    return _encoder(T.XLMModel, T.XLMConfig(vocab_size=_SMALL["vocab_size"], emb_dim=32,
+                                            n_layers=2, n_heads=4, max_position_embeddings=64))
+
+
+def ctrl():
+    _, T = modules()
+    return _decoder(T.CTRLModel, T.CTRLConfig(vocab_size=_SMALL["vocab_size"], n_embd=32,
+                                              n_layer=2, n_head=4, dff=64, n_positions=64))
+
+
+def splinter():
+    _, T = modules()
+    return _encoder(T.SplinterModel, T.SplinterConfig(**_TEXT), True)
+
+
+def granite():
+    return grouped_query("Granite", embedding_multiplier=2.0, residual_multiplier=0.5,
+                         attention_multiplier=0.1)
+
+
+def nemotron():
+    return grouped_query("Nemotron", partial_rotary_factor=0.5, head_dim=8)
+
+
+def owlvit_vision():
+    _, T = modules()
+    inner = T.OwlViTVisionModel(T.OwlViTVisionConfig(**_VIT))
+    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+
+
+def blip_vision():
+    _, T = modules()
+    inner = T.BlipVisionModel(T.BlipVisionConfig(**_VIT))
+    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+
+
+def resnet():
+    _, T = modules()
+    inner = T.ResNetModel(T.ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 24, 32],
+                                         depths=[1, 1, 1, 1]))
+    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+
+
+def sam_vision():
+    """SAM's image encoder: windows of 2 patches, one global attention layer."""
+    _, T = modules()
+    inner = T.SamVisionModel(T.SamVisionConfig(
+        hidden_size=32, output_channels=16, num_hidden_layers=2, num_attention_heads=2,
+        image_size=64, patch_size=8, window_size=2, global_attn_indexes=[1], mlp_dim=64))
+    return _image(inner, _HW, [(1, 3, 64, 64), (2, 3, 64, 64)])
+
+
+def _audio(cls, config):
+    return one_input(cls(config), "input_values",
                      lambda m, x: m(input_values=x, return_dict=False)[0],
                      {0: "batch", 1: "length"},
                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+
+
+def unispeech_sat():
+    _, T = modules()
+    from hf_models import _audio_config
+
+    return _audio(T.UniSpeechSatModel, _audio_config(T.UniSpeechSatConfig, conv_dim=(16,) * 7))
+
+
+def wav2vec2_bert():
+    """Wav2Vec2-BERT: Conformer layers over a dynamic number of feature frames."""
+    _, T = modules()
+    inner = T.Wav2Vec2BertModel(T.Wav2Vec2BertConfig(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+        feature_projection_input_dim=16, conv_depthwise_kernel_size=3, output_hidden_size=32))
+    return one_input(inner, "input_features",
+                     lambda m, x: m(input_features=x, return_dict=False)[0],
+                     {0: "batch", 1: "frames"},
+                     [floats("input_features", 1, 20, 16), floats("input_features", 2, 33, 16)])
 
 
 MODELS = {"hf_roformer": roformer, "hf_rembert": rembert, "hf_nezha": nezha,
           "hf_data2vec_text": data2vec_text, "hf_ernie": ernie, "hf_mbart": mbart,
           "hf_blenderbot": blenderbot, "hf_cohere": cohere, "hf_persimmon": persimmon,
           "hf_siglip_vision": siglip_vision, "hf_vit_msn": vit_msn,
-          "hf_data2vec_audio": data2vec_audio}
+          "hf_data2vec_audio": data2vec_audio, "hf_layoutlm": layoutlm, "hf_xlm": xlm,
+          "hf_ctrl": ctrl, "hf_splinter": splinter, "hf_granite": granite,
+          "hf_nemotron": nemotron, "hf_owlvit_vision": owlvit_vision,
+          "hf_blip_vision": blip_vision, "hf_resnet": resnet, "hf_sam_vision": sam_vision,
+          "hf_unispeech_sat": unispeech_sat, "hf_wav2vec2_bert": wav2vec2_bert}

@@ -49,3 +49,53 @@ def test_a_negative_batch_dims_or_no_index_axis_is_refused_by_rule_and_kernel():
         with pytest.raises(Exception, match="do not fit"):
             GatherND().run(np.zeros((2, 3, 4), np.float32), np.zeros((5, k), np.int64),
                            batch_dims=b)
+
+
+def _positions(rows: int, length: str = "s", k: int = 1) -> dict:
+    """CTRL's positions through torch.export: arange(length) as indices [1, length, k]
+    (the same coordinate k times) into a table [rows] * k + [8]."""
+    def scalar(v):
+        return {"dtype": "i64", "shape": [], "data": v}
+
+    table = [rows] * k + [8]
+    return {"opset": 18, "inputs": {"x": {"dtype": "i64", "shape": f"[1, {length}]"}},
+            "initializers": {"zero": scalar(0), "one": scalar(1),
+                             "ax": {"dtype": "i64", "shape": [1], "data": [0]},
+                             "last": {"dtype": "i64", "shape": [1], "data": [-1]},
+                             "reps": {"dtype": "i64", "shape": [3], "data": [1, 1, k]},
+                             "table": {"dtype": "f32", "shape": table,
+                                       "data": np.zeros(table, np.float32).tolist()}},
+            "nodes": [
+                {"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sx"]},
+                {"name": "len", "op": "Gather", "inputs": ["sx", "one"], "outputs": ["n"]},
+                {"name": "range", "op": "Range", "inputs": ["zero", "n", "one"],
+                 "outputs": ["pos"]},
+                {"name": "u0", "op": "Unsqueeze", "inputs": ["pos", "ax"], "outputs": ["p2"]},
+                {"name": "u1", "op": "Unsqueeze", "inputs": ["p2", "last"], "outputs": ["p3"]},
+                {"name": "tile", "op": "Tile", "inputs": ["p3", "reps"], "outputs": ["ids"]},
+                {"name": "emb", "op": "GatherND", "inputs": ["table", "ids"],
+                 "outputs": ["y"]}]}
+
+
+def test_positions_of_the_sequence_bound_it_by_the_table():
+    # onnxruntime: "invalid index found, index = 64" at s = 65
+    sol = shape_logic.solve(_positions(64))
+    assert sol.status == "ok" and sol.ranges == {"s": [1, 64]}
+    assert sol.shape("y") == "[1, s, 8]"
+    # two coordinates, each an arange over s: each axis bounds it, the shorter the more
+    sol = shape_logic.solve(_positions(48, k=2))
+    assert sol.status == "ok" and sol.ranges == {"s": [1, 48]} and sol.shape("y") == "[1, s, 8]"
+    # 100 positions (too many to list their values) into 64 rows: index 99 out of range
+    sol = shape_logic.solve(_positions(64, length="100"))
+    assert sol.status == "error"
+    assert "99" in sol.diagnostics[0].message and "64" in sol.diagnostics[0].message
+    assert shape_logic.solve(_positions(100, length="100")).status == "ok"
+
+
+def test_a_run_past_the_table_says_what_the_graph_requires():
+    from shape_logic.executor import ExecutionError, run
+
+    g = _positions(64)
+    assert run(g, {"x": np.zeros((1, 64), np.int64)})["y"].shape == (1, 64, 8)
+    with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
+        run(g, {"x": np.zeros((1, 65), np.int64)})
