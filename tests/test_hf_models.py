@@ -257,6 +257,25 @@ def test_encodec_s_padding_to_whole_strides():
     for feed in feeds:
         assert_runtime_shapes(model, sol, feed)
     assert sol.shape("last_hidden_state") == "[batch, 16, (length + 7)//8]"
+    # its last convolution's input is padded by reflection (6 frames): the audio needs 49
+    # samples, exactly where onnxruntime starts to run it ("pre-pad exceeds maximum allowed")
+    assert sol.floors == {"length": 49}
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session.run(None, {"input_values": np.zeros((1, 1, 49), np.float32)})
+    with pytest.raises(Exception, match="exceeds maximum allowed"):
+        session.run(None, {"input_values": np.zeros((1, 1, 48), np.float32)})
+
+
+def test_gptj_s_rotary_table_bounds_its_sequence():
+    """GPT-J's rotary sines and cosines are a table of 64 positions gathered at arange(seq)
+    tiled, by a GatherElements through torch.export: seq <= 64, where onnxruntime fails
+    past it."""
+    model, feeds, _ = hf_models.hf_models3.gptj()
+    sol = _check(model, feeds)
+    assert sol.ranges == {"seq": [1, 64]}
 
 
 def test_vitdet_s_windows_over_padded_patches():

@@ -1,5 +1,6 @@
 """GatherElements: rules/GatherElements.lp on data cases, and against onnx's reference."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_against_reference, random_array
@@ -60,3 +61,44 @@ def test_matches_reference(shape, data):
     check_against_reference("GatherElements", [random_array(shape), idx.reshape(ishape)],
                             {"axis": axis}, opset=OPSET, const=[1],
                             reference_fails_ok=shorter or axis < 0)
+
+
+def _rotary_table(rows: int, length: str = "s") -> dict:
+    """GPT-J's rotary table through torch.export: a table [1, rows, 4] gathered along axis 1
+    at arange(length) unsqueezed to [1, length, 1] and tiled to [1, length, 4]."""
+    def scalar(v):
+        return {"dtype": "i64", "shape": [], "data": v}
+
+    return {"opset": OPSET, "inputs": {"x": {"dtype": "i64", "shape": f"[1, {length}]"}},
+            "initializers": {"zero": scalar(0), "one": scalar(1),
+                             "ax": {"dtype": "i64", "shape": [2], "data": [0, 2]},
+                             "reps": {"dtype": "i64", "shape": [3], "data": [1, 1, 4]},
+                             "table": {"dtype": "f32", "shape": [1, rows, 4],
+                                       "data": np.zeros((1, rows, 4), np.float32).tolist()}},
+            "nodes": [
+                {"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sx"]},
+                {"name": "len", "op": "Gather", "inputs": ["sx", "one"], "outputs": ["n"]},
+                {"name": "range", "op": "Range", "inputs": ["zero", "n", "one"],
+                 "outputs": ["pos"]},
+                {"name": "unsq", "op": "Unsqueeze", "inputs": ["pos", "ax"], "outputs": ["p3"]},
+                {"name": "tile", "op": "Tile", "inputs": ["p3", "reps"], "outputs": ["ids"]},
+                {"name": "rot", "op": "GatherElements", "inputs": ["table", "ids"],
+                 "outputs": ["y"], "attrs": {"axis": 1}}]}
+
+
+def test_positions_of_the_sequence_bound_it_by_the_table():
+    # onnxruntime fails past the table's 64 positions at s = 65
+    from shape_logic import solve
+    from shape_logic.executor import ExecutionError, run
+
+    sol = solve(_rotary_table(64))
+    assert sol.status == "ok" and sol.ranges == {"s": [1, 64]} and sol.shape("y") == "[1, s, 4]"
+    # 100 positions (too many to list their values) into 64 rows: index 99 out of range
+    sol = solve(_rotary_table(64, length="100"))
+    assert sol.status == "error"
+    assert "99" in sol.diagnostics[0].message and "64" in sol.diagnostics[0].message
+    assert solve(_rotary_table(100, length="100")).status == "ok"
+    g = _rotary_table(64)
+    assert run(g, {"x": np.zeros((1, 64), np.int64)})["y"].shape == (1, 64, 4)
+    with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
+        run(g, {"x": np.zeros((1, 65), np.int64)})

@@ -1,5 +1,6 @@
 """Pad: rules/Pad.lp on data cases, and against onnx's reference on random shapes."""
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from shape_logic.executor import run
@@ -122,3 +123,23 @@ def test_a_cropped_axis_bounds_its_symbol_from_below_and_may_be_empty():
     assert sol.status == "ok" and sol.shape("y") == "[2, w - 5]" and sol.floors == {"w": 5}
     out = run(g, {"x": np.zeros((2, 5), np.float32)})
     assert out["y"].shape == (2, 0)
+
+
+def test_a_reflect_pad_floors_the_axis_it_reflects():
+    # EnCodec's frames padded by reflection: a pad of 3 needs 4 elements (onnxruntime and
+    # torch refuse a larger pad), so w >= 4; cropping 2 first leaves w - 2, so w >= 6
+    from shape_logic.executor import ExecutionError
+
+    def graph(pads):
+        return {"opset": 18, "inputs": {"x": {"dtype": "f32", "shape": "[2, w]"}},
+                "initializers": {"p": {"dtype": "i64", "shape": [4], "data": pads}},
+                "nodes": [{"name": "pad", "op": "Pad", "inputs": ["x", "p"], "outputs": ["y"],
+                           "attrs": {"mode": "reflect"}}]}
+
+    sol = solve(graph([0, 3, 0, 1]))
+    assert sol.status == "ok" and sol.shape("y") == "[2, w + 4]" and sol.floors == {"w": 4}
+    assert 'floors: w >= 4 (at Pad "pad")' in sol.to_text().splitlines()
+    assert solve(graph([0, 3, 0, -2])).floors == {"w": 6}
+    assert run(graph([0, 3, 0, 1]), {"x": np.zeros((2, 4), np.float32)})["y"].shape == (2, 8)
+    with pytest.raises(ExecutionError):
+        run(graph([0, 3, 0, 1]), {"x": np.zeros((2, 3), np.float32)})
