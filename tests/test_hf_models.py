@@ -216,6 +216,23 @@ def test_longformer_s_sliding_windows():
     assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
     nonzeros = [n.output[0] for n in model.graph.node if n.op_type == "NonZero"]
     assert sol.shape(nonzeros[0]) == "[1, 4*batch]"
+    # its windows are a Gather over the flattened keys at strides traced for one size
+    # (as_strided): the greatest index fits at no batch of 1 and no sequence below 5, and
+    # we require exactly the sizes where onnxruntime runs it (families.lp's value_bounds)
+    assert len(sol.inequalities) == 3
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for batch in (1, 2, 3):
+        for seq in range(2, 10):
+            feed = {name: np.ones((batch, seq), np.int64) for name in feeds[0]}
+            try:
+                session.run(None, feed)
+                runs = True
+            except Exception:  # noqa: BLE001 - onnxruntime's failure is the fact checked
+                runs = False
+            assert (sol.unmet({"batch": batch, "seq": seq}) == []) == runs, (batch, seq)
 
 
 def test_funnel_s_relative_positions():

@@ -1,0 +1,125 @@
+"""What we say a model requires of its input sizes, against onnxruntime at sizes beyond the
+two that bench/compare_peers.py --hf runs.
+
+    python bench/hf_requires.py [--only NAME ...]
+
+For each Hugging Face model of compare_peers --hf (not the fused ones: the same graph's
+sizes), the model is solved once, then run by onnxruntime at three more sizes: a batch of 1
+and every other input symbol 65, 130 and 33 (lengths of audio, past 1000 samples, and image
+sides are scaled by 2, 3 and 2 instead). Token ids are drawn below the feeds' largest,
+masks are ones. At each size:
+
+  ok      onnxruntime runs and we allow the size (Solution.unmet is empty), or it fails and
+          we say what it breaks;
+  WRONG   onnxruntime runs a size we say the graph cannot take (unsound: never expected);
+  MISSED  onnxruntime fails at a size we allow: a limit of the graph we do not state, or
+          one the data decides (OPT's, BioGPT's and MPNet's positions count the mask's or
+          the tokens' non-padding entries, so a longer input with padding runs: no size is
+          required), or one of this harness (a KV-cache model's past, sequence and total
+          set alike, which its mask's length must add up to).
+
+Stop 50's run: 123 models, 369 sizes; WRONG 0; MISSED 12: where the data decides (OPT,
+BioGPT, MPNet, M2M100, Speech2Text's decoder positions), a KV cache's harness sizes
+(Mistral), and MPT's ALiBi slice `64 - seq` (it runs at 65, where the slice keeps one column
+that broadcasts, and fails from 66: a piecewise size we name with a fresh symbol `_1 in
+0..64`). The first run of the stop missed GPT-J's, EnCodec's, Longformer's and LED's limits
+too (GatherElements' indices, a reflect pad, strided views: now stated).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+SIZES = ((65, 2), (130, 3), (33, 2))  # (a length, the scale of audio lengths and images)
+
+
+def symbol_sizes(model, feed: dict) -> dict:
+    """Input dim_param -> its size in `feed`."""
+    out = {}
+    for vi in model.graph.input:
+        if vi.name in feed:
+            for d, n in zip(vi.type.tensor_type.shape.dim, feed[vi.name].shape):
+                if d.dim_param:
+                    out[d.dim_param] = int(n)
+    return out
+
+
+def larger(sizes: dict, length: int, scale: int) -> dict:
+    """A batch of 1, audio lengths and image sides scaled, every other symbol `length`."""
+    return {s: 1 if s == "batch" else v * scale if v >= 1000 or s in ("height", "width")
+            else length for s, v in sizes.items()}
+
+
+def feed_at(model, feed: dict, values: dict) -> dict:
+    """`feed`'s inputs resized to the symbols' `values` (ids below the feed's largest,
+    masks of ones, floats drawn at random)."""
+    rng = np.random.default_rng(0)
+    out = {}
+    for vi in model.graph.input:
+        if vi.name not in feed:
+            continue
+        x = feed[vi.name]
+        shape = [values.get(d.dim_param, n) if d.dim_param else n
+                 for d, n in zip(vi.type.tensor_type.shape.dim, x.shape)]
+        if x.dtype == np.bool_ or "mask" in vi.name:
+            out[vi.name] = np.ones(shape, x.dtype)
+        elif np.issubdtype(x.dtype, np.integer):
+            out[vi.name] = rng.integers(0, max(int(x.max()) + 1, 2), shape).astype(x.dtype)
+        else:
+            out[vi.name] = rng.standard_normal(shape).astype(x.dtype)
+    return out
+
+
+def verdicts(model, feeds) -> list[tuple[dict, str, str]]:
+    """(sizes, ok / WRONG / MISSED, onnxruntime's error) at each of SIZES."""
+    import onnxruntime as ort
+
+    from shape_logic import solve
+
+    sol = solve(model)
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    sizes = symbol_sizes(model, feeds[0])
+    out = []
+    for length, scale in SIZES:
+        values = larger(sizes, length, scale)
+        try:
+            session.run(None, feed_at(model, feeds[0], values))
+            runs, error = True, ""
+        except Exception as e:  # noqa: BLE001 - onnxruntime's failure is the fact
+            runs, error = False, str(e).split("Status Message:")[-1].strip()[:100]
+        unmet = sol.unmet(values) if sol.status == "ok" else [f"status {sol.status}"]
+        verdict = "ok" if runs == (not unmet) else "MISSED" if not runs else "WRONG"
+        out.append((values, verdict, error))
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", default=[])
+    args = ap.parse_args(argv)
+    import compare_peers
+
+    totals = {"ok": 0, "WRONG": 0, "MISSED": 0}
+    for name, model, feeds in compare_peers.hf_models(set(args.only)):
+        if name.endswith("_fused"):
+            continue
+        found = verdicts(model, feeds)
+        for _, verdict, _ in found:
+            totals[verdict] += 1
+        flagged = [f for f in found if f[1] != "ok"]
+        print(f"{'!!' if flagged else '  '} {name}", flush=True)
+        for values, verdict, error in flagged:
+            print(f"     {verdict:6} at {values}: onnxruntime {error or 'runs'}", flush=True)
+    print("sizes: " + ", ".join(f"{k} {v}" for k, v in totals.items()))
+
+
+if __name__ == "__main__":
+    main()
