@@ -1,10 +1,11 @@
 """What we say a model requires of its input sizes, against onnxruntime at sizes beyond the
 two that bench/compare_peers.py --hf runs.
 
-    python bench/hf_requires.py [--only NAME ...]
+    python bench/hf_requires.py [--only NAME ...] [--set hf|models|zoo|zoo2|zoo3]
 
 For each Hugging Face model of compare_peers --hf (not the fused ones: the same graph's
-sizes), the model is solved once, then run by onnxruntime at three more sizes: a batch of 1
+sizes), or of another of its sets (the default set's exports, the zoos'), the model is
+solved once, then run by onnxruntime at three more sizes: a batch of 1
 and every other input symbol 65, 130 and 33 (lengths of audio, past 1000 samples, and image
 sides are scaled by 2, 3 and 2 instead). Token ids are drawn below the feeds' largest,
 masks are ones. At each size:
@@ -101,14 +102,28 @@ def verdicts(model, feeds) -> list[tuple[dict, str, str]]:
     return out
 
 
+def chosen(which: str, only: set):
+    """compare_peers' models of set `which` (hf, models, zoo, zoo2, zoo3; no light model:
+    their input sizes are fixed), (name, model, feeds)."""
+    import compare_peers
+
+    if which == "hf":
+        return compare_peers.hf_models(only)
+    if which == "models":
+        return compare_peers.models(only, False)
+    zoos = {"zoo": ("torch_zoo",), "zoo2": ("zoo_sequence", "zoo_vision"),
+            "zoo3": ("zoo_scripted",)}[which]
+    return compare_peers.zoo_models(only, "torchscript", zoos)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--set", default="hf", choices=("hf", "models", "zoo", "zoo2", "zoo3"),
+                    help="compare_peers' set of models (default: --hf's)")
     args = ap.parse_args(argv)
-    import compare_peers
-
     totals = {"ok": 0, "WRONG": 0, "MISSED": 0}
-    for name, model, feeds in compare_peers.hf_models(set(args.only)):
+    for name, model, feeds in chosen(args.set, set(args.only)):
         if name.endswith("_fused"):
             continue
         found = verdicts(model, feeds)
