@@ -259,6 +259,27 @@ def test_mistral_decoding_over_a_kv_cache_with_a_sliding_window():
     sol = _check(model, feeds)
     assert sol.shape("last_hidden_state") == "[batch, seq, 32]"
     assert sol.shape("present_k1") == "[batch, 2, past + seq, 8]"
+    # the mask is read at (batch position, position) pairs over past + seq positions, a
+    # GatherND of two coordinates joined by a Concat: the mask must be as long, exactly
+    # where onnxruntime runs it ("invalid index found" past it)
+    assert sol.inequalities == ["past + seq <= total"]
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for past, seq, total in ((4, 3, 7), (4, 3, 9), (4, 3, 6), (0, 2, 2), (0, 2, 1)):
+        feed = {"input_ids": np.ones((1, seq), np.int64),
+                "attention_mask": np.ones((1, total), np.int64)}
+        for name in ("past_k0", "past_v0", "past_k1", "past_v1"):
+            feed[name] = np.zeros((1, 2, past, 8), np.float32)
+        unmet = sol.unmet({"batch": 1, "past": past, "seq": seq, "total": total})
+        if past + seq <= total:
+            assert unmet == []
+            session.run(None, feed)
+        else:
+            assert unmet == ["past + seq <= total"]
+            with pytest.raises(Exception, match="invalid index"):
+                session.run(None, feed)
 
 
 def test_encodec_s_padding_to_whole_strides():

@@ -100,3 +100,53 @@ def test_a_run_past_the_table_says_what_the_graph_requires():
     assert run(g, {"x": np.zeros((1, 64), np.int64)})["y"].shape == (1, 64, 8)
     with pytest.raises(ExecutionError, match=r"the graph requires s in 1\.\.64"):
         run(g, {"x": np.zeros((1, 65), np.int64)})
+
+
+def _mask_read() -> dict:
+    """A mask [b, t] read at (i, j) pairs for i < b and j < s, the two coordinates joined
+    along the last axis (Mistral's attention mask through torch.export): [b, s, 2]
+    indices."""
+    def scalar(v):
+        return {"dtype": "i64", "shape": [], "data": v}
+
+    def vector(*v):
+        return {"dtype": "i64", "shape": [len(v)], "data": list(v)}
+
+    return {"opset": 18, "inputs": {"mask": {"dtype": "i64", "shape": "[b, t]"},
+                                   "x": {"dtype": "i64", "shape": "[b, s]"}},
+            "initializers": {"zero": scalar(0), "one": scalar(1), "col": vector(-1, 1),
+                             "row": vector(1, -1), "last": vector(2)},
+            "nodes": [
+                {"name": "shape", "op": "Shape", "inputs": ["x"], "outputs": ["sx"]},
+                {"name": "b", "op": "Gather", "inputs": ["sx", "zero"], "outputs": ["b"]},
+                {"name": "s", "op": "Gather", "inputs": ["sx", "one"], "outputs": ["s"]},
+                {"name": "ri", "op": "Range", "inputs": ["zero", "b", "one"], "outputs": ["ri"]},
+                {"name": "rj", "op": "Range", "inputs": ["zero", "s", "one"], "outputs": ["rj"]},
+                {"name": "ci", "op": "Reshape", "inputs": ["ri", "col"], "outputs": ["ci"]},
+                {"name": "cj", "op": "Reshape", "inputs": ["rj", "row"], "outputs": ["cj"]},
+                {"name": "ei", "op": "Expand", "inputs": ["ci", "sx"], "outputs": ["ei"]},
+                {"name": "ej", "op": "Expand", "inputs": ["cj", "sx"], "outputs": ["ej"]},
+                {"name": "ui", "op": "Unsqueeze", "inputs": ["ei", "last"], "outputs": ["ui"]},
+                {"name": "uj", "op": "Unsqueeze", "inputs": ["ej", "last"], "outputs": ["uj"]},
+                {"name": "pairs", "op": "Concat", "inputs": ["ui", "uj"], "outputs": ["idx"],
+                 "attrs": {"axis": -1}},
+                {"name": "read", "op": "GatherND", "inputs": ["mask", "idx"],
+                 "outputs": ["y"]}]}
+
+
+def test_coordinates_joined_bound_each_its_own_axis():
+    from shape_logic.executor import ExecutionError, run
+
+    # coordinate 0 runs over the batch (its own axis), coordinate 1 over s: s <= t
+    sol = shape_logic.solve(_mask_read())
+    assert sol.status == "ok" and sol.shape("y") == "[b, s]"
+    assert sol.inequalities == ["s <= t"] and sol.ranges == {}
+    for b, s, t in ((2, 3, 3), (2, 3, 5), (1, 4, 3)):
+        feeds = {"mask": np.ones((b, t), np.int64), "x": np.zeros((b, s), np.int64)}
+        if s <= t:
+            assert sol.unmet({"b": b, "s": s, "t": t}) == []
+            assert run(_mask_read(), feeds)["y"].shape == (b, s)
+        else:
+            assert sol.unmet({"b": b, "s": s, "t": t}) == ["s <= t"]
+            with pytest.raises(ExecutionError):
+                run(_mask_read(), feeds)
