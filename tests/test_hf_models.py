@@ -121,9 +121,25 @@ def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     # too; our hand-written block in test_torch_export.py checks the causal mask's slices)
     assert sol.shape("present_k1") == "[batch, 4, past + seq, 8]"
     # its positions past..past + seq - 1 read 64 learned rows: onnxruntime runs it at
-    # past + seq = 64 and fails at 65
-    assert sol.inequalities == ["past + seq <= 64"]
+    # past + seq = 64 and fails at 65; and its mask (of its own length, total) is read at
+    # those positions too, a GatherND of (batch, position) pairs
+    assert sol.inequalities == ["past + seq <= 64", "past + seq <= total"]
     _runs_with_a_cache(model, feeds[0], [(60, 4), (10, 54)], [(60, 5), (10, 55)])
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for total in (6, 7, 9):  # past 4, seq 3
+        sizes = {"input_ids": (1, 3), "attention_mask": (1, total)}
+        feed = {k: np.zeros(sizes.get(k, (1, 4, 4, 8)), v.dtype) for k, v in feeds[0].items()}
+        if total >= 7:
+            assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []
+            session.run(None, feed)
+        else:
+            assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == [
+                "past + seq <= total"]
+            with pytest.raises(Exception, match="invalid index"):
+                session.run(None, feed)
 
 
 def _runs_with_a_cache(model, feed, runs, fails) -> None:
