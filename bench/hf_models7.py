@@ -9,8 +9,11 @@ embeddings), LayoutLM (2-D positions of token boxes), XLM, Splinter, MBart and B
 rows), CTRL, Cohere, Persimmon, Granite and Nemotron (decoders). Vision: SigLIP's, ViT-MSN's,
 OWL-ViT's and BLIP's towers with their positions interpolated to other image sizes, ResNet,
 SAM's windowed image encoder. Speech: Data2Vec's audio model, UniSpeech-SAT, Wav2Vec2-BERT
-(Conformer layers over feature frames). Every tensor known, 0 wrong, onnxruntime's at two
-sizes (stop 50; found then: MBart's `seq in 1..64, target in 1..64`, the bounds of an arange
+(Conformer layers over feature frames). Over a KV cache through torch.export: LLaMA, Qwen2,
+Gemma 2, StarCoder2, StableLM (its mask is sliced to min(past + seq, total) and added, so it
+runs where past + seq <= total or total = 1: a disjunction we do not state; the others read
+the mask by a GatherND, `past + seq <= total`). Every tensor known, 0 wrong, onnxruntime's
+at two sizes (stop 50; found then: MBart's `seq in 1..64, target in 1..64`, the bounds of an arange
 were not carried through an Expand and an added constant, and CTRL's `seq in 1..64`, where
 torch.export gathers its positions by a GatherND, whose indices were not bounded). Tried and
 left out:
@@ -23,7 +26,7 @@ size: the export reshapes one expert's routed tokens to a single row, as traced)
 """
 from __future__ import annotations
 
-from hf_export import floats, modules, one_input
+from hf_export import floats, kv_cache_decoder, modules, one_input
 from hf_models2 import _SMALL, _VIT, _decoder
 from hf_models3 import _HW, _encoder, _image
 from hf_models4 import grouped_query, small_seq2seq
@@ -183,6 +186,16 @@ def wav2vec2_bert():
                      [floats("input_features", 1, 20, 16), floats("input_features", 2, 33, 16)])
 
 
+def decoder_kv(name: str, **extra):
+    """A two-layer decoder T.<name>Model (4 heads over 2 key/value heads of 8) over a KV
+    cache, through torch.export's exporter (hf_export.kv_cache_decoder)."""
+    _, T = modules()
+    inner = getattr(T, f"{name}Model")(getattr(T, f"{name}Config")(
+        **_SMALL, intermediate_size=64, num_hidden_layers=2, num_key_value_heads=2,
+        max_position_embeddings=64, **extra)).eval()
+    return (*kv_cache_decoder(inner, 2, 8), None)
+
+
 MODELS = {"hf_roformer": roformer, "hf_rembert": rembert, "hf_nezha": nezha,
           "hf_data2vec_text": data2vec_text, "hf_ernie": ernie, "hf_mbart": mbart,
           "hf_blenderbot": blenderbot, "hf_cohere": cohere, "hf_persimmon": persimmon,
@@ -191,4 +204,8 @@ MODELS = {"hf_roformer": roformer, "hf_rembert": rembert, "hf_nezha": nezha,
           "hf_ctrl": ctrl, "hf_splinter": splinter, "hf_granite": granite,
           "hf_nemotron": nemotron, "hf_owlvit_vision": owlvit_vision,
           "hf_blip_vision": blip_vision, "hf_resnet": resnet, "hf_sam_vision": sam_vision,
-          "hf_unispeech_sat": unispeech_sat, "hf_wav2vec2_bert": wav2vec2_bert}
+          "hf_unispeech_sat": unispeech_sat, "hf_wav2vec2_bert": wav2vec2_bert,
+          "hf_llama_kv": lambda: decoder_kv("Llama"), "hf_qwen2_kv": lambda: decoder_kv("Qwen2"),
+          "hf_gemma2_kv": lambda: decoder_kv("Gemma2", head_dim=8),
+          "hf_starcoder2_kv": lambda: decoder_kv("Starcoder2"),
+          "hf_stablelm_kv": lambda: decoder_kv("StableLm", partial_rotary_factor=0.5)}

@@ -423,3 +423,29 @@ def test_mbart_s_positions_after_an_offset_bound_both_sequences():
             assert unmet
             with pytest.raises(Exception, match="out of data bounds"):
                 session.run(None, feed)
+
+
+def test_stablelm_s_mask_sliced_over_a_kv_cache_requires_no_inequality():
+    """StableLM through torch.export slices its mask [.., total] to min(past + seq, total)
+    and adds it to the scores over past + seq: it runs where past + seq <= total, and also
+    where total is 1 (the mask broadcasts), so `past + seq <= total` would be wrong: nothing
+    is said (a disjunction)."""
+    pytest.importorskip("onnxscript")
+    import numpy as np
+    import onnxruntime as ort
+
+    model, feeds, _ = hf_models.hf_models7.decoder_kv("StableLm", partial_rotary_factor=0.5)
+    sol = _check(model, feeds)
+    assert sol.inequalities == [] and sol.ranges == {}
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for total, runs in ((1, True), (2, False), (6, False), (7, True), (9, True)):
+        feed = {"input_ids": np.ones((1, 3), np.int64),
+                "attention_mask": np.ones((1, total), np.int64)}
+        for name in ("past_k0", "past_v0", "past_k1", "past_v1"):
+            feed[name] = np.zeros((1, 2, 4, 8), np.float32)
+        assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []
+        if runs:
+            session.run(None, feed)
+        else:
+            with pytest.raises(Exception, match="broadcast"):
+                session.run(None, feed)
