@@ -1,9 +1,11 @@
-"""Bounds of index values (encodings/families.lp's value_bounds): an arange over a symbolic
-length (Range, or NonZero of a filled vector) keeps its bounds through copies (Expand,
-Tile, Transpose, Slice), shifted or scaled by a known integer and summed with another
-bounded tensor; a Gather at such indices requires the greatest below its axis's size.
-Checked at every size of a grid against our executor: a size runs exactly where the
-requirement holds."""
+"""Bounds of index values (encodings/families.lp's value_bounds: the least and the greatest
+element, attained): an arange over a symbolic length (Range, or NonZero of a filled vector)
+keeps them through copies that keep every element (Expand, Tile, Transpose, where the copy
+holds any), shifted or scaled by a known integer, and summed with another bounded tensor as
+an outer sum; a Gather at such indices requires the greatest below its axis's size. Bounds
+that may not be attained (a Slice, an aligned sum, an empty copy) require nothing.
+Checked over grids of sizes against the arithmetic and our executor, and on random chains
+against onnxruntime."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
