@@ -260,6 +260,19 @@ def hf_models(only):
             yield f"{name}_fused", hf.fused(model, model_type), feeds
 
 
+ZOOS = {"zoo": ("torch_zoo",), "zoo2": ("zoo_sequence", "zoo_vision"), "zoo3": ("zoo_scripted",)}
+
+
+def model_set(which: str, only: set, exporter: str = "torchscript", light: bool = True):
+    """The models of set `which`: hf (hf_models), zoo, zoo2, zoo3 (ZOOS' modules), models (the
+    default set's exports, and onnx's light models if `light`): (name, model, feeds)."""
+    if which == "hf":
+        return hf_models(only)
+    if which in ZOOS:
+        return zoo_models(only, exporter, ZOOS[which])
+    return models(only, light)
+
+
 def models(only, light: bool):
     import torch_models
 
@@ -317,15 +330,9 @@ def main(argv=None):
         import torch_models
 
         torch_models.use_dynamo(True)
-    exporter = "dynamo" if args.dynamo else "torchscript"
-    if args.hf:
-        chosen = hf_models(set(args.only))
-    elif args.zoo or args.zoo2 or args.zoo3:
-        zoos = (("zoo_scripted",) if args.zoo3 else ("zoo_sequence", "zoo_vision")
-                if args.zoo2 else ("torch_zoo",))
-        chosen = zoo_models(set(args.only), exporter, zoos)
-    else:
-        chosen = models(set(args.only), not args.no_light)
+    which = next((z for z in ("hf", "zoo3", "zoo2", "zoo") if getattr(args, z)), "models")
+    chosen = model_set(which, set(args.only), "dynamo" if args.dynamo else "torchscript",
+                       not args.no_light)
     groups = {"exported": {t: [0, 0, 0, 0.0] for t in TOOLS},  # known, tensors, wrong, time
               "light": {t: [0, 0, 0, 0.0] for t in TOOLS}}
     head = f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>30}" for t in TOOLS)

@@ -99,6 +99,27 @@ def one_input(inner, name: str, call, axes: dict, feeds: list, dynamo: bool = Fa
     return model, feeds, None
 
 
+# an image's dynamic axes, and two sizes other than the 32 x 32 a tiny ViT config is made for
+# (its position embeddings interpolated)
+HW = {0: "batch", 2: "height", 3: "width"}
+OTHER_SIZES = [(1, 3, 32, 48), (2, 3, 40, 24)]
+
+
+def image(inner, axes, sizes, dynamo: bool = False, **kw):
+    """`inner(pixel_values=x, **kw)`'s first output over images of `sizes`, `axes` dynamic."""
+    return one_input(inner, "pixel_values",
+                     lambda m, x: m(pixel_values=x, return_dict=False, **kw)[0], axes,
+                     [floats("pixel_values", *size) for size in sizes], dynamo)
+
+
+def audio(inner, dynamo: bool = False):
+    """`inner(input_values=x)`'s first output over audio of a dynamic length (16000 and 12345
+    samples)."""
+    return one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
+                     {0: "batch", 1: "length"},
+                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)], dynamo)
+
+
 def floats(name: str, *shape: int) -> dict:
     return {name: np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)}
 

@@ -37,7 +37,7 @@ import hf_models4
 import hf_models5
 import hf_models6
 import hf_models7
-from hf_export import (VOCAB, export, floats, kv_cache_decoder, modules, one_input,
+from hf_export import (VOCAB, audio, export, floats, kv_cache_decoder, modules, one_input,
                        text_feeds, text_model)
 
 
@@ -126,10 +126,7 @@ def wav2vec2(dynamo: bool = False):
     """Audio of a dynamic length (16000 and 12345 samples) through the convolutions."""
     _, T = modules()
     inner = T.Wav2Vec2Model(_audio_config(T.Wav2Vec2Config, conv_dim=(16,) * 7))
-    return one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
-                      {0: "batch", 1: "length"},
-                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)],
-                      dynamo)
+    return audio(inner, dynamo)
 
 
 def sew_d():
@@ -139,9 +136,7 @@ def sew_d():
     _, T = modules()
     inner = T.SEWDModel(_audio_config(T.SEWDConfig, conv_dim=(16,) * 13, squeeze_factor=2,
                                       position_buckets=16, max_position_embeddings=64))
-    return one_input(inner, "input_values", lambda m, x: m(input_values=x, return_dict=False)[0],
-                      {0: "batch", 1: "length"},
-                      [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(inner)
 
 
 def clip_vision():

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hf_export import (VOCAB, export, floats, kv_cache_decoder, modules, one_input, text_feeds,
-                       text_model)
+from hf_export import (HW, OTHER_SIZES, VOCAB, audio, export, floats, image, kv_cache_decoder,
+                       modules, one_input, text_feeds, text_model)
 
 _SMALL = dict(vocab_size=VOCAB, hidden_size=32, num_attention_heads=4)
 
@@ -235,13 +235,6 @@ def mistral_kv():
     return (*kv_cache_decoder(inner, 2, 8), None)
 
 
-def _image(inner, axes, sizes, **kw):
-    return one_input(inner, "pixel_values",
-                     lambda m, x: m(pixel_values=x, return_dict=False, **kw)[0], axes,
-                     [floats("pixel_values", *size) for size in sizes])
-
-
-_HW = {0: "batch", 2: "height", 3: "width"}
 _VIT = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
             image_size=32, patch_size=8)
 # two Mix Transformer stages (SegFormer's encoder, GLPN's, PVT v2): overlapping patches by
@@ -255,13 +248,13 @@ def beit():
     (2*(h//8) - 1) x (2*(w//8) - 1) and reshaped to [their product, heads]."""
     _, T = modules()
     inner = T.BeitModel(T.BeitConfig(**_VIT, use_relative_position_bias=True))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+    return image(inner, HW, OTHER_SIZES, interpolate_pos_encoding=True)
 
 
 def dinov2():
     """Position embeddings resized by scale factors computed in float from the patches."""
     _, T = modules()
-    return _image(T.Dinov2Model(T.Dinov2Config(**_VIT)), _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+    return image(T.Dinov2Model(T.Dinov2Config(**_VIT)), HW, OTHER_SIZES)
 
 
 def segformer():
@@ -270,7 +263,7 @@ def segformer():
     _, T = modules()
     inner = T.SegformerModel(T.SegformerConfig(**_MIX, hidden_sizes=[8, 16],
                                                decoder_hidden_size=16))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+    return image(inner, HW, OTHER_SIZES)
 
 
 def swin():
@@ -280,7 +273,7 @@ def swin():
     _, T = modules()
     inner = T.SwinModel(T.SwinConfig(image_size=32, patch_size=2, embed_dim=8, depths=[1, 1],
                                      num_heads=[2, 2], window_size=4))
-    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
+    return image(inner, HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
 
 
 def mobilevit():
@@ -291,7 +284,7 @@ def mobilevit():
     inner = T.MobileViTModel(T.MobileViTConfig(
         image_size=32, patch_size=2, hidden_sizes=[16, 24, 32],
         neck_hidden_sizes=[8, 8, 16, 16, 24, 24, 48], num_attention_heads=2, expand_ratio=2.0))
-    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 64, 96)])
+    return image(inner, HW, [(1, 3, 32, 32), (2, 3, 64, 96)])
 
 
 def swinv2():
@@ -300,7 +293,7 @@ def swinv2():
     _, T = modules()
     inner = T.Swinv2Model(T.Swinv2Config(image_size=32, patch_size=2, embed_dim=8,
                                          depths=[1, 1], num_heads=[2, 2], window_size=4))
-    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
+    return image(inner, HW, [(1, 3, 32, 32), (2, 3, 48, 32)])
 
 
 def wavlm():
@@ -310,10 +303,7 @@ def wavlm():
 
     inner = T.WavLMModel(_audio_config(T.WavLMConfig, conv_dim=(16,) * 7, num_buckets=16,
                                        max_bucket_distance=32))
-    return one_input(inner, "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(inner)
 
 
 def wav2vec2_conformer():
@@ -326,10 +316,7 @@ def wav2vec2_conformer():
     inner = T.Wav2Vec2ConformerModel(_audio_config(
         T.Wav2Vec2ConformerConfig, conv_dim=(16,) * 7, position_embeddings_type="relative",
         conv_depthwise_kernel_size=3))
-    return one_input(inner, "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(inner)
 
 
 def speech2text():

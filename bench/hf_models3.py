@@ -33,7 +33,8 @@ then an LSTM).
 """
 from __future__ import annotations
 
-from hf_export import VOCAB, floats, modules, one_input, text_feeds, text_model
+from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, modules, one_input, text_feeds,
+                       text_model)
 
 _SMALL = dict(vocab_size=VOCAB, hidden_size=32, num_attention_heads=4)
 
@@ -96,22 +97,13 @@ def fnet():
                      True)
 
 
-_HW = {0: "batch", 2: "height", 3: "width"}
-
-
-def _image(inner, axes, sizes, dynamo: bool = False, **kw):
-    return one_input(inner, "pixel_values",
-                     lambda m, x: m(pixel_values=x, return_dict=False, **kw)[0], axes,
-                     [floats("pixel_values", *size) for size in sizes], dynamo)
-
-
 def yolos():
     _, T = modules()
     inner = T.YolosModel(T.YolosConfig(hidden_size=32, num_hidden_layers=2,
                                        num_attention_heads=4, intermediate_size=64,
                                        image_size=[32, 32], patch_size=8, num_detection_tokens=5),
                          add_pooling_layer=False)
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+    return image(inner, HW, OTHER_SIZES)
 
 
 def led():
@@ -137,7 +129,7 @@ def dpt():
         hidden_size=32, num_hidden_layers=4, num_attention_heads=4, intermediate_size=64,
         image_size=32, patch_size=8, backbone_out_indices=[0, 1, 2, 3],
         neck_hidden_sizes=[8, 8, 16, 16], fusion_hidden_size=16), add_pooling_layer=False)
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+    return image(inner, HW, OTHER_SIZES)
 
 
 def swin2sr(dynamo: bool = False):
@@ -148,7 +140,7 @@ def swin2sr(dynamo: bool = False):
                                            depths=[1], num_heads=[2], window_size=4,
                                            upscale=2))
     sizes = [(1, 3, 16, 16), (1, 3, 8, 12)] if dynamo else [(1, 3, 16, 16), (2, 3, 24, 20)]
-    return _image(inner, _HW, sizes, dynamo)
+    return image(inner, HW, sizes, dynamo)
 
 
 def encodec():
@@ -189,14 +181,14 @@ def vitdet():
                                          pretrain_image_size=32, patch_size=4, window_size=3,
                                          window_block_indices=[0],
                                          use_relative_position_embeddings=True))
-    return _image(inner, _HW, [(2, 3, 32, 48), (1, 3, 40, 24)])
+    return image(inner, HW, [(2, 3, 32, 48), (1, 3, 40, 24)])
 
 
 def mobilenet_v2():
     _, T = modules()
     inner = T.MobileNetV2Model(T.MobileNetV2Config(depth_multiplier=0.25, tf_padding=True,
                                                    image_size=32))
-    return _image(inner, _HW, [(2, 3, 32, 48), (1, 3, 41, 27)])
+    return image(inner, HW, [(2, 3, 32, 48), (1, 3, 41, 27)])
 
 
 MODELS = {"hf_mixtral_moe": mixtral_moe, "hf_gptj": gptj, "hf_gemma2": gemma2,

@@ -19,9 +19,8 @@ All: every tensor known, 0 wrong, onnxruntime's at two sizes (stop 47).
 """
 from __future__ import annotations
 
-from hf_export import VOCAB, floats, modules, one_input, text_model
+from hf_export import HW, OTHER_SIZES, VOCAB, audio, image, modules, text_model
 from hf_models2 import _MIX, _SMALL, _VIT, _decoder, _seq2seq
-from hf_models3 import _HW, _image
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
 
@@ -94,37 +93,34 @@ def hubert():
     from hf_models import _audio_config
 
     inner = T.HubertModel(_audio_config(T.HubertConfig, conv_dim=(16,) * 7))
-    return one_input(inner, "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(inner)
 
 
 def poolformer(dynamo: bool = False):
     _, T = modules()
     inner = T.PoolFormerModel(T.PoolFormerConfig(hidden_sizes=[16, 32, 32, 32],
                                                  depths=[1, 1, 1, 1]))
-    return _image(inner, _HW, [(1, 3, 64, 64), (2, 3, 96, 80)], dynamo=dynamo)
+    return image(inner, HW, [(1, 3, 64, 64), (2, 3, 96, 80)], dynamo=dynamo)
 
 
 def regnet():
     _, T = modules()
     inner = T.RegNetModel(T.RegNetConfig(embedding_size=16, hidden_sizes=[16, 32],
                                          depths=[1, 1], groups_width=8))
-    return _image(inner, _HW, [(1, 3, 64, 64), (2, 3, 96, 80)])
+    return image(inner, HW, [(1, 3, 64, 64), (2, 3, 96, 80)])
 
 
 def glpn():
     _, T = modules()
     inner = T.GLPNModel(T.GLPNConfig(**_MIX, hidden_sizes=[16, 32], decoder_hidden_size=16))
-    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 64, 48)])
+    return image(inner, HW, [(1, 3, 32, 32), (2, 3, 64, 48)])
 
 
 def data2vec_vision():
     _, T = modules()
     inner = T.Data2VecVisionModel(T.Data2VecVisionConfig(**_VIT,
                                                          use_relative_position_bias=True))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+    return image(inner, HW, OTHER_SIZES, interpolate_pos_encoding=True)
 
 
 def swin2sr_dynamo():

@@ -29,9 +29,8 @@ comparison would count them as unknown: the model is not in MODELS).
 """
 from __future__ import annotations
 
-from hf_export import VOCAB, floats, modules, one_input, text_feeds, text_model
+from hf_export import HW, VOCAB, audio, floats, image, modules, one_input, text_feeds, text_model
 from hf_models2 import _MIX, _SMALL, _decoder
-from hf_models3 import _HW, _image
 from hf_models4 import grouped_query, small_seq2seq
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
@@ -72,7 +71,7 @@ def _vision(name: str, sizes=None, **config):
     """T.<name>Model over an image of dynamic batch, height and width."""
     _, T = modules()
     inner = getattr(T, f"{name}Model")(getattr(T, f"{name}Config")(**config))
-    return _image(inner, _HW, sizes or _SIZES)
+    return image(inner, HW, sizes or _SIZES)
 
 
 def cvt():
@@ -165,10 +164,7 @@ def _audio(name: str, **extra):
 
     inner = getattr(T, f"{name}Model")(_audio_config(getattr(T, f"{name}Config"),
                                                      conv_dim=(16,) * 7, **extra))
-    return one_input(inner, "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(inner)
 
 
 def sew():

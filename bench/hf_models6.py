@@ -13,9 +13,8 @@ sizes (stop 48).
 """
 from __future__ import annotations
 
-from hf_export import floats, modules, one_input, text_model
+from hf_export import HW, OTHER_SIZES, audio, floats, image, modules, one_input, text_model
 from hf_models2 import _SMALL, _VIT, _decoder
-from hf_models3 import _HW, _image
 from hf_models4 import grouped_query, small_seq2seq
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
@@ -25,15 +24,21 @@ def vitmae(interpolate: bool = False):
     _, T = modules()
     inner = T.ViTMAEModel(T.ViTMAEConfig(**_VIT, mask_ratio=0.75))
     if interpolate:
-        return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)],
+        return image(inner, HW, OTHER_SIZES,
                       interpolate_pos_encoding=True)
-    return _image(inner, _HW, [(1, 3, 32, 32), (2, 3, 32, 32)])
+    return image(inner, HW, [(1, 3, 32, 32), (2, 3, 32, 32)])
+
+
+def vit_tower(name: str):
+    """T.<name>Model of _VIT's size (a ViT-like vision tower) at OTHER_SIZES, its position
+    embeddings interpolated."""
+    _, T = modules()
+    inner = getattr(T, f"{name}Model")(getattr(T, f"{name}Config")(**_VIT))
+    return image(inner, HW, OTHER_SIZES, interpolate_pos_encoding=True)
 
 
 def deit():
-    _, T = modules()
-    inner = T.DeiTModel(T.DeiTConfig(**_VIT))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
+    return vit_tower("DeiT")
 
 
 def esm():
@@ -79,10 +84,7 @@ def speecht5_encoder():
         encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
         decoder_ffn_dim=64, conv_dim=(16,) * 7, num_conv_pos_embeddings=16,
         num_conv_pos_embedding_groups=4)
-    return one_input(SpeechT5EncoderWithSpeechPrenet(config), "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
+    return audio(SpeechT5EncoderWithSpeechPrenet(config))
 
 
 def clap_audio():

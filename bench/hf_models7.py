@@ -13,23 +13,24 @@ SAM's windowed image encoder. Speech: Data2Vec's audio model, UniSpeech-SAT, Wav
 Gemma 2, StarCoder2, StableLM (its mask is sliced to min(past + seq, total) and added, so it
 runs where past + seq <= total or total = 1: a disjunction we do not state; the others read
 the mask by a GatherND, `past + seq <= total`). Every tensor known, 0 wrong, onnxruntime's
-at two sizes (stop 50; found then: MBart's `seq in 1..64, target in 1..64`, the bounds of an arange
-were not carried through an Expand and an added constant, and CTRL's `seq in 1..64`, where
-torch.export gathers its positions by a GatherND, whose indices were not bounded). Tried and
-left out:
-MobileViTV2 (its unfold exports only at opset 18, where torch.export cannot solve the
-image's divisibility), EfficientFormer and LiLT (their tiny configs do not run in torch),
-GLM, Qwen2-MoE and Reformer (the exports fail), CANINE (the export fails in onnxruntime at
-every length, and we call the graph inconsistent: its downsampled characters' attention
-pairs lengths that never agree) and Switch Transformers (onnxruntime fails at the second
-size: the export reshapes one expert's routed tokens to a single row, as traced).
+at two sizes (stop 50; found then: MBart's `seq in 1..64, target in 1..64`, the bounds of an
+arange were not carried through an Expand and an added constant, and CTRL's `seq in 1..64`,
+where torch.export gathers its positions by a GatherND, whose indices were not bounded).
+Tried and left out: MobileViTV2 (its unfold exports only at opset 18, where torch.export
+cannot solve the image's divisibility), EfficientFormer and LiLT (their tiny configs do not
+run in torch), GLM, Qwen2-MoE and Reformer (the exports fail), CANINE (the export fails in
+onnxruntime at every length, and we call the graph inconsistent: its downsampled characters'
+attention pairs lengths that never agree) and Switch Transformers (onnxruntime fails at the
+second size: the export reshapes one expert's routed tokens to a single row, as traced).
 """
 from __future__ import annotations
 
-from hf_export import floats, kv_cache_decoder, modules, one_input
-from hf_models2 import _SMALL, _VIT, _decoder
-from hf_models3 import _HW, _encoder, _image
+from hf_export import HW, OTHER_SIZES, floats, image, kv_cache_decoder, modules, one_input
+from hf_models2 import _SMALL, _decoder
+from hf_models3 import _encoder
 from hf_models4 import grouped_query, small_seq2seq
+from hf_models5 import _audio
+from hf_models6 import vit_tower
 
 _TEXT = dict(**_SMALL, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)
 
@@ -80,25 +81,6 @@ def persimmon():
         **_SMALL, num_hidden_layers=2, intermediate_size=64))
 
 
-def siglip_vision():
-    _, T = modules()
-    inner = T.SiglipVisionModel(T.SiglipVisionConfig(**_VIT))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
-
-
-def vit_msn():
-    _, T = modules()
-    inner = T.ViTMSNModel(T.ViTMSNConfig(**_VIT))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
-
-
-def data2vec_audio():
-    _, T = modules()
-    from hf_models import _audio_config
-
-    return _audio(T.Data2VecAudioModel, _audio_config(T.Data2VecAudioConfig, conv_dim=(16,) * 7))
-
-
 def layoutlm():
     """Token boxes default to zeros: their 2-D position tables are read at 0."""
     _, T = modules()
@@ -132,23 +114,11 @@ def nemotron():
     return grouped_query("Nemotron", partial_rotary_factor=0.5, head_dim=8)
 
 
-def owlvit_vision():
-    _, T = modules()
-    inner = T.OwlViTVisionModel(T.OwlViTVisionConfig(**_VIT))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
-
-
-def blip_vision():
-    _, T = modules()
-    inner = T.BlipVisionModel(T.BlipVisionConfig(**_VIT))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)], interpolate_pos_encoding=True)
-
-
 def resnet():
     _, T = modules()
     inner = T.ResNetModel(T.ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 24, 32],
                                          depths=[1, 1, 1, 1]))
-    return _image(inner, _HW, [(1, 3, 32, 48), (2, 3, 40, 24)])
+    return image(inner, HW, OTHER_SIZES)
 
 
 def sam_vision():
@@ -157,21 +127,7 @@ def sam_vision():
     inner = T.SamVisionModel(T.SamVisionConfig(
         hidden_size=32, output_channels=16, num_hidden_layers=2, num_attention_heads=2,
         image_size=64, patch_size=8, window_size=2, global_attn_indexes=[1], mlp_dim=64))
-    return _image(inner, _HW, [(1, 3, 64, 64), (2, 3, 64, 64)])
-
-
-def _audio(cls, config):
-    return one_input(cls(config), "input_values",
-                     lambda m, x: m(input_values=x, return_dict=False)[0],
-                     {0: "batch", 1: "length"},
-                     [floats("input_values", 1, 16000), floats("input_values", 2, 12345)])
-
-
-def unispeech_sat():
-    _, T = modules()
-    from hf_models import _audio_config
-
-    return _audio(T.UniSpeechSatModel, _audio_config(T.UniSpeechSatConfig, conv_dim=(16,) * 7))
+    return image(inner, HW, [(1, 3, 64, 64), (2, 3, 64, 64)])
 
 
 def wav2vec2_bert():
@@ -199,12 +155,14 @@ def decoder_kv(name: str, **extra):
 MODELS = {"hf_roformer": roformer, "hf_rembert": rembert, "hf_nezha": nezha,
           "hf_data2vec_text": data2vec_text, "hf_ernie": ernie, "hf_mbart": mbart,
           "hf_blenderbot": blenderbot, "hf_cohere": cohere, "hf_persimmon": persimmon,
-          "hf_siglip_vision": siglip_vision, "hf_vit_msn": vit_msn,
-          "hf_data2vec_audio": data2vec_audio, "hf_layoutlm": layoutlm, "hf_xlm": xlm,
-          "hf_ctrl": ctrl, "hf_splinter": splinter, "hf_granite": granite,
-          "hf_nemotron": nemotron, "hf_owlvit_vision": owlvit_vision,
-          "hf_blip_vision": blip_vision, "hf_resnet": resnet, "hf_sam_vision": sam_vision,
-          "hf_unispeech_sat": unispeech_sat, "hf_wav2vec2_bert": wav2vec2_bert,
+          "hf_layoutlm": layoutlm, "hf_xlm": xlm, "hf_ctrl": ctrl, "hf_splinter": splinter,
+          "hf_granite": granite, "hf_nemotron": nemotron, "hf_resnet": resnet,
+          "hf_sam_vision": sam_vision, "hf_wav2vec2_bert": wav2vec2_bert,
+          **{f"hf_{name}": (lambda c=cls: vit_tower(c)) for name, cls in (
+              ("siglip_vision", "SiglipVision"), ("vit_msn", "ViTMSN"),
+              ("owlvit_vision", "OwlViTVision"), ("blip_vision", "BlipVision"))},
+          "hf_data2vec_audio": lambda: _audio("Data2VecAudio"),
+          "hf_unispeech_sat": lambda: _audio("UniSpeechSat"),
           "hf_llama_kv": lambda: decoder_kv("Llama"), "hf_qwen2_kv": lambda: decoder_kv("Qwen2"),
           "hf_gemma2_kv": lambda: decoder_kv("Gemma2", head_dim=8),
           "hf_starcoder2_kv": lambda: decoder_kv("Starcoder2"),

@@ -44,17 +44,6 @@ sys.path.insert(0, HERE)
 SIZES = ((65, 2), (130, 3), (33, 2))  # (a length, the scale of audio lengths and images)
 
 
-def symbol_sizes(model, feed: dict) -> dict:
-    """Input dim_param -> its size in `feed`."""
-    out = {}
-    for vi in model.graph.input:
-        if vi.name in feed:
-            for d, n in zip(vi.type.tensor_type.shape.dim, feed[vi.name].shape):
-                if d.dim_param:
-                    out[d.dim_param] = int(n)
-    return out
-
-
 def larger(sizes: dict, length: int, scale: int) -> dict:
     """A batch of 1 (`batch`, the zoos' `b`), audio lengths and image sides scaled, every
     other symbol `length`."""
@@ -88,6 +77,7 @@ def feed_at(model, feed: dict, values: dict) -> dict:
 
 def verdicts(model, feeds) -> list[tuple[dict, str, str]]:
     """(sizes, ok / WRONG / MISSED, onnxruntime's error) at each of SIZES."""
+    import compare_peers
     import onnxruntime as ort
 
     from shape_logic import solve
@@ -99,7 +89,7 @@ def verdicts(model, feeds) -> list[tuple[dict, str, str]]:
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     session = ort.InferenceSession(model.SerializeToString(), options,
                                    providers=["CPUExecutionProvider"])
-    sizes = symbol_sizes(model, feeds[0])
+    sizes = compare_peers.input_bindings(model, feeds[0])
     out = []
     for length, scale in SIZES:
         values = larger(sizes, length, scale)
@@ -114,28 +104,17 @@ def verdicts(model, feeds) -> list[tuple[dict, str, str]]:
     return out
 
 
-def chosen(which: str, only: set):
-    """compare_peers' models of set `which` (hf, models, zoo, zoo2, zoo3; no light model:
-    their input sizes are fixed), (name, model, feeds)."""
-    import compare_peers
-
-    if which == "hf":
-        return compare_peers.hf_models(only)
-    if which == "models":
-        return compare_peers.models(only, False)
-    zoos = {"zoo": ("torch_zoo",), "zoo2": ("zoo_sequence", "zoo_vision"),
-            "zoo3": ("zoo_scripted",)}[which]
-    return compare_peers.zoo_models(only, "torchscript", zoos)
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", default=[])
     ap.add_argument("--set", default="hf", choices=("hf", "models", "zoo", "zoo2", "zoo3"),
                     help="compare_peers' set of models (default: --hf's)")
     args = ap.parse_args(argv)
+    import compare_peers
+
     totals = {"ok": 0, "WRONG": 0, "MISSED": 0}
-    for name, model, feeds in chosen(args.set, set(args.only)):
+    # (no light model: their input sizes are fixed)
+    for name, model, feeds in compare_peers.model_set(args.set, set(args.only), light=False):
         if name.endswith("_fused"):
             continue
         found = verdicts(model, feeds)
