@@ -125,13 +125,11 @@ def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
     # those positions too, a GatherND of (batch, position) pairs
     assert sol.inequalities == ["past + seq <= 64", "past + seq <= total"]
     _runs_with_a_cache(model, feeds[0], [(60, 4), (10, 54)], [(60, 5), (10, 55)])
-    import numpy as np
     import onnxruntime as ort
 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for total in (6, 7, 9):  # past 4, seq 3
-        sizes = {"input_ids": (1, 3), "attention_mask": (1, total)}
-        feed = {k: np.zeros(sizes.get(k, (1, 4, 4, 8)), v.dtype) for k, v in feeds[0].items()}
+        feed = _cache_feed(feeds[0], 4, 3, total)
         if total >= 7:
             assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []
             session.run(None, feed)
@@ -142,23 +140,28 @@ def test_gpt2_decoding_over_a_kv_cache_exported_by_dynamo():
                 session.run(None, feed)
 
 
+def _cache_feed(feed: dict, past: int, seq: int, total: int | None = None) -> dict:
+    """A KV-cache decoder's `feed` (hf_export.kv_cache_decoder's inputs) resized to a batch
+    of 1, `seq` new ids of 1, a mask of `total` ones (past + seq by default) and caches of
+    `past` positions (zeros, of the feed's heads and head size)."""
+    import numpy as np
+
+    sizes = {"input_ids": (1, seq), "attention_mask": (1, past + seq if total is None else total)}
+    return {k: np.ones(sizes[k], v.dtype) if k in sizes
+            else np.zeros((1, v.shape[1], past, v.shape[3]), v.dtype) for k, v in feed.items()}
+
+
 def _runs_with_a_cache(model, feed, runs, fails) -> None:
     """onnxruntime runs the decoder at each (past, seq) of `runs` and fails at `fails`."""
-    import numpy as np
     import onnxruntime as ort
 
     session = ort.InferenceSession(model.SerializeToString(),
                                    providers=["CPUExecutionProvider"])
-
-    def at(past, seq):
-        sizes = {"input_ids": (1, seq), "attention_mask": (1, past + seq)}
-        return {k: np.zeros(sizes.get(k, (1, 4, past, 8)), v.dtype) for k, v in feed.items()}
-
     for past, seq in runs:
-        session.run(None, at(past, seq))
+        session.run(None, _cache_feed(feed, past, seq))
     for past, seq in fails:
         with pytest.raises(Exception, match="out of data bounds"):
-            session.run(None, at(past, seq))
+            session.run(None, _cache_feed(feed, past, seq))
 
 
 def test_wav2vec2_s_convolutions_over_a_dynamic_audio_length():
@@ -279,15 +282,11 @@ def test_mistral_decoding_over_a_kv_cache_with_a_sliding_window():
     # GatherND of two coordinates joined by a Concat: the mask must be as long, exactly
     # where onnxruntime runs it ("invalid index found" past it)
     assert sol.inequalities == ["past + seq <= total"]
-    import numpy as np
     import onnxruntime as ort
 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for past, seq, total in ((4, 3, 7), (4, 3, 9), (4, 3, 6), (0, 2, 2), (0, 2, 1)):
-        feed = {"input_ids": np.ones((1, seq), np.int64),
-                "attention_mask": np.ones((1, total), np.int64)}
-        for name in ("past_k0", "past_v0", "past_k1", "past_v1"):
-            feed[name] = np.zeros((1, 2, past, 8), np.float32)
+        feed = _cache_feed(feeds[0], past, seq, total)
         unmet = sol.unmet({"batch": 1, "past": past, "seq": seq, "total": total})
         if past + seq <= total:
             assert unmet == []
@@ -431,7 +430,6 @@ def test_stablelm_s_mask_sliced_over_a_kv_cache_requires_no_inequality():
     where total is 1 (the mask broadcasts), so `past + seq <= total` would be wrong: nothing
     is said (a disjunction)."""
     pytest.importorskip("onnxscript")
-    import numpy as np
     import onnxruntime as ort
 
     model, feeds, _ = hf_models.hf_models7.decoder_kv("StableLm", partial_rotary_factor=0.5)
@@ -439,10 +437,7 @@ def test_stablelm_s_mask_sliced_over_a_kv_cache_requires_no_inequality():
     assert sol.inequalities == [] and sol.ranges == {}
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for total, runs in ((1, True), (2, False), (6, False), (7, True), (9, True)):
-        feed = {"input_ids": np.ones((1, 3), np.int64),
-                "attention_mask": np.ones((1, total), np.int64)}
-        for name in ("past_k0", "past_v0", "past_k1", "past_v1"):
-            feed[name] = np.zeros((1, 2, 4, 8), np.float32)
+        feed = _cache_feed(feeds[0], 4, 3, total)
         assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []
         if runs:
             session.run(None, feed)
