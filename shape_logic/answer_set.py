@@ -178,8 +178,10 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
-        elif name in ("unsized", "nonempty"):  # (a nonempty/2 of a named tensor: read)
-            getattr(self, name).add((args[0].string, args[1].number))
+        elif name in ("unsized", "nonempty"):  # (a nonempty/2 of a named tensor: read; a
+            # virtual tensor's, QLinearAveragePool's channels-first view, is its own tensor's)
+            if args[0].type == clingo.SymbolType.String:
+                getattr(self, name).add((args[0].string, args[1].number))
         elif name == "sizes_from":  # (of a named node: read in bulk)
             self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":

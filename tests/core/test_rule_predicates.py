@@ -13,15 +13,19 @@ from shape_logic.asp.program import ENCODINGS_DIR, RULES_DIR
 
 # (name, arity): the rule files that define it together, on purpose
 FAMILIES = {
+    ("avgpool", 3), ("avgpool_op", 1),  # QLinearAveragePool uses AveragePool
     ("axes_len", 2), ("kept", 3), ("new_axes", 2), ("old_axes", 1),  # Squeeze, Unsqueeze
     ("cast_kept", 4), ("cast_widens", 2),  # Cast, CastLike: the same dtype facts
     ("class_loss", 4),  # SoftmaxCrossEntropyLoss uses NegativeLogLikelihoodLoss
-    ("conv", 4), ("conv_bias", 2),  # ConvInteger, DeformConv, QLinearConv use Conv
+    ("conv", 4), ("conv_bias", 2),  # ConvInteger, DeformConv, FusedConv, QLinearConv use Conv
     ("cumulative", 4),  # CumProd uses CumSum
+    ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
     ("legacy_binary", 1), ("legacy_comparison", 1),  # broadcast before opset 7
+    ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
     ("mm", 4),  # the MatMul family
     ("nonneg_axes", 1), ("nonneg_upto", 2),  # Pad, Slice: each for its own nodes
     ("qlinear", 3), ("qlinear_zero", 2), ("qlinear_binary", 4),  # (De)QuantizeLinear, QLinear*
+    ("qlinear_unary", 3),  # QLinearLeakyRelu, QLinearSoftmax use QLinearSigmoid
     ("rand_gen", 2), ("rand_like", 3),  # the random generators
     ("reduction", 4),  # the Reduce* family
     ("scatter_el", 5),  # Scatter uses ScatterElements
