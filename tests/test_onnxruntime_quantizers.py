@@ -1,8 +1,11 @@
-"""Models as onnxruntime's quantization tools write them: MatMulNBitsQuantizer (int4, int8
-MatMulNBits), quantize_dynamic then onnxruntime's own optimizer (DynamicQuantizeMatMul),
+"""Models as onnxruntime's quantization tools and its optimizer write them:
+MatMulNBitsQuantizer (int4, int8 MatMulNBits), quantize_dynamic then onnxruntime's own
+optimizer (DynamicQuantizeMatMul), quantize_dynamic of an LSTM (DynamicQuantizeLSTM),
 quantize_static in the QOperator format (QLinearConv, QLinearSigmoid, QLinearAdd,
-QLinearMul, QLinearConcat, QLinearGlobalAveragePool). Each solves with symbolic input dims,
-every operator known, and runs like onnxruntime."""
+QLinearMul, QLinearConcat, QLinearGlobalAveragePool; QGemm, QLinearSoftmax,
+QLinearAveragePool, QLinearLeakyRelu), and the optimizer's saved model of a CNN (FusedConv,
+with a residual sum, FusedGemm). Each solves with symbolic input dims, every operator
+known, and runs like onnxruntime."""
 import numpy as np
 import onnx
 import pytest
@@ -62,7 +65,49 @@ def dynamic_then_optimized(tmp_path):
     return onnx.load(tmp_path / "opt.onnx")
 
 
-def qoperator(tmp_path):
+def classifier():
+    """Conv, LeakyRelu, AveragePool, a residual Add and Relu, then Gemm and Softmax."""
+    w = lambda *s: (RNG.standard_normal(s) * 0.2).astype(np.float32)  # noqa: E731
+    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("LeakyRelu", ["c"], ["l"], alpha=0.1),
+             helper.make_node("AveragePool", ["l"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["p", "W2", "B2"], ["c2"], pads=[1, 1, 1, 1]),
+             helper.make_node("Add", ["c2", "p"], ["res"]),
+             helper.make_node("Relu", ["res"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "W3", "B3"], ["h"], transB=1),
+             helper.make_node("Relu", ["h"], ["hr"]),
+             helper.make_node("Gemm", ["hr", "W4", "B4"], ["o"], transB=1),
+             helper.make_node("Softmax", ["o"], ["y"], axis=-1)]
+    return model(nodes, ["n", 3, "h", "w"], {"W": w(8, 3, 3, 3), "B": w(8), "W2": w(8, 8, 3, 3),
+                                             "B2": w(8), "W3": w(16, 8), "B3": w(16),
+                                             "W4": w(10, 16), "B4": w(10)})
+
+
+def saved_by_optimizer(tmp_path):
+    import onnxruntime as ort
+
+    onnx.save(classifier(), tmp_path / "net.onnx")
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.optimized_model_filepath = str(tmp_path / "opt.onnx")
+    ort.InferenceSession(str(tmp_path / "net.onnx"), so, providers=["CPUExecutionProvider"])
+    return onnx.load(tmp_path / "opt.onnx")
+
+
+def dynamic_lstm(tmp_path):
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    w = lambda *s: (RNG.standard_normal(s) * 0.3).astype(np.float32)  # noqa: E731
+    nodes = [helper.make_node("LSTM", ["x", "W", "R", "B"], ["y"], hidden_size=16)]
+    onnx.save(model(nodes, ["s", "b", 8], {"W": w(1, 64, 8), "R": w(1, 64, 16),
+                                           "B": w(1, 128)}), tmp_path / "lstm.onnx")
+    quantize_dynamic(tmp_path / "lstm.onnx", tmp_path / "dyn.onnx", weight_type=QuantType.QInt8)
+    return onnx.load(tmp_path / "dyn.onnx")
+
+
+def qoperator(tmp_path, net=convnet):
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
 
@@ -74,7 +119,7 @@ def qoperator(tmp_path):
         def get_next(self):
             return next(self.feeds, None)
 
-    onnx.save(convnet(), tmp_path / "net.onnx")
+    onnx.save(net(), tmp_path / "net.onnx")
     quantize_static(tmp_path / "net.onnx", tmp_path / "q.onnx", Calibration(),
                     quant_format=QuantFormat.QOperator, activation_type=QuantType.QUInt8,
                     weight_type=QuantType.QInt8)
@@ -88,6 +133,17 @@ CASES = {
                               (2, 3, 64)),
     "QOperator": (qoperator, {"QLinearSigmoid", "QLinearAdd", "QLinearMul", "QLinearConcat",
                               "QLinearGlobalAveragePool"}, "[n, 16, 1, 1]", (2, 3, 8, 8)),
+    # (onnxruntime's QLinearSoftmax and QLinearLeakyRelu use lookup tables: one step of the
+    # output's rounding apart at most, here 1/256)
+    "QOperator classifier": (lambda p: qoperator(p, classifier),
+                             {"QGemm", "QLinearSoftmax", "QLinearAveragePool",
+                              "QLinearLeakyRelu"}, "[n, 10]", (2, 3, 8, 8), 0.005),
+    "optimizer's saved model": (saved_by_optimizer, {"FusedConv", "FusedGemm"}, "[n, 10]",
+                                (2, 3, 8, 10)),
+    # (onnxruntime quantizes the LSTM's input and state as it runs: ours dequantizes only
+    # the weights)
+    "DynamicQuantizeLSTM": (dynamic_lstm, {"DynamicQuantizeLSTM"}, "[s, 1, b, 16]", (5, 2, 8),
+                            0.02),
 }
 
 
@@ -95,7 +151,7 @@ CASES = {
 def test_quantized_model_solves_and_runs_like_onnxruntime(tmp_path, name):
     import onnxruntime as ort
 
-    build, contrib_ops, y_shape, x_shape = CASES[name]
+    build, contrib_ops, y_shape, x_shape, *tolerance = CASES[name]
     m = build(tmp_path)
     assert contrib_ops <= {n.op_type for n in m.graph.node if n.domain == "com.microsoft"}
     sol = shape_logic.solve(m)
@@ -108,4 +164,4 @@ def test_quantized_model_solves_and_runs_like_onnxruntime(tmp_path, name):
     (want,) = ort.InferenceSession(m.SerializeToString(), so,
                                    providers=["CPUExecutionProvider"]).run(None, {"x": x})
     got = shape_logic.run(m, {"x": x})["y"]
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=tolerance[0] if tolerance else 1e-5)
