@@ -350,12 +350,7 @@ def main(argv=None):
         gc.collect()
         gc.freeze()  # the tools' collections skip the harness's heap (see `time` above)
         for tool, fn in TOOLS.items():
-            t0 = time.perf_counter()
-            try:
-                shapes, err = fn(model), ""
-            except Exception as e:  # noqa: BLE001 - a peer crashing is a result
-                shapes, err = None, type(e).__name__
-            dt = time.perf_counter() - t0
+            shapes, err, dt = timed(fn, model)
             known, wrong = score(shapes, truths, bindings, tensors)
             if tool == "shape-logic" and id(model) in REQUIRES:
                 wrong += len(rejected(REQUIRES[id(model)], bindings))
@@ -394,6 +389,17 @@ def main(argv=None):
             sums = [sum(times[k] for g, times in warm if g in wanted)
                     for k in range(len(TOOLS))]
             print(f"{'  ' + label:22} {'':7}  " + "  ".join(f"{f'{t:7.2f}s':>30}" for t in sums))
+
+
+def timed(fn, model) -> tuple:
+    """(shapes, error, seconds) of one call of a tool on a model: a peer crashing is a
+    result (its exception's name), timed too."""
+    t0 = time.perf_counter()
+    try:
+        shapes, err = fn(model), ""
+    except Exception as e:  # noqa: BLE001 - onnx's and onnxruntime's errors have no common type
+        shapes, err = None, type(e).__name__
+    return shapes, err, time.perf_counter() - t0
 
 
 def best_time(fn, model, calls: int) -> float:

@@ -27,7 +27,6 @@ import logging
 import os
 import sys
 import tempfile
-import time
 import warnings
 
 import onnx
@@ -117,12 +116,7 @@ def main(argv=None):
             tensors = sorted(produced & set(truths[0]))
             cells, ours = [], None
             for tool, fn in C.TOOLS.items():
-                t0 = time.perf_counter()
-                try:
-                    shapes, err = fn(m), ""
-                except Exception as e:  # noqa: BLE001 - a peer crashing is a result
-                    shapes, err = None, type(e).__name__
-                dt = time.perf_counter() - t0
+                shapes, err, dt = C.timed(fn, m)
                 known, wrong = C.score(shapes, truths, bindings, tensors)
                 if tool == "shape-logic":
                     ours = shapes

@@ -1,29 +1,23 @@
-"""QLinearLeakyRelu (com.microsoft): rules on data cases, and against onnxruntime."""
+"""QLinearLeakyRelu (com.microsoft): its rules are QLinearSigmoid's (rules/QLinearSigmoid.lp),
+so QLinearSigmoid's data cases, under this name and with an alpha; against onnxruntime."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
-
-CASES = {
-    "symbolic": ({"inputs": [("u8", "[b, c, h, w]"), "S", ("u8", "Z"), "[]", ("u8", "[]")],
-                  "attrs": {"alpha": 0.1}},
-                 {"y0": "[b, c, h, w]", "dtypes": {"y0": "u8", "x1": "f32", "x2": "u8"}}),
-    "int8, [1] scales, no zero points": ({"inputs": [("i8", "[n]"), "[1]", None, "[1]"]},
-                                         {"y0": "[n]", "dtypes": {"y0": "i8"}}),
-    "backward": ({"inputs": [("u8", "X"), "S", ("u8", "Z"), "S2", ("u8", "Z2")],
-                  "outputs": {"y0": {"shape": "[2, n]"}}}, {"x0": "[2, n]"}),
-    "float input": ({"inputs": ["[n]", "S", ("u8", "Z"), "S2", ("u8", "Z2")]}, "error"),
-    "zero point of another type": ({"inputs": [("u8", "[n]"), "S", ("i8", "Z"), "S2",
-                                               ("u8", "Z2")]}, "error"),
-}
+from tests.ops.test_QLinearSigmoid import CASES
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_case(name):
     spec, expected = CASES[name]
-    check_case("QLinearLeakyRelu", {**spec, "domain": MS}, expected)
+    check_case("QLinearLeakyRelu", {**spec, "attrs": {"alpha": 0.1}, "domain": MS}, expected)
+
+
+def test_no_zero_points():
+    check_case("QLinearLeakyRelu", {"inputs": [("i8", "[n]"), "[1]", None, "[1]"],
+                                    "domain": MS}, {"y0": "[n]", "dtypes": {"y0": "i8"}})
 
 
 @settings(max_examples=20, deadline=None)
