@@ -2,10 +2,14 @@
 optimizer's FusedConv and FusedGemm, its quantizers' QGemm, QLinearSoftmax,
 QLinearAveragePool, QLinearLeakyRelu and DynamicQuantizeLSTM) against onnxruntime, on the
 paths tests/ops' shape tests do not take: 3-D and dilated convolutions, every activation's
-parameters, sequence lengths."""
+parameters, sequence lengths; and its transformer optimizer's RelativePositionBias, which
+onnxruntime runs on CUDA only, against T5's own bucketing (transformers, where installed)."""
 import numpy as np
-from hypothesis import given
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
+from shape_logic.kernels import load_kernel
 
 from .reference import seeds
 from .test_contrib import FAST, checked, makers, quantized
@@ -92,3 +96,28 @@ def test_dynamic_quantize_lstm_sequence_lengths(seed, direction):
               np.full((d,), 0.01, np.float32), np.full((d,), 128, np.uint8)]
     checked("DynamicQuantizeLSTM", arrays, {"hidden_size": h, "direction": direction},
             n_outputs=3, rtol=0.05, atol=0.05)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, buckets=st.sampled_from([8, 32]),
+       length=st.integers(1, 150), bidirectional=st.booleans(),
+       max_distance=st.sampled_from([16, 128]))
+def test_matches_t5_s_own_bucketing(seed, buckets, length, bidirectional, max_distance):
+    # (T5 takes max_distance above the exact half of its buckets: at or below it, the
+    # logarithm divides by log(1) = 0 or less)
+    assume(max_distance > buckets // (4 if bidirectional else 2))
+    torch = pytest.importorskip("torch")
+    t5 = pytest.importorskip("transformers.models.t5.modeling_t5")
+    rng = np.random.default_rng(seed)
+    weight = rng.standard_normal((buckets, 3)).astype(np.float32)  # T5's Embedding(buckets, heads)
+    position = torch.arange(length)
+    bucket = t5.T5Attention._relative_position_bucket(
+        position[None, :] - position[:, None], bidirectional=bidirectional,
+        num_buckets=buckets, max_distance=max_distance).numpy()
+    want = weight[bucket].transpose(2, 0, 1)[None]  # [1, heads, q, k]
+    # (the table as onnxruntime's optimizer stores it: T5's weight transposed, shape kept)
+    table = np.ascontiguousarray(weight.T).reshape(weight.shape)
+    attrs = {"max_distance": max_distance, "is_bidirectional": int(bidirectional)}
+    (got,) = load_kernel("RelativePositionBias")(attrs, domain="com.microsoft")(
+        table, np.array(length, np.int64), np.array(length, np.int64))
+    np.testing.assert_array_equal(got, want)
