@@ -62,6 +62,17 @@ class _Feeds:
 
 
 def rewritten(model, feeds, kind: str, tmp: str):
+    """The model as onnxruntime's tool `kind` writes it, made in the directory tmp (the
+    quantizers leave their weights' temporary files in the working directory)."""
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        return _rewritten(model, feeds, kind, tmp)
+    finally:
+        os.chdir(cwd)
+
+
+def _rewritten(model, feeds, kind: str, tmp: str):
     import onnxruntime as ort
     from onnxruntime import quantization as q
 
