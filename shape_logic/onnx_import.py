@@ -21,6 +21,10 @@ from .shapes import Shape, has_fresh_name, is_name
 from .symbolic.expr import Expr
 from .symbolic.parse import parse_dim
 
+# dim_params that say a size is unknown rather than name it (paddle2onnx writes `?` for
+# every such dim of an input, the height and the width of an image alike): each occurrence
+# is a fresh name, as `?` is in the shape language, not one symbol shared by all of them
+UNKNOWN_DIMS = frozenset({"?", "*"})
 # onnx TensorProto element types -> our dtype names
 ONNX_DTYPES = {1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "str",
                9: "bool", 10: "f16", 11: "f64", 12: "u32", 13: "u64", 14: "c64", 15: "c128",
@@ -140,6 +144,8 @@ class _ModelReader:
         return info
 
     def dim_param(self, text: str) -> Expr:
+        if text.strip() in UNKNOWN_DIMS:  # (the shape language's `?`: a fresh name each)
+            return self.symbols.fresh()
         if text in self.symbol_map:
             return Expr.sym(self.symbol_map[text])
         try:

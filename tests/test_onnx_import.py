@@ -112,6 +112,25 @@ def test_dim_param_expressions_and_other_names(tmp_path):
         ["batch size", "past_seq + seq", 8]
 
 
+def test_a_question_mark_dim_param_is_unknown_each_time():
+    # paddle2onnx declares an image input [-1, 3, '?', '?']: the height and the width are
+    # two unknown sizes, not one symbol (the model would then refuse every non-square
+    # image, and its shapes would be wrong for them)
+    nodes = [helper.make_node("Transpose", ["x"], ["t"], perm=[0, 1, 3, 2]),
+             helper.make_node("Relu", ["x"], ["y"])]
+    m = model(nodes, [helper.make_tensor_value_info("x", F, [-1, 3, "?", "?"])],
+              [helper.make_tensor_value_info("y", F, None),
+               helper.make_tensor_value_info("t", F, None)])
+    sol = solve(m)
+    n, c, h, w = sol.dims("x")
+    assert len({str(n), str(h), str(w)}) == 3 and all(str(d).startswith("_") for d in (n, h, w))
+    assert tuple(sol.dims("t")) == (n, c, w, h) and "symbols" not in sol.to_json()
+    import shape_logic  # (and it runs on a non-square image)
+
+    assert shape_logic.run(m, {"x": np.zeros((2, 3, 4, 5), np.float32)})["t"].shape == \
+        (2, 3, 5, 4)
+
+
 def test_unnamed_dims_get_fresh_names_and_a_model_object_solves():
     m = model([helper.make_node("Relu", ["x"], ["y"])],
               [helper.make_tensor_value_info("x", F, [None, 3])],
