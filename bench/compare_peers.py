@@ -188,6 +188,14 @@ def evaluate(dim, bindings: dict):
 TOOLS = {"shape-logic": ours, "onnx data_prop": onnx_data_prop, "ort symbolic": ort_symbolic}
 
 
+def our_bindings(model, bindings: list) -> list:
+    """The bindings by the names our solve gave the input dims (a dim_param that is not a
+    NAME of the shape language, paddle2onnx's `p2o.DynamicDimension.0`, is renamed:
+    graph.symbol_map), for scoring our shapes."""
+    names = REQUIRES.get(id(model), ([], None, {}))[2]
+    return [{names.get(k, k): v for k, v in b.items()} for b in bindings]
+
+
 def rejected(requires: tuple, bindings: list) -> list:
     """What the sizes that run (onnxruntime's truths) break of what we say the graph requires
     (ranges, floors, one_of, inequalities, constraints: Solution.unmet), each counted as a
@@ -351,7 +359,8 @@ def main(argv=None):
         gc.freeze()  # the tools' collections skip the harness's heap (see `time` above)
         for tool, fn in TOOLS.items():
             shapes, err, dt = timed(fn, model)
-            known, wrong = score(shapes, truths, bindings, tensors)
+            known, wrong = score(shapes, truths, our_bindings(model, bindings)
+                                 if tool == "shape-logic" else bindings, tensors)
             if tool == "shape-logic" and id(model) in REQUIRES:
                 wrong += len(rejected(REQUIRES[id(model)], bindings))
             tot = groups[group][tool]

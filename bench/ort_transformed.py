@@ -128,9 +128,10 @@ def main(argv=None):
             cells, ours = [], None
             for tool, fn in C.TOOLS.items():
                 shapes, err, dt = C.timed(fn, m)
-                known, wrong = C.score(shapes, truths, bindings, tensors)
+                ours_b = C.our_bindings(m, bindings) if tool == "shape-logic" else bindings
+                known, wrong = C.score(shapes, truths, ours_b, tensors)
                 if tool == "shape-logic":
-                    ours = shapes
+                    ours, our_b = shapes, ours_b
                     wrong += len(C.rejected(C.REQUIRES.pop(id(m), ([], None, {})), bindings))
                 for k, v in enumerate((known, len(tensors), wrong, dt)):
                     totals[tool][k] += v
@@ -140,7 +141,7 @@ def main(argv=None):
             C.NARROWING.pop(id(m), None)
             producer = {t: n for n in m.graph.node for t in n.output}
             for t in tensors:
-                if C.score(ours, truths, bindings, [t])[0] == 0:  # (not known: open)
+                if C.score(ours, truths, our_b, [t])[0] == 0:  # (not known: open)
                     n = producer[t]
                     open_ops[(kind, f"{n.domain}:{n.op_type}" if n.domain else n.op_type)] += 1
     print(f"{'total':27} " + "  ".join(
