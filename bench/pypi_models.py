@@ -1,0 +1,192 @@
+"""ONNX models as third parties ship them in their PyPI wheels, not exported by us: PaddleOCR's
+detector, recognizer and classifier through paddle2onnx (rapidocr-onnxruntime), a captcha
+OCR and detector from PyTorch, one of them quantized by onnxruntime (ddddocr), Google's
+file-type classifier through tf2onnx (magika), an Ultralytics YOLOv8 export with sympy
+dim_params (nudenet), and Silero's voice activity detectors in six variants, If-based,
+sequence, half precision (silero-vad). The wheels are fetched with `pip download` into
+bench/.pypi_models (ignored by git).
+
+Per model, the three tools as bench/compare_peers.py scores them (onnxruntime's truths at
+two input sizes), and what we say the graph requires of its input sizes checked against
+onnxruntime at more sizes: WRONG where it runs a size we refuse, MISSED where it fails at
+one we allow (data-dependent failures included).
+
+    python bench/pypi_models.py [--only FILE.onnx ...]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import logging
+import os
+import subprocess
+import sys
+import warnings
+import zipfile
+
+import numpy as np
+import onnx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare_peers as C  # noqa: E402
+
+CACHE = os.path.join(HERE, ".pypi_models")
+WHEELS = {"rapidocr-onnxruntime": "1.4.4", "ddddocr": "1.6.1", "magika": "1.0.3",
+          "nudenet": "3.4.2", "silero-vad": "6.2.3"}
+R = np.random.default_rng(0)
+
+
+def image(n, h, w, c=3):
+    return R.standard_normal((n, c, h, w)).astype(np.float32)
+
+
+def vad(n, samples, state=True, dtype=np.float32, sr=True):
+    feed = {"input": R.standard_normal((n, samples)).astype(dtype)}
+    if state:
+        feed["state"] = np.zeros((2, n, 128), dtype)
+    if sr:
+        feed["sr"] = np.array(16000, np.int64)
+    return feed
+
+
+# file -> (feeds at the two scored sizes, feeds at the sizes the requirements are checked at)
+SIZES = {
+    "common.onnx": ([{"input1": image(1, 64, w, 1)} for w in (128, 200)],
+                    [{"input1": image(1, 64, w, 1)} for w in (1, 7, 8, 9, 333)]),
+    "common_old.onnx": ([{"input1": image(1, 64, w, 1)} for w in (128, 200)],
+                        [{"input1": image(1, 64, w, 1)} for w in (1, 8, 333)]),
+    "common_det.onnx": ([{"images": image(1, 416, 416)}] * 2, []),
+    "model.onnx": ([{"bytes": R.integers(0, 257, (n, 2048)).astype(np.int32)} for n in (1, 3)],
+                   []),
+    "320n.onnx": ([{"images": image(n, h, w)} for n, h, w in ((1, 320, 320), (2, 256, 384))],
+                  [{"images": image(1, h, w)} for h, w in
+                   ((32, 32), (16, 16), (25, 32), (31, 32), (33, 32), (288, 320), (300, 300),
+                    (304, 320), (64, 96))]),
+    "ch_PP-OCRv4_det_infer.onnx": ([{"x": image(n, h, w)} for n, h, w in
+                                    ((1, 320, 320), (2, 256, 416))],
+                                   [{"x": image(1, h, w)} for h, w in
+                                    ((31, 32), (33, 47), (96, 100), (640, 64))]),
+    "ch_PP-OCRv4_rec_infer.onnx": ([{"x": image(n, 48, w)} for n, w in ((1, 320), (2, 160))],
+                                   [{"x": image(1, h, 160)} for h in
+                                    (16, 24, 32, 33, 48, 80, 81, 96)]),
+    "ch_ppocr_mobile_v2.0_cls_infer.onnx": ([{"x": image(n, 48, 192)} for n in (1, 3)],
+                                            [{"x": image(1, h, w)} for h, w in
+                                             ((48, 100), (32, 192), (64, 64))]),
+    "silero_vad.onnx": ([vad(n, 512) for n in (1, 2)], []),
+    "silero_vad_16k_op15.onnx": ([vad(n, 512) for n in (1, 2)], [vad(1, 576)]),
+    "silero_vad_16k_sequence.onnx": ([{"input": R.standard_normal((s, 576)).astype(np.float32),
+                                       "h": np.zeros((1, 1, 128), np.float32),
+                                       "c": np.zeros((1, 1, 128), np.float32)} for s in (3, 5)],
+                                     []),
+    "silero_vad_op18_ifless.onnx": ([vad(n, 512) for n in (1, 2)], [vad(1, 256)]),
+    "silero_vad_openvino_16k.onnx": ([vad(1, 576, sr=False)] * 2, []),
+}
+
+
+def fetch() -> list:
+    """The .onnx files of the wheels, downloaded once."""
+    os.makedirs(CACHE, exist_ok=True)
+    for package, version in WHEELS.items():
+        if not glob.glob(os.path.join(CACHE, package.replace("-", "_") + "-*.whl")):
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d",
+                            CACHE, f"{package}=={version}"], check=True)
+    files = []
+    for wheel in sorted(glob.glob(os.path.join(CACHE, "*.whl"))):
+        with zipfile.ZipFile(wheel) as z:
+            for name in z.namelist():
+                if name.endswith(".onnx") and os.path.basename(name) in SIZES:
+                    z.extract(name, CACHE)
+                    files.append(os.path.join(CACHE, name))
+    return files
+
+
+def our_values(sol, model, feed: dict) -> dict:
+    """Our input symbols' values at a feed (fresh names of `?` dims too)."""
+    values = {}
+    for vi in model.graph.input:
+        if vi.name in feed and sol.dims(vi.name) is not None:
+            for d, n in zip(sol.dims(vi.name), feed[vi.name].shape):
+                if not d.is_int and len(d.symbols()) == 1 and str(d) in d.symbols():
+                    values[str(d)] = int(n)
+    return values
+
+
+def requirements(path, model, feeds) -> tuple:
+    """(wrong, missed, lines) of what we require against onnxruntime at these feeds."""
+    import onnxruntime as ort
+
+    from shape_logic import solve
+
+    sol = solve(model)
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    wrong = missed = 0
+    lines = []
+    for feed in feeds:
+        broken = sol.unmet(our_values(sol, model, feed))
+        try:
+            session.run(None, feed)
+            runs = True
+        except Exception:  # noqa: BLE001 - onnxruntime's errors have no common type
+            runs = False
+        sizes = {k: list(v.shape) for k, v in feed.items() if v.ndim}
+        if runs and broken:
+            wrong += 1
+            lines.append(f"WRONG: runs at {sizes}, we require {broken}")
+        elif not runs and not broken:
+            missed += 1
+            lines.append(f"MISSED: fails at {sizes}")
+    return wrong, missed, lines
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", default=[])
+    args = ap.parse_args(argv)
+    logging.disable(logging.WARNING)
+    warnings.simplefilter("ignore")
+    import onnxruntime as ort
+
+    ort.set_default_logger_severity(4)
+    C.compile_ours()
+    totals = {t: [0, 0, 0, 0.0] for t in C.TOOLS}
+    print(f"{'model':36} {'tensors':>7}  " + "  ".join(f"{t:>24}" for t in C.TOOLS))
+    for path in fetch():
+        name = os.path.basename(path)
+        if args.only and name not in args.only:
+            continue
+        model = onnx.load(path)
+        scored, extra = SIZES[name]
+        try:
+            truths = [C.runtime_shapes(model, f) for f in scored]
+        except Exception as e:  # noqa: BLE001
+            print(f"{name:36} onnxruntime fails: {str(e).splitlines()[0][:80]}")
+            continue
+        bindings = [C.input_bindings(model, f) for f in scored]
+        tensors = sorted({t for n in model.graph.node for t in n.output if t} & set(truths[0]))
+        cells = []
+        for tool, fn in C.TOOLS.items():
+            shapes, err, dt = C.timed(fn, model)
+            b = C.our_bindings(model, bindings) if tool == "shape-logic" else bindings
+            known, wrong = C.score(shapes, truths, b, tensors)
+            if tool == "shape-logic":
+                wrong += len(C.rejected(C.REQUIRES.pop(id(model), ([], None, {})), bindings))
+            for k, v in enumerate((known, len(tensors), wrong, dt)):
+                totals[tool][k] += v
+            share = f"{100 * known / max(len(tensors), 1):5.1f}%" + (f" {err}" if err else "")
+            cells.append(f"{share:>12} {wrong:4d} {dt:5.2f}s")
+        C.NARROWING.pop(id(model), None)
+        print(f"{name:36} {len(tensors):7d}  " + "  ".join(cells), flush=True)
+        if extra:
+            wrong, missed, lines = requirements(path, model, extra)
+            print(f"{'':38}requirements at {len(extra)} more sizes: {wrong} WRONG, "
+                  f"{missed} MISSED")
+            for line in lines:
+                print(f"{'':40}{line}")
+    print(f"{'total':44} " + "  ".join(
+        f"{f'{100 * k / max(n, 1):5.1f}%':>12} {w:4d} {dt:5.2f}s" for k, n, w, dt in
+        totals.values()))
+
+
+if __name__ == "__main__":
+    main()
