@@ -16,6 +16,7 @@ from .shapes import Shape
 from .symbolic.divisibility import divisibility, without_implied_by_divisors
 from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
+from .symbolic.implied import independent
 from .symbolic.orders import minimal
 from .symbolic.values import function_of
 from .answer_set import Atoms
@@ -205,7 +206,10 @@ def _constraints(unsolved, resolve, runs: set) -> list:
             rank = (simplicity(pair[0]), simplicity(pair[1]))
             if key not in best or rank < best[key][0]:
                 best[key] = (rank, pair)
-    return sorted((pair for _, pair in best.values()), key=lambda ab: (str(ab[0]), str(ab[1])))
+    # (without those the simpler ones imply: symbolic/implied.py)
+    kept = independent([pair for _, pair in best.values()],
+                       order=lambda ab: (simplicity(ab[0]), simplicity(ab[1])))
+    return sorted(kept, key=lambda ab: (str(ab[0]), str(ab[1])))
 
 
 def _stated(e1: Expr, e2: Expr, resolve) -> tuple | None:
