@@ -171,6 +171,12 @@ def evaluate(dim, bindings: dict):
             return None
         e = dim.subs({k: Expr.const(v) for k, v in bindings.items() if k in dim.symbols()})
         return e.value if e.is_int else None
+    # (a dim_param that is no identifier, paddle2onnx's `DynamicDimension.0`, as a peer
+    # writes it back: replaced by one before the names are read)
+    for k in sorted((k for k in bindings if not k.isidentifier() and k in dim), key=len,
+                    reverse=True):
+        alias = f"_bound{len(bindings)}_{abs(hash(k))}"
+        dim, bindings = dim.replace(k, alias), {**bindings, alias: bindings[k]}
     names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", dim))
     funcs = {"floor": math.floor, "ceiling": math.ceil, "Max": max, "Min": min, "max": max,
              "min": min, "Floor": math.floor, "CeilToInt": math.ceil, "ceil": math.ceil,

