@@ -94,7 +94,9 @@ def input_bindings(model, feeds: dict) -> dict:
         if vi.name not in feeds:
             continue
         for d, n in zip(vi.type.tensor_type.shape.dim, feeds[vi.name].shape):
-            if d.HasField("dim_param"):
+            # (`?` names no size: paddle2onnx writes it for a height and a width alike, so
+            # no tool is credited for reading the two as one)
+            if d.HasField("dim_param") and d.dim_param.strip() not in ("?", "*"):
                 out[d.dim_param] = int(n)
     return out
 
