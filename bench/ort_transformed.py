@@ -40,7 +40,8 @@ KINDS = ("ext", "dyn", "qop", "qdq")
 
 def _without_initializer_inputs(model):
     """The model with no graph input that an initializer backs (IR 3's way of listing
-    weights): onnxruntime's optimizer otherwise adds inputs for the constants it makes."""
+    weights: onnxruntime's optimizer otherwise adds inputs for the constants it makes), and
+    an opset import for each domain its nodes use."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     inits = {i.name for i in m.graph.initializer}
@@ -48,6 +49,11 @@ def _without_initializer_inputs(model):
     del m.graph.input[:]
     m.graph.input.extend(kept)
     m.ir_version = max(m.ir_version, 4)
+    # (onnxruntime's transformer optimizer leaves its com.microsoft domain undeclared, and
+    # the quantizers' shape inference then fails on its nodes)
+    declared = {o.domain for o in m.opset_import}
+    for domain in sorted({n.domain for n in m.graph.node} - declared - {"", "ai.onnx"}):
+        m.opset_import.append(onnx.helper.make_opsetid(domain, 1))
     return m
 
 
@@ -77,8 +83,9 @@ def _rewritten(model, feeds, kind: str, tmp: str):
     from onnxruntime import quantization as q
 
     src, dst = os.path.join(tmp, "in.onnx"), os.path.join(tmp, f"{kind}.onnx")
+    model = _without_initializer_inputs(model)
     if kind in ("basic", "ext", "all"):
-        onnx.save(_without_initializer_inputs(model), src)
+        onnx.save(model, src)
         so = ort.SessionOptions()
         so.graph_optimization_level = {
             "basic": ort.GraphOptimizationLevel.ORT_ENABLE_BASIC,
@@ -87,14 +94,32 @@ def _rewritten(model, feeds, kind: str, tmp: str):
         so.optimized_model_filepath = dst
         ort.InferenceSession(src, so, providers=["CPUExecutionProvider"])
     elif kind == "dyn":
-        onnx.save(model, src)
-        q.quantize_dynamic(src, dst, weight_type=q.QuantType.QInt8)
+        q.quantize_dynamic(_preprocessed(model, src), dst, weight_type=q.QuantType.QInt8)
     else:
-        onnx.save(model, src)
-        q.quantize_static(src, dst, _Feeds(feeds), quant_format=q.QuantFormat.QOperator
+        q.quantize_static(_preprocessed(model, src), dst, _Feeds(feeds),
+                          quant_format=q.QuantFormat.QOperator
                           if kind == "qop" else q.QuantFormat.QDQ,
                           activation_type=q.QuantType.QUInt8, weight_type=q.QuantType.QInt8)
-    return onnx.load(dst)
+    out = onnx.load(dst)
+    # (the shapes the pre-processing or the optimizer wrote for intermediate values: every
+    # tool infers them itself; onnx's keeps what it is given)
+    del out.graph.value_info[:]
+    return out
+
+
+def _preprocessed(model, src: str) -> str:
+    """The model saved at src after the quantizers' pre-processing (onnxruntime's advice:
+    its symbolic shape inference, which a fused transformer's contrib ops need), or as it
+    is where that fails."""
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    onnx.save(model, src)
+    pre = src[:-5] + "_pre.onnx"
+    try:
+        quant_pre_process(src, pre, skip_optimization=True)
+        return pre
+    except Exception:  # noqa: BLE001 - its shape inference fails variously
+        return src
 
 
 def main(argv=None):

@@ -19,10 +19,12 @@ FAMILIES = {
     ("class_loss", 4),  # SoftmaxCrossEntropyLoss uses NegativeLogLikelihoodLoss
     ("conv", 4), ("conv_bias", 2),  # ConvInteger, DeformConv, FusedConv, QLinearConv use Conv
     ("cumulative", 4),  # CumProd uses CumSum
+    ("embed_ln", 4),  # QEmbedLayerNormalization uses EmbedLayerNormalization
     ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
     ("legacy_binary", 1), ("legacy_comparison", 1),  # broadcast before opset 7
     ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
     ("mm", 4),  # the MatMul family
+    ("ms_attention", 4), ("ms_attention_bias", 2), ("ms_attention_past", 2),  # QAttention
     ("nonneg_axes", 1), ("nonneg_upto", 2),  # Pad, Slice: each for its own nodes
     ("qlinear", 3), ("qlinear_zero", 2), ("qlinear_binary", 4),  # (De)QuantizeLinear, QLinear*
     ("qlinear_unary", 3),  # QLinearLeakyRelu, QLinearSoftmax use QLinearSigmoid

@@ -121,3 +121,28 @@ def test_matches_t5_s_own_bucketing(seed, buckets, length, bidirectional, max_di
     (got,) = load_kernel("RelativePositionBias")(attrs, domain="com.microsoft")(
         table, np.array(length, np.int64), np.array(length, np.int64))
     np.testing.assert_array_equal(got, want)
+
+
+@FAST
+@given(seed=seeds, unidirectional=st.booleans(), heads=st.sampled_from([1, 2]))
+def test_qattention_unidirectional(seed, unidirectional, heads):
+    rng = np.random.default_rng(seed)
+    d = 4 * heads
+    arrays = [quantized(rng, (2, 5, d), False), quantized(rng, (d, 3 * d), True),
+              rng.standard_normal(3 * d).astype(np.float32), np.float32(0.03),
+              np.float32(0.01), None, np.uint8(100), np.int8(0)]
+    checked("QAttention", arrays, {"num_heads": heads, "unidirectional": int(unidirectional)},
+            rtol=1e-4, atol=1e-4)
+
+
+@FAST
+@given(seed=seeds, signed=st.booleans())
+def test_qembed_layer_normalization_with_a_mask(seed, signed):
+    rng = np.random.default_rng(seed)
+    q, s = makers(rng, signed)
+    mask = (rng.random((2, 6)) < 0.7).astype(np.int32)
+    arrays = [rng.integers(0, 30, (2, 6)).astype(np.int32),
+              rng.integers(0, 2, (2, 6)).astype(np.int32), q(30, 8), q(6, 8), q(2, 8), q(8),
+              q(8), mask] + [s() for _ in range(5)] + [q() for _ in range(5)]
+    checked("QEmbedLayerNormalization", arrays, {"epsilon": 1e-5}, n_outputs=2, rtol=1e-4,
+            atol=1e-4)
