@@ -5,6 +5,7 @@ column [D, 4H]. onnxruntime also quantizes X and the hidden state as it runs, so
 results differ from these (exact) ones by that rounding."""
 import numpy as np
 
+from .ConvInteger import check_8bit
 from .LSTM import LSTM
 from .base import Kernel
 
@@ -26,9 +27,9 @@ class DynamicQuantizeLSTM(Kernel):
 
     def _dequantized(self, w, scale, zero, name):
         """[D, in, 4H] 8-bit -> LSTM's float [D, 4H, in]."""
-        if w.ndim != 3 or w.dtype not in (np.int8, np.uint8):
-            raise self.fail(f"{name} must be a 3-D 8-bit tensor, got {w.dtype} "
-                            f"{list(w.shape)}")
+        check_8bit(self, w)
+        if w.ndim != 3:
+            raise self.fail(f"{name} must be 3-D, got {list(w.shape)}")
         want = ((w.shape[0],), (w.shape[0], w.shape[2]))
         for part, v in (("scale", scale), ("zero point", zero)):
             if np.shape(v) not in want:

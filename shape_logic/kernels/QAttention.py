@@ -4,7 +4,10 @@ scale: the input per tensor, the weight per tensor or per column."""
 import numpy as np
 
 from .Attention import Attention
+from .ConvInteger import check_8bit
+from .QLinearAdd import dequantized
 from .base import Kernel
+from .quant import laid_out
 
 
 class QAttention(Kernel):
@@ -19,19 +22,11 @@ class QAttention(Kernel):
 
     def run(self, x, w, bias, x_scale, w_scale, mask=None, x_zero=None, w_zero=None,
             past=None, **attrs):
-        for t, name in ((x, "input"), (w, "weight")):
-            if t.dtype not in (np.int8, np.uint8):
-                raise self.fail(f"{name} must be 8-bit integers, not {t.dtype}")
-        if np.size(x_scale) != 1 or (x_zero is not None and np.size(x_zero) != 1):
-            raise self.fail("the input's scale and zero point are per tensor")
-        cols = w.shape[-1]
-        if np.size(w_scale) not in (1, cols) or (w_zero is not None and
-                                                 np.size(w_zero) not in (1, cols)):
-            raise self.fail(f"the weight's scale and zero point are per tensor or per "
-                            f"column ({cols})")
+        check_8bit(self, x, w)
         dtype = np.asarray(bias).dtype
-        xf = (x.astype(np.float32) - (0 if x_zero is None else np.float32(
-            np.asarray(x_zero).reshape(())))) * np.float32(np.asarray(x_scale).reshape(()))
-        wz = 0 if w_zero is None else np.asarray(w_zero, np.float32).reshape(-1)
-        wf = (w.astype(np.float32) - wz) * np.asarray(w_scale, np.float32).reshape(-1)
+        # (float32 first: the product of a small integer and a float32 scale, rounded once)
+        xf = dequantized(self, x, x_scale, x_zero).astype(np.float32)
+        wz = laid_out(self, w_zero, w.shape, 1)  # (per tensor, or per column)
+        wf = (w.astype(np.float32) - (0 if wz is None else wz.astype(np.float32))) * \
+            laid_out(self, w_scale, w.shape, 1).astype(np.float32)
         return self.attention(xf.astype(dtype), wf.astype(dtype), bias, mask, past)

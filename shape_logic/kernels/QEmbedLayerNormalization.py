@@ -4,6 +4,7 @@ normalization weights dequantized as (q - zero_point) * scale, each per tensor."
 import numpy as np
 
 from .EmbedLayerNormalization import EmbedLayerNormalization
+from .QLinearAdd import dequantized
 from .base import Kernel
 
 
@@ -21,16 +22,8 @@ class QEmbedLayerNormalization(Kernel):
     def run(self, ids, segment_ids, word, position, segment, gamma, beta, mask, *params,
             **attrs):
         scales, zeros = params[:5], params[5:]
-        tables = []
-        for q, scale, zero in zip((word, position, segment, gamma, beta), scales, zeros):
-            if q is None:
-                tables.append(None)
-                continue
-            if q.dtype not in (np.int8, np.uint8):
-                raise self.fail(f"its quantized tables must be 8-bit integers, not {q.dtype}")
-            if np.size(scale) != 1 or np.size(zero) != 1:
-                raise self.fail("its scales and zero points are per tensor")
-            tables.append((q.astype(np.float32) - np.float32(np.asarray(zero).reshape(())))
-                          * np.float32(np.asarray(scale).reshape(())))
-        word, position, segment, gamma, beta = tables
+        # (float32: the product of a small integer and a float32 scale, rounded once)
+        word, position, segment, gamma, beta = (
+            None if q is None else dequantized(self, q, scale, zero).astype(np.float32)
+            for q, scale, zero in zip((word, position, segment, gamma, beta), scales, zeros))
         return self.embed(ids, segment_ids, word, position, segment, gamma, beta, mask)

@@ -5,6 +5,7 @@ by y_scale when given; with y_zero_point, rounded half to even, shifted and satu
 its type (onnxruntime's: A's), else float32."""
 import numpy as np
 
+from .ConvInteger import check_8bit
 from .base import Kernel
 from .quant import quantize
 
@@ -18,8 +19,7 @@ class QGemm(Kernel):
             *, alpha, transA, transB):
         if a.ndim != 2 or b.ndim != 2:
             raise self.fail(f"A and B must be 2-D, got {list(a.shape)} and {list(b.shape)}")
-        if a.dtype not in (np.int8, np.uint8) or b.dtype not in (np.int8, np.uint8):
-            raise self.fail(f"A and B must be 8-bit integers, not {a.dtype} and {b.dtype}")
+        check_8bit(self, a, b)
         a2, b2 = (a.T if transA else a), (b.T if transB else b)
         if a2.shape[1] != b2.shape[0]:
             raise self.fail(f"A' {list(a2.shape)} and B' {list(b2.shape)} do not multiply")
