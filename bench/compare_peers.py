@@ -360,17 +360,11 @@ def main(argv=None):
         seen.append((group, model))
         truths = [runtime_shapes(model, f) for f in feeds]
         bindings = [input_bindings(model, f) for f in feeds]
-        produced = {t for n in model.graph.node for t in n.output if t}
-        tensors = sorted(produced & set(truths[0]))
         cells = []
         gc.collect()
         gc.freeze()  # the tools' collections skip the harness's heap (see `time` above)
-        for tool, fn in TOOLS.items():
-            shapes, err, dt = timed(fn, model)
-            known, wrong = score(shapes, truths, our_bindings(model, bindings)
-                                 if tool == "shape-logic" else bindings, tensors)
-            if tool == "shape-logic" and id(model) in REQUIRES:
-                wrong += len(rejected(REQUIRES[id(model)], bindings))
+        tensors, results = scored_tools(model, truths, bindings)
+        for tool, (known, wrong, dt, err, _) in results.items():
             tot = groups[group][tool]
             tot[0] += known
             tot[1] += len(tensors)
@@ -406,6 +400,42 @@ def main(argv=None):
             sums = [sum(times[k] for g, times in warm if g in wanted)
                     for k in range(len(TOOLS))]
             print(f"{'  ' + label:22} {'':7}  " + "  ".join(f"{f'{t:7.2f}s':>30}" for t in sums))
+
+
+def scored_tools(model, truths: list, bindings: list) -> tuple:
+    """(tensors, {tool: (known, wrong, seconds, error, shapes)}): each tool once on a model,
+    scored against onnxruntime's truths at the bindings' sizes (ours under the names our
+    solve gave the input dims, and what we require of them counted as wrong where a size
+    that runs breaks it). What we require stays in REQUIRES for the caller."""
+    produced = {t for n in model.graph.node for t in n.output if t}
+    tensors = sorted(produced & set(truths[0]))
+    results = {}
+    for tool, fn in TOOLS.items():
+        shapes, err, dt = timed(fn, model)
+        ours = tool == "shape-logic"
+        known, wrong = score(shapes, truths, our_bindings(model, bindings) if ours else bindings,
+                             tensors)
+        if ours and id(model) in REQUIRES:
+            wrong += len(rejected(REQUIRES[id(model)], bindings))
+        results[tool] = (known, wrong, dt, err, shapes)
+    return tensors, results
+
+
+def compact_cells(results: dict, n: int, totals: dict) -> list:
+    """Each tool's `known% wrong time` cell in the narrow layout of bench/ort_transformed.py
+    and bench/pypi_models.py (scored_tools' results over n tensors), its figures added to
+    totals: tool -> [known, tensors, wrong, seconds]."""
+    cells = []
+    for tool, (known, wrong, dt, err, _) in results.items():
+        for k, v in enumerate((known, n, wrong, dt)):
+            totals[tool][k] += v
+        cells.append(compact_cell(known, n, wrong, dt, err))
+    return cells
+
+
+def compact_cell(known: int, n: int, wrong: int, dt: float, err: str = "") -> str:
+    share = f"{100 * known / max(n, 1):5.1f}%" + (f" {err}" if err else "")
+    return f"{share:>12} {wrong:4d} {dt:5.2f}s"
 
 
 def timed(fn, model) -> tuple:

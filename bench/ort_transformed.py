@@ -148,20 +148,10 @@ def main(argv=None):
                       f"{str(e).splitlines()[0][:90]}")
                 continue
             bindings = [C.input_bindings(m, f) for f in feeds]
-            produced = {t for n in m.graph.node for t in n.output if t}
-            tensors = sorted(produced & set(truths[0]))
-            cells, ours = [], None
-            for tool, fn in C.TOOLS.items():
-                shapes, err, dt = C.timed(fn, m)
-                ours_b = C.our_bindings(m, bindings) if tool == "shape-logic" else bindings
-                known, wrong = C.score(shapes, truths, ours_b, tensors)
-                if tool == "shape-logic":
-                    ours, our_b = shapes, ours_b
-                    wrong += len(C.rejected(C.REQUIRES.pop(id(m), ([], None, {})), bindings))
-                for k, v in enumerate((known, len(tensors), wrong, dt)):
-                    totals[tool][k] += v
-                share = f"{100 * known / max(len(tensors), 1):5.1f}%" + (f" {err}" if err else "")
-                cells.append(f"{share:>12} {wrong:4d} {dt:5.2f}s")
+            tensors, results = C.scored_tools(m, truths, bindings)
+            ours, our_b = results["shape-logic"][4], C.our_bindings(m, bindings)
+            C.REQUIRES.pop(id(m), None)
+            cells = C.compact_cells(results, len(tensors), totals)
             print(f"{name:22} {kind:4} {len(tensors):7d}  " + "  ".join(cells), flush=True)
             C.NARROWING.pop(id(m), None)
             producer = {t: n for n in m.graph.node for t in n.output}
@@ -169,9 +159,7 @@ def main(argv=None):
                 if C.score(ours, truths, our_b, [t])[0] == 0:  # (not known: open)
                     n = producer[t]
                     open_ops[(kind, f"{n.domain}:{n.op_type}" if n.domain else n.op_type)] += 1
-    print(f"{'total':27} " + "  ".join(
-        f"{f'{100 * k / max(n, 1):5.1f}%':>12} {w:4d} {dt:5.2f}s" for k, n, w, dt in
-        totals.values()).rjust(8))
+    print(f"{'total':27} " + "  ".join(C.compact_cell(*t) for t in totals.values()))
     print("our open tensors by the operator that made them (rewrite, operator: count):")
     for (kind, op), count in open_ops.most_common(25):
         print(f"  {kind:4} {op:40} {count}")

@@ -195,18 +195,9 @@ def main(argv=None):
             print(f"{name:36} onnxruntime fails: {str(e).splitlines()[0][:80]}")
             continue
         bindings = [C.input_bindings(model, f) for f in scored]
-        tensors = sorted({t for n in model.graph.node for t in n.output if t} & set(truths[0]))
-        cells = []
-        for tool, fn in C.TOOLS.items():
-            shapes, err, dt = C.timed(fn, model)
-            b = C.our_bindings(model, bindings) if tool == "shape-logic" else bindings
-            known, wrong = C.score(shapes, truths, b, tensors)
-            if tool == "shape-logic":
-                wrong += len(C.rejected(C.REQUIRES.pop(id(model), ([], None, {})), bindings))
-            for k, v in enumerate((known, len(tensors), wrong, dt)):
-                totals[tool][k] += v
-            share = f"{100 * known / max(len(tensors), 1):5.1f}%" + (f" {err}" if err else "")
-            cells.append(f"{share:>12} {wrong:4d} {dt:5.2f}s")
+        tensors, results = C.scored_tools(model, truths, bindings)
+        C.REQUIRES.pop(id(model), None)
+        cells = C.compact_cells(results, len(tensors), totals)
         C.NARROWING.pop(id(model), None)
         print(f"{name:36} {len(tensors):7d}  " + "  ".join(cells), flush=True)
         if extra:
@@ -215,9 +206,7 @@ def main(argv=None):
                   f"{missed} MISSED, {differ} DIFFER")
             for line in lines:
                 print(f"{'':40}{line}")
-    print(f"{'total':44} " + "  ".join(
-        f"{f'{100 * k / max(n, 1):5.1f}%':>12} {w:4d} {dt:5.2f}s" for k, n, w, dt in
-        totals.values()))
+    print(f"{'total':44} " + "  ".join(C.compact_cell(*t) for t in totals.values()))
 
 
 if __name__ == "__main__":
