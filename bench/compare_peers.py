@@ -118,6 +118,9 @@ def ours(model):
     REQUIRES[id(model)] = ([f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
                             if s in inputs] + sol.inequalities, sol.unmet,
                            sol.graph.symbol_map)
+    # (a fresh name is no size the graph determines, except one the import gave an input's
+    # unnamed dim, `?` or -1: a shape in it is known, as in a dim_param)
+    given = {s for x in sol.graph.inputs for d in sol.dims(x) or () for s in d.symbols()}
     shapes = {}
     for t in sol.graph.tensors():
         dims = sol.dims(t)
@@ -125,7 +128,8 @@ def ours(model):
             shapes[t] = None
             continue
         shapes[t] = [d.value if d.is_int else
-                     (None if any(s.startswith("_") for s in d.symbols()) else d)
+                     (None if any(s.startswith("_") and s not in given for s in d.symbols())
+                      else d)
                      for d in dims]
     return shapes
 
@@ -147,7 +151,8 @@ def ort_symbolic(model):
 
 def _value_info_shapes(model) -> dict:
     out = {}
-    for vi in list(model.graph.value_info) + list(model.graph.output):
+    for vi in (list(model.graph.input) + list(model.graph.value_info)
+               + list(model.graph.output)):
         tp = vi.type
         while tp.HasField("sequence_type") or tp.HasField("optional_type"):  # the element's
             tp = (tp.sequence_type if tp.HasField("sequence_type") else tp.optional_type).elem_type
@@ -173,6 +178,8 @@ def evaluate(dim, bindings: dict):
             return None
         e = dim.subs({k: Expr.const(v) for k, v in bindings.items() if k in dim.symbols()})
         return e.value if e.is_int else None
+    if dim.strip() in bindings:  # (a name as it is, `?` among them)
+        return bindings[dim.strip()]
     # (a dim_param that is no identifier, paddle2onnx's `DynamicDimension.0`, as a peer
     # writes it back: replaced by one before the names are read)
     for k in sorted((k for k in bindings if not k.isidentifier() and k in dim), key=len,
@@ -202,6 +209,26 @@ def our_bindings(model, bindings: list) -> list:
     graph.symbol_map), for scoring our shapes."""
     names = REQUIRES.get(id(model), ([], None, {}))[2]
     return [{names.get(k, k): v for k, v in b.items()} for b in bindings]
+
+
+def named_inputs(model, shapes: dict | None, truths: list, bindings: list) -> list:
+    """The bindings, and the names a tool gives the inputs' unnamed dims (`?`, -1: our
+    import's fresh names, onnxruntime's `?` as it reads it) bound to their sizes in the
+    truths; a name that stands for two sizes anywhere (paddle2onnx's `?` for a height and
+    a width) is bound nowhere, so no tool is credited for reading them as one."""
+    if not shapes:
+        return bindings
+    sizes = [{} for _ in truths]
+    for vi in model.graph.input:
+        for k, truth in enumerate(truths):
+            for d, n in zip(shapes.get(vi.name) or (), truth.get(vi.name) or ()):
+                if isinstance(n, int) and d is not None and not isinstance(d, int) and re.fullmatch(
+                        r"[A-Za-z_][A-Za-z0-9_.]*|\?", str(d).strip()):
+                    sizes[k].setdefault(str(d).strip(), set()).add(n)
+    ambiguous = {name for feed in sizes for name, ns in feed.items() if len(ns) > 1}
+    return [{**{name: ns.pop() for name, ns in feed.items() if name not in ambiguous},
+             **{k: v for k, v in b.items() if k not in ambiguous}}
+            for feed, b in zip(sizes, bindings)]
 
 
 def rejected(requires: tuple, bindings: list) -> list:
@@ -413,7 +440,8 @@ def scored_tools(model, truths: list, bindings: list) -> tuple:
     for tool, fn in TOOLS.items():
         shapes, err, dt = timed(fn, model)
         ours = tool == "shape-logic"
-        known, wrong = score(shapes, truths, our_bindings(model, bindings) if ours else bindings,
+        given = our_bindings(model, bindings) if ours else bindings
+        known, wrong = score(shapes, truths, named_inputs(model, shapes, truths, given),
                              tensors)
         if ours and id(model) in REQUIRES:
             wrong += len(rejected(REQUIRES[id(model)], bindings))

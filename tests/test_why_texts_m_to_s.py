@@ -172,6 +172,15 @@ CASES = {
         ("QuantizeLinear", [t("f32", "[2, 3]"), t("f32", "[2, 3]")], None, None, None),
         'QuantizeLinear "n": without blocks (block_size 0) the scale must be a scalar or a '
         "vector, not of rank 2"),
+    "scale_above_input": (
+        ("RMSNormalization", [t("f32", "[3, 4]"), t("f32", "[2, 3, 4]")], None, 23, None),
+        'RMSNormalization "n": its scale has rank 3, more than the input\'s 2: it must '
+        "broadcast to the input"),
+    "scale_above_input: SimplifiedLayerNormalization": (
+        ("SimplifiedLayerNormalization", [t("f32", "[3, 4]"), t("f32", "[1, 3, 4]")], None,
+         None, None),
+        'SimplifiedLayerNormalization "n": its scale has rank 3, more than the input\'s 2: '
+        "it must broadcast to the input"),
     "zero_delta": (
         ("Range", [c("i64", "[]", 1), c("i64", "[]", 10), c("i64", "[]", 0)], None, None,
          None),
