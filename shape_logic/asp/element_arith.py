@@ -17,16 +17,22 @@ from ..symbolic.expr import Expr
 
 def integer(name: str, x: Expr, y: Expr, nonneg: bool = False,
             bounds_of=bounds) -> Expr | None:
-    """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq | lt | le | gt | ge);
-    KeyError for another name. `nonneg`: x is known to be >= 0 wherever the graph runs (a
-    dim of it), whatever its bounds say. `bounds_of`: the bounds the tests and the signs
-    take (with the solve's floors: asp/floors.py)."""
+    """x `name` y (add | sub | mul | div | mod | fmod | max | min | eq | lt | le | gt | ge |
+    and | or: of bools, 1 and 0); KeyError for another name. `nonneg`: x is known to be
+    >= 0 wherever the graph runs (a dim of it), whatever its bounds say. `bounds_of`: the
+    bounds the tests and the signs take (with the solve's floors: asp/floors.py)."""
     if name in ("div", "mod", "fmod"):
         return division(name, x, y, nonneg, bounds_of)
     if name == "eq":
         return equal_test(x, y, bounds_of)
     if name in ORDER_TESTS:
         return order_test(name, x, y, bounds_of)
+    if name in ("and", "or"):  # (bools: known 1s and 0s only)
+        if not (x.is_int and y.is_int):
+            return None
+        both = (bool(x.value) and bool(y.value)) if name == "and" else (
+            bool(x.value) or bool(y.value))
+        return Expr.const(int(both))
     table = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
              "max": lambda: ops.maximum(x, y), "min": lambda: ops.minimum(x, y)}
     return table[name]()

@@ -29,7 +29,7 @@ FAMILIES = {
     ("qlinear", 3), ("qlinear_zero", 2), ("qlinear_binary", 4),  # (De)QuantizeLinear, QLinear*
     ("qlinear_unary", 3),  # QLinearLeakyRelu, QLinearSoftmax use QLinearSigmoid
     ("rand_gen", 2), ("rand_like", 3),  # the random generators
-    ("reduction", 4),  # the Reduce* family
+    ("reduction", 4), ("reduce_value", 2),  # the Reduce* family (ReduceSum, ReduceProd: values)
     ("scatter_el", 5),  # Scatter uses ScatterElements
     ("spectral_window", 3),  # Blackman, Hamming, Hann windows
 }

@@ -72,6 +72,10 @@ VALUE_CASES = {
     # (a bool's 1 and 0: OptionalHasElement -> Not -> Cast, as torch.jit.script writes it)
     "bool to int64": ([np.array([True, True, True])], 7, (), "[1, 1, 1]"),
     "bool to uint8": ([np.array([True, True])], 2, (), "[1, 1]"),
+    # (tf2onnx's strided slices: sizes through float32 back to int32)
+    "symbolic floats to int32": (["[b, s] as f32"], 6, [("Cast", {"to": 7})], "[b, s]"),
+    "symbolic floats to int16 may wrap: unknown": (["[b, s] as f32"], 5,
+                                                   [("Cast", {"to": 7})], None),
     # (integers cast to floats and back: tests/test_float_values.py)
 }
 

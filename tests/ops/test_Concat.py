@@ -70,6 +70,41 @@ def test_values_joined():
     assert sol.status == "ok" and sol.shape("r") == "[b, s, 12, 64]"
 
 
+def test_matrices_joined_along_axis_0():
+    """tf2onnx's dynamic tf.pad: pads [[0, 0], [0, 8 - n]] as a Concat of two [1, 2] int32
+    rows, transposed and flattened: each row's elements follow the previous row's, so Pad
+    gives [b, n + 8 - n] = [b, 8]."""
+    def padded(axis):
+        g = {"opset": OPSET, "inputs": {"x": {"shape": "[b, n]"}},
+             "initializers": {
+                 "top": {"dtype": "i32", "shape": [1, 2], "data": [[0, 0]]},
+                 "zero": {"dtype": "i32", "shape": [1], "data": [0]},
+                 "eight": {"dtype": "i32", "shape": [], "data": 8},
+                 "ax": {"dtype": "i64", "shape": [1], "data": [0]},
+                 "one": {"dtype": "i64", "shape": [1], "data": [1]},
+                 "two": {"dtype": "i64", "shape": [1], "data": [2]},
+                 "flat": {"dtype": "i64", "shape": [1], "data": [-1]}},
+             "nodes": [
+                 {"op": "Shape", "inputs": ["x"], "outputs": ["s"]},
+                 {"op": "Cast", "inputs": ["s"], "outputs": ["s32"], "attrs": {"to": 6}},
+                 {"op": "Slice", "inputs": ["s32", "one", "two", "ax"], "outputs": ["n1"]},
+                 {"op": "Sub", "inputs": ["eight", "n1"], "outputs": ["d"]},
+                 {"op": "Concat", "inputs": ["zero", "d"], "outputs": ["row"],
+                  "attrs": {"axis": 0}},
+                 {"op": "Unsqueeze", "inputs": ["row", "ax"], "outputs": ["row2"]},
+                 {"op": "Concat", "inputs": ["top", "row2"], "outputs": ["m"],
+                  "attrs": {"axis": axis}},
+                 {"op": "Cast", "inputs": ["m"], "outputs": ["m64"], "attrs": {"to": 7}},
+                 {"op": "Transpose", "inputs": ["m64"], "outputs": ["mt"],
+                  "attrs": {"perm": [1, 0]}},
+                 {"op": "Reshape", "inputs": ["mt", "flat"], "outputs": ["pads"]},
+                 {"op": "Pad", "inputs": ["x", "pads"], "outputs": ["y"]}]}
+        sol = solve(g)
+        assert sol.status == "ok"
+        return sol.shape("y")
+    assert padded(0) == "[b, 8]"
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=3), st.integers(1, 3), st.data())
 def test_matches_reference(shape, n, data):

@@ -17,6 +17,9 @@ test_case = case_test("Min", CASES)
 
 
 VALUE_CASES = {
+    # (float elements that are integers: tf2onnx clamps a strided slice's ends in float32)
+    "float sizes": (["[b, s] as f32", np.array([1e9, 3.0], np.float32)], None,
+                    [("Cast", {"to": 7})], "[min(1000000000, b), min(3, s)]"),
     "constants": ([i64(2, 7), i64(5, 3)], None, (), "[2, 3]"),
     "a scalar applies to every element": ([i64(2, 7), np.array(4, np.int64)], None, (), "[2, 4]"),
     "symbolic": (["[b, 8]", i64(1, 4)], None, (), "[1, 4]"),

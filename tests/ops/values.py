@@ -10,23 +10,32 @@ from shape_logic.graph import dtype_of_array
 from shape_logic.solver import solve
 
 
+# Cast's `to` for the types a Shape is cast to in the cases
+CASTS = {"f32": 1, "i32": 6, "i64": 7, "bool": 9}
+
+
 def i64(*v):
     return np.array(v, dtype=np.int64)
 
 
 def reshape_target(op, inputs, attrs=None, then=(), opset=18):
     """The shape Reshape(d, v) gives a tensor d of unknown shape, where v is op(inputs) (then
-    each op of `then` applied): it is what the rules know of op's output elements. A string
-    input "[b, s]" is the Shape of a tensor of that shape."""
+    each op of `then` applied, an op or (op, attrs)): it is what the rules know of op's output
+    elements. A string input "[b, s]" is the Shape of a tensor of that shape; "[b, s] as
+    i32" that Shape cast to int32 (as tf2onnx computes sizes)."""
     g = {"name": "values", "opset": opset, "inputs": {"d": {"dtype": "f32", "shape": "D"}},
          "initializers": {}, "nodes": []}
     names = []
     for k, a in enumerate(inputs):
         names.append(f"x{k}")
         if isinstance(a, str):
-            g["inputs"][f"t{k}"] = {"dtype": "f32", "shape": a}
+            shape, _, cast = a.partition(" as ")
+            g["inputs"][f"t{k}"] = {"dtype": "f32", "shape": shape}
             g["nodes"].append({"name": f"shape{k}", "op": "Shape", "inputs": [f"t{k}"],
-                               "outputs": [f"x{k}"]})
+                               "outputs": [f"s{k}" if cast else f"x{k}"]})
+            if cast:
+                g["nodes"].append({"name": f"cast{k}", "op": "Cast", "inputs": [f"s{k}"],
+                                   "outputs": [f"x{k}"], "attrs": {"to": CASTS[cast]}})
         else:
             g["initializers"][f"x{k}"] = {"dtype": dtype_of_array(a), "shape": list(a.shape),
                                           "data": a.tolist()}
@@ -35,8 +44,9 @@ def reshape_target(op, inputs, attrs=None, then=(), opset=18):
         node["attrs"] = attrs
     g["nodes"].append(node)
     for k, then_op in enumerate(then):
+        then_op, then_attrs = (then_op, {}) if isinstance(then_op, str) else then_op
         g["nodes"].append({"name": f"then{k}", "op": then_op, "inputs": [f"v{k}"],
-                           "outputs": [f"v{k + 1}"]})
+                           "outputs": [f"v{k + 1}"], "attrs": then_attrs})
     g["nodes"].append({"name": "r", "op": "Reshape", "inputs": ["d", f"v{len(then)}"],
                        "outputs": ["r"]})
     sol = solve(g)

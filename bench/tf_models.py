@@ -1,0 +1,125 @@
+"""Models as tf2onnx converts them from TensorFlow and Keras (bench/tf_export.py: Keras
+applications at any image size, Keras text and audio models, tf.functions of data-dependent
+and computed sizes, branches and loops). tf2onnx writes NHWC graphs with Transposes around
+every convolution, sizes through Shape, Cast and Slice, and `unk__N` dim_params for the
+dims it does not know.
+
+Per model, the three tools as bench/compare_peers.py scores them (onnxruntime's truths at
+two input sizes) and what we say the graph requires of its input sizes, checked at the
+sizes of the other feed and more (bench/pypi_models.requirements).
+
+tensorflow and tf2onnx pin a protobuf of their own, so the models are exported by another
+interpreter, once, into bench/.tf_models (ignored by git):
+
+    python bench/tf_models.py [--tf-python PATH] [--only NAME ...]
+
+--tf-python: an interpreter with tensorflow and tf2onnx (default: $SHAPE_LOGIC_TF_PYTHON;
+`python -m venv env && env/bin/pip install tensorflow-cpu tf2onnx` makes one).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import onnx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare_peers as C  # noqa: E402
+import pypi_models  # noqa: E402
+
+CACHE = os.path.join(HERE, ".tf_models")
+R = np.random.default_rng(0)
+
+
+def export(python: str | None, only: list) -> list:
+    """The names exported into CACHE, exporting those missing with `python`."""
+    names = _names()
+    missing = [n for n in (only or names) if not os.path.exists(_path(n, ".json"))]
+    if missing:
+        if not python:
+            sys.exit(f"tf_models: {', '.join(missing)} not in {CACHE}: give --tf-python")
+        subprocess.run([python, os.path.join(HERE, "tf_export.py"), CACHE, *missing],
+                       check=True)
+    return [n for n in (only or names) if os.path.exists(_path(n, ".json"))]
+
+
+def _names() -> list:
+    """The models of tf_export.MODELS, read from its text (it imports tensorflow)."""
+    import ast
+
+    tree = ast.parse(open(os.path.join(HERE, "tf_export.py")).read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "MODELS":
+            return [k.value for k in node.value.keys]
+    return []
+
+
+def _path(name: str, ext: str) -> str:
+    return os.path.join(CACHE, name + ext)
+
+
+def feeds(model, sizes: list) -> list:
+    """Random feeds at tf_export's sizes (integers in their range)."""
+    types = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+             for i in model.graph.input}
+    out = []
+    for feed in sizes:
+        f = {}
+        for name, (shape, *bounds) in feed.items():
+            if np.issubdtype(types[name], np.integer):
+                lo, hi = bounds or (0, 5)
+                f[name] = R.integers(lo, hi, shape).astype(types[name])
+            else:
+                f[name] = R.standard_normal(shape).astype(types[name])
+        out.append(f)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tf-python", default=os.environ.get("SHAPE_LOGIC_TF_PYTHON"))
+    ap.add_argument("--only", nargs="*", default=[])
+    args = ap.parse_args(argv)
+    logging.disable(logging.WARNING)
+    warnings.simplefilter("ignore")
+    import onnxruntime as ort
+
+    ort.set_default_logger_severity(4)
+    C.compile_ours()
+    totals = {t: [0, 0, 0, 0.0] for t in C.TOOLS}
+    print(f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>24}" for t in C.TOOLS))
+    for name in export(args.tf_python, args.only):
+        model = onnx.load(_path(name, ".onnx"))
+        with open(_path(name, ".json")) as f:
+            scored = feeds(model, json.load(f))
+        try:
+            truths = [C.runtime_shapes(model, f) for f in scored]
+        except Exception as e:  # noqa: BLE001 - a conversion onnxruntime cannot run
+            print(f"{name:22} onnxruntime fails: {str(e).splitlines()[0][:80]}")
+            continue
+        bindings = [C.input_bindings(model, f) for f in scored]
+        tensors, results = C.scored_tools(model, truths, bindings)
+        C.REQUIRES.pop(id(model), None)
+        cells = C.compact_cells(results, len(tensors), totals)
+        print(f"{name:22} {len(tensors):7d}  " + "  ".join(cells), flush=True)
+        wrong, missed, differ, lines = pypi_models.requirements(_path(name, ".onnx"), model,
+                                                                scored)
+        if lines:
+            print(f"{'':24}requirements at {len(scored)} sizes: {wrong} WRONG, {missed} "
+                  f"MISSED, {differ} DIFFER")
+        for line in lines:
+            print(f"{'':26}{line}")
+    n = totals["shape-logic"][1]
+    print(f"{'total':22} {n:7d}  " + "  ".join(
+        C.compact_cell(k, n, w, dt) for k, n, w, dt in totals.values()))
+
+
+if __name__ == "__main__":
+    main()
