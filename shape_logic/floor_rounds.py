@@ -17,23 +17,24 @@ import clingo
 MAX_ROUNDS = 2
 
 
-def answer_under(problem, floors: dict, cancel=None):
+def answer_under(problem, floors: dict, cancel=None, allowance: int | None = None):
     """(atoms, funcs): the fast solve of `problem` under `floors` found before it
     (floor_prefix.py), unless it has floors or ceilings of its own; one that shows a
-    conflict is solved again without them, as a round's is (_conflicted)."""
+    conflict is solved again without them, as a round's is (_conflicted). `allowance`: an
+    optional solve's computations (Functions), each grounding's."""
     if not floors or problem.floors or problem.ceilings:
-        return problem.fast_answer(cancel=cancel)
+        return problem.fast_answer(cancel=cancel, allowance=allowance)
     problem.floors = dict(floors)
-    floored = problem.fast_answer(cancel=cancel)
+    floored = problem.fast_answer(cancel=cancel, allowance=allowance)
     if not floored[0].conflicts:
         return floored
     problem.floors = {}
-    plain = problem.fast_answer(cancel=cancel)
+    plain = problem.fast_answer(cancel=cancel, allowance=allowance)
     return _conflicted(problem, plain, floored, (dict(floors), problem.ceilings),
                        _texts(floors, {}))
 
 
-def under_floors(problem, atoms, funcs, cancel=None):
+def under_floors(problem, atoms, funcs, cancel=None, allowance: int | None = None):
     """(atoms, funcs): the fast solve `atoms` of `problem`, or the last one under the floors
     it found (problem.floors then holds them; and the ceilings of If branches' own names,
     problem.ceilings: encodings/conditions.lp). A solve under floors that shows a conflict
@@ -49,7 +50,7 @@ def under_floors(problem, atoms, funcs, cancel=None):
         before = problem.floors, problem.ceilings
         problem.floors = {**problem.floors, **new}
         problem.ceilings = {**problem.ceilings, **tops}
-        floored = problem.fast_answer(cancel=cancel)
+        floored = problem.fast_answer(cancel=cancel, allowance=allowance)
         if floored[0].conflicts:
             under = problem.floors, problem.ceilings
             problem.floors, problem.ceilings = before
@@ -85,6 +86,10 @@ def _texts(floors: dict, ceilings: dict) -> dict:
             **{s: f"<= {v}" for s, v in ceilings.items()}}
 
 
+# the nodes requiring the bounds that a note names (tf2onnx's NASNet has 150 such)
+NOTE_NODES_MOST = 6
+
+
 def explained_under_bounds(problem, atoms, diagnostics) -> None:
     """Diagnostics of a graph that conflicts only under the bounds it requires (_conflicted)
     say so, and their cores hold the nodes that require them: the convolutions and
@@ -102,7 +107,10 @@ def explained_under_bounds(problem, atoms, diagnostics) -> None:
     origins = [n for n in problem.graph.nodes
                if n.op in ops and any(t in bounded for t in n.inputs if t)]
     bounds = ", ".join(f"{s} {b}" for s, b in sorted(atoms.under_bounds.items()))
-    nodes = ", ".join(f'{n.op} "{n.name}"' for n in origins) or "its nodes"
+    named = [f'{n.op} "{n.name}"' for n in origins]
+    if len(named) > NOTE_NODES_MOST:  # (all of them are in the core)
+        named[NOTE_NODES_MOST - 1:] = [f"{len(named) - NOTE_NODES_MOST + 1} more in the core"]
+    nodes = ", ".join(named) or "its nodes"
     note = (f"every run of the graph has {bounds} ({nodes} cannot run otherwise), and "
             f"there the graph has this error: it has no run at all")
     entries = core_entries(problem.graph, [clingo.Function("src", [

@@ -217,7 +217,8 @@ class Problem:
               off: Iterable[clingo.Symbol] = (), cancel=None,
               allowance: int | None = None, facts: str = "") -> tuple[Atoms, Functions]:
         """The answer set's shown atoms with every source on, or only `active` ones, or all
-        but those `off` (then within `allowance`, `facts` added; `cancel`: see control)."""
+        but those `off` (`facts` added; `cancel`: see control); each grounding within
+        `allowance` computations, when given (Abandoned past it)."""
         off = list(off)
         if active is not None:
             return self.fast_answer("".join(f"act({s})." for s in active), active=active)
@@ -226,8 +227,8 @@ class Problem:
                                     allowance=allowance)
         if self.prefix is None:
             self.prefix = prefix_floors(self)
-        atoms, funcs = answer_under(self, self.prefix, cancel)
-        return under_floors(self, atoms, funcs, cancel)
+        atoms, funcs = answer_under(self, self.prefix, cancel, allowance)
+        return under_floors(self, atoms, funcs, cancel, allowance)
 
     def fast_answer(self, extra: str = "", cancel=None, active=None,
                     allowance: int | None = None) -> tuple[Atoms, Functions]:

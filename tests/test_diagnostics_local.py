@@ -330,3 +330,29 @@ def test_what_follows_from_an_error_is_no_second_error():
     sol = shape_logic.solve(g)
     assert [d.message for d in sol.diagnostics] == ['Concat "cat" needs a.shape[1] == c.shape[1]']
 
+
+
+def test_the_neighbourhoods_solves_are_within_the_allowance(local_mode, monkeypatch):
+    # (a neighbourhood's solve is optional, as the core's are: one of tf2onnx's NASNet, its
+    # boundary sizes colliding, flooded 200k clashes for 25-40 s a grounding before its
+    # solves took the allowance)
+    from shape_logic import diagnose_local
+    from shape_logic.solver import Problem
+
+    given, local = [], []
+    original, searched = Problem.atoms, diagnose_local.local_problem
+
+    def atoms(self, *args, **kwargs):
+        if any(self is p for p in local):
+            given.append(kwargs.get("allowance"))
+        return original(self, *args, **kwargs)
+
+    def local_problem(*args, **kwargs):
+        out = searched(*args, **kwargs)
+        local.append(out)
+        return out
+
+    monkeypatch.setattr(Problem, "atoms", atoms)
+    monkeypatch.setattr(diagnose_local, "local_problem", local_problem)
+    sol = shape_logic.solve(chain(12, bad=8))
+    assert sol.status == "error" and given and None not in given

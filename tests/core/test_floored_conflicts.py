@@ -83,3 +83,16 @@ def test_an_onnx_declaration_that_only_the_floor_contradicts_is_set_aside():
     assert sol.status == "ok"
     assert sol.shape("t5") == "[s3, 2, s4]"  # (s4//2 before: wrong at every size that runs)
     assert "t5" in sol.set_aside
+
+
+def test_a_note_names_a_few_of_many_bounding_nodes():
+    # (tf2onnx's NASNet: 150 poolings and convolutions require its floors; the note names
+    # a few of them, the core holds all)
+    g = _graph()
+    g["nodes"] += [{"name": f"p{i}", "op": "MaxPool", "inputs": ["x"], "outputs": [f"q{i}"],
+                    "attrs": {"kernel_shape": [2], "strides": [2]}} for i in range(9)]
+    sol = solve(g)
+    (d,) = sol.diagnostics
+    (note,) = [n for n in d.notes if "no run" in n]
+    assert note.count('MaxPool "') == 5 and "5 more in the core" in note
+    assert {f"p{i}" for i in range(9)} <= {e["name"] for e in d.core}
