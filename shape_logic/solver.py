@@ -35,6 +35,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
+from .loop_induction import proven_invariant
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
@@ -88,6 +89,9 @@ class Problem:
     # what explaining switched off so that no conflict is left (diagnose.py); None: some
     # error was not explained
     switched_off: frozenset | None = None
+    # Loops' carried values assumed (a trial) or proven to keep their shape, as facts
+    # (loop_induction.py), in every solve
+    loop_facts: str = ""
     _sourced: str | None = None
 
     @cached_property
@@ -182,10 +186,10 @@ class Problem:
                 paths.remove(SCOPES_FILE)  # no body: no scope (scopes.py)
                 paths.remove(CONDITIONS_FILE)  # nor an If's condition
             writing = self._add_facts(ctl, sourced)
-            ctl.add("base", [], extra)
+            ctl.add("base", [], extra + self.loop_facts)
             # the rules that cannot fire on these facts are left out (asp/relevance.py)
             selected = add_program_files(ctl, paths, relevant_to=(
-                self.sourced_facts if sourced else self.facts, extra))
+                self.sourced_facts if sourced else self.facts, extra + self.loop_facts))
         except RuntimeError:
             raise program_error(messages)
         stop_if_expired(deadline.phase)
@@ -344,6 +348,14 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         t0 = time.perf_counter()
         with phase("decode"):
             decoded = decode(problem.graph, atoms)
+        if not atoms.conflicts and any(n.op == "Loop" for n in problem.graph.nodes):
+            # carried values proven to keep their shape: solved again with them
+            problem.loop_facts = proven_invariant(problem, decoded)
+            if problem.loop_facts:
+                atoms.release_control()
+                atoms, funcs = problem.atoms()
+                with phase("decode"):
+                    decoded = decode(problem.graph, atoms)
         atoms.release_control()  # (nothing needs the grounded control now)
         # an ONNX model's declared outputs that disagree with the graph are set aside
         problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(

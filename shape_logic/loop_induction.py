@@ -1,0 +1,133 @@
+"""Loop-carried values that keep their shape, proven by induction (rules/Loop.lp).
+
+A carried value may change its shape from one iteration to the next, so Loop.lp solves the
+body for an input of any shape, and shares one shape between the initial value, the body's
+input and output and the final value only when equal-shape edges lead from the body's input
+to its output. A tf2onnx LSTM's state goes through a MatMul and a masked select broadcast
+against [b, 1]: no such chain, and its final state kept no size.
+
+Induction shows more: if the body, given an input of the initial value's shape, gives an
+output of that shape, every iteration's input has it (the first one's is the initial value).
+So a trial solve assumes it (`loop_assumed(N, K)`: the body's input gets the initial value's
+shape, as an invariant value's does) and reads the body's output; where every assumed value's
+output has its input's shape (each axis the same expression, or the same fresh name: equal
+axes), the values are invariant (`loop_kept(N, K)`), for the graph's solve and every later
+one. A trial that fails for some value is tried again without it.
+
+What the trial derives must rest on the assumption about the body's input alone, not on
+what follows from the final value: the loop's outputs have the initial value's shape only
+if the values are invariant, and were the trial to let the graph downstream bind the initial
+value's sizes through them (a weight's size met after the loop), an output could match its
+input only under that binding. So the trial solves the loop and its ancestors only (the
+nodes that make its inputs and what its body reads around it): nothing reads its outputs.
+Loops are proven one at a time in the graph's order, those before with what was proven.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+# trials of one loop: a value that fails is dropped and the rest tried again
+MAX_TRIALS = 3
+
+
+def proven_invariant(problem, decoded) -> str:
+    """The facts `loop_kept(N, K).` of the top-level Loops' carried values proven to keep
+    their shape (\"\" when none is, or no Loop leaves one open); trial solves as needed."""
+    loops = [n for n in problem.graph.nodes if n.op == "Loop" and "body" in n.bodies]
+    kept: list[str] = []
+    for loop in loops:
+        open_values = _open(loop, decoded)
+        for _ in range(MAX_TRIALS if open_values else 0):
+            held = _trial(problem, loop, open_values, "".join(kept))
+            if held is None:
+                break
+            if held == open_values:
+                kept += [f"loop_kept({_q(loop.name)},{k})." for k in held]
+                break
+            open_values = held
+    return "".join(kept)
+
+
+def _open(loop, decoded) -> list[int]:
+    """The carried values (input numbers) of `loop` whose body input and output the solve
+    does not give one shape, with an initial value of known rank (a tensor)."""
+    ins, outs = loop.bodies["body"]
+    out = []
+    for k in range(2, len(loop.inputs)):
+        v = loop.inputs[k]
+        if not v or k >= len(ins) or k - 1 >= len(outs) or v in decoded.sequences or \
+                v in decoded.optionals:
+            continue
+        initial = decoded.shapes.get(v)
+        if initial is None or initial.dims is None:
+            continue
+        b, o = decoded.shapes.get(ins[k]), decoded.shapes.get(outs[k - 1])
+        if b is None or o is None or b.dims is None or b.dims != o.dims:
+            out.append(k)
+    return out
+
+
+def _trial(problem, loop, values: list[int], kept: str) -> list[int] | None:
+    """The values among `values` whose body output has the body input's shape when the
+    body's input is assumed to have the initial value's, in a solve of the loop and its
+    ancestors; None when that solve conflicts."""
+    from .decode import decode
+    from .rule_selection import select_rules
+    from .solver import Problem
+
+    sub = _ancestors(problem.graph, loop)
+    rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
+    trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
+                    foreign=foreign)
+    trial.loop_facts = kept + "".join(f"loop_assumed({_q(loop.name)},{k})." for k in values)
+    atoms, _ = trial.atoms()
+    try:
+        if atoms.conflicts:
+            return None
+        decoded = decode(sub, atoms)
+    finally:
+        atoms.release_control()
+    ins, outs = loop.bodies["body"]
+    held = []
+    for k in values:
+        b, o = decoded.shapes.get(ins[k]), decoded.shapes.get(outs[k - 1])
+        if b is not None and o is not None and b.dims is not None and b.dims == o.dims:
+            held.append(k)
+    return held
+
+
+def _ancestors(graph, loop):
+    """The graph of `loop` and the nodes it depends on: those making its inputs and the
+    tensors its body reads, theirs, and so on (bodies of those nodes included); no outputs
+    declared, no annotations beyond those tensors."""
+    producer = graph.producer()
+    inside: dict[str, list] = {}  # top-level node -> its body nodes (nested ones too)
+    for b in graph.body_nodes:
+        if b.scope:
+            inside.setdefault(b.scope[0][0], []).append(b)
+    kept: set[str] = set()
+    stack = [loop]
+    while stack:
+        n = stack.pop()
+        if n.name in kept:
+            continue
+        kept.add(n.name)
+        reads = [t for m in [n] + inside.get(n.name, []) for t in m.inputs if t]
+        stack.extend(p for t in reads if (p := producer.get(t)) is not None
+                     and p.name not in kept)
+    nodes = [n for n in graph.nodes if n.name in kept]
+    body_nodes = [b for b in graph.body_nodes if b.scope and b.scope[0][0] in kept]
+    # (annotations of the loop's ancestors only: not of its outputs nor of its body's
+    # tensors, which would state what the trial is to show)
+    made = {t for n in nodes if n is not loop for t in n.outputs if t}
+    tensors = {t for n in nodes + body_nodes for t in n.inputs + n.outputs if t}
+    return replace(graph, nodes=nodes, body_nodes=body_nodes, outputs={},
+                   annotations={t: a for t, a in graph.annotations.items()
+                                if t in made or t in graph.inputs},
+                   initializers={t: i for t, i in graph.initializers.items() if t in tensors})
+
+
+def _q(name: str) -> str:
+    from .facts import quote
+
+    return quote(name)
