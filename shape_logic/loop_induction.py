@@ -30,6 +30,21 @@ from dataclasses import replace
 MAX_TRIALS = 3
 
 
+def with_invariant_loops(problem, atoms, funcs, decoded) -> tuple:
+    """(atoms, funcs, decoded) of the graph's solve, solved again with the carried values
+    proven to keep their shape (problem.loop_facts, for every later solve too) if any."""
+    if atoms.conflicts or not any(n.op == "Loop" for n in problem.graph.nodes):
+        return atoms, funcs, decoded
+    from .decode import decode
+
+    problem.loop_facts = proven_invariant(problem, decoded)
+    if not problem.loop_facts:
+        return atoms, funcs, decoded
+    atoms.release_control()
+    atoms, funcs = problem.atoms()
+    return atoms, funcs, decode(problem.graph, atoms)
+
+
 def proven_invariant(problem, decoded) -> str:
     """The facts `loop_kept(N, K).` of the top-level Loops' carried values proven to keep
     their shape (\"\" when none is, or no Loop leaves one open); trial solves as needed."""

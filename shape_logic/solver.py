@@ -35,7 +35,7 @@ from .graph import Graph
 from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
-from .loop_induction import proven_invariant
+from .loop_induction import with_invariant_loops
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
@@ -348,14 +348,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         t0 = time.perf_counter()
         with phase("decode"):
             decoded = decode(problem.graph, atoms)
-        if not atoms.conflicts and any(n.op == "Loop" for n in problem.graph.nodes):
-            # carried values proven to keep their shape: solved again with them
-            problem.loop_facts = proven_invariant(problem, decoded)
-            if problem.loop_facts:
-                atoms.release_control()
-                atoms, funcs = problem.atoms()
-                with phase("decode"):
-                    decoded = decode(problem.graph, atoms)
+        atoms, funcs, decoded = with_invariant_loops(problem, atoms, funcs, decoded)
         atoms.release_control()  # (nothing needs the grounded control now)
         # an ONNX model's declared outputs that disagree with the graph are set aside
         problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
