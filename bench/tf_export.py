@@ -136,6 +136,39 @@ def control_ops():
     return f, [spec(None, None, name="x"), spec(None, dtype=tf.int32, name="lengths")]
 
 
+def unet():
+    """A small U-Net: strided convolutions down, Conv2DTranspose up, skips joined by
+    Concatenate (sizes that halve and double: multiples of 4 meet). (Keras 3's
+    UpSampling2D takes no image of unknown size in a tf.function.)"""
+    keras.utils.set_random_seed(0)
+    img = keras.Input((None, None, 3))
+    d1 = keras.layers.Conv2D(8, 3, strides=2, padding="same", activation="relu")(img)
+    d2 = keras.layers.Conv2D(16, 3, strides=2, padding="same", activation="relu")(d1)
+    u1 = keras.layers.Conv2DTranspose(8, 3, strides=2, padding="same")(d2)
+    u1 = keras.layers.Concatenate()([u1, d1])
+    u2 = keras.layers.Conv2DTranspose(4, 3, strides=2, padding="same")(u1)
+    out = keras.layers.Conv2D(2, 1)(keras.layers.Concatenate()([u2, img]))
+    m = keras.Model(img, out)
+    return (lambda x: m(x)), [spec(None, None, None, 3, name="image")]
+
+
+def detection_ops():
+    """Post-processing as detectors write it: non-max suppression of scored boxes, a top-k
+    of a fraction of them, gathers by the kept indices, a sort and segment sums."""
+    def f(boxes, scores, seg):
+        keep = tf.image.non_max_suppression(boxes, scores, max_output_size=10,
+                                            iou_threshold=0.5)
+        kept = tf.gather(boxes, keep)
+        order = tf.argsort(scores, direction="DESCENDING")
+        ranked = tf.gather(scores, order)
+        sums = tf.math.unsorted_segment_sum(scores, seg, num_segments=4)
+        rolled = tf.roll(boxes, shift=1, axis=0)
+        band = tf.linalg.band_part(tf.tensordot(boxes, boxes, [[1], [1]]), 0, -1)
+        return kept, ranked, sums, rolled, band
+    return f, [spec(None, 4, name="boxes"), spec(None, name="scores"),
+               spec(None, dtype=tf.int32, name="segments")]
+
+
 def feeds(*sizes, **ranges):
     """Per feed, per input: [shape] or [shape, low, high] for integers."""
     return [{k: [list(v)] + ranges.get(k, []) for k, v in s.items()} for s in sizes]
@@ -166,6 +199,10 @@ MODELS = {
                                  k=[0, 4])),
     "arithmetic_ops": (arithmetic_ops, feeds({"img": (2, 10, 12, 3), "signal": (2, 100)},
                                              {"img": (1, 7, 9, 3), "signal": (3, 64)})),
+    "unet": (unet, feeds({"image": (1, 64, 96, 3)}, {"image": (2, 32, 48, 3)})),
+    "detection_ops": (detection_ops, feeds({"boxes": (9, 4), "scores": (9,), "segments": (9,)},
+                                           {"boxes": (20, 4), "scores": (20,),
+                                            "segments": (20,)}, segments=[0, 4])),
     "control_ops": (control_ops, feeds({"x": (2, 12), "lengths": (2,)},
                                        {"x": (3, 5), "lengths": (3,)}, lengths=[0, 5])),
 }
