@@ -171,41 +171,52 @@ def requirements(path, model, feeds) -> tuple:
     return wrong, missed, differ, lines
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="*", default=[])
-    args = ap.parse_args(argv)
+def quiet_peers() -> None:
+    """onnx's and onnxruntime's warnings and logs off, our modules compiled (compare_peers)."""
     logging.disable(logging.WARNING)
     warnings.simplefilter("ignore")
     import onnxruntime as ort
 
     ort.set_default_logger_severity(4)
     C.compile_ours()
+
+
+def score_file(name: str, path: str, scored: list, extra: list, totals: dict,
+               width: int = 36) -> None:
+    """One line of the three tools on the model at `path` (onnxruntime's truths at the
+    `scored` feeds, totals added up), then what we require of its input sizes checked at
+    the `extra` feeds (requirements)."""
+    model = onnx.load(path)
+    try:
+        truths = [C.runtime_shapes(model, f) for f in scored]
+    except Exception as e:  # noqa: BLE001 - a model onnxruntime cannot run
+        print(f"{name:{width}} onnxruntime fails: {str(e).splitlines()[0][:80]}")
+        return
+    bindings = [C.input_bindings(model, f) for f in scored]
+    tensors, results = C.scored_tools(model, truths, bindings)
+    C.REQUIRES.pop(id(model), None)
+    C.NARROWING.pop(id(model), None)
+    cells = C.compact_cells(results, len(tensors), totals)
+    print(f"{name:{width}} {len(tensors):7d}  " + "  ".join(cells), flush=True)
+    if extra:
+        wrong, missed, differ, lines = requirements(path, model, extra)
+        print(f"{'':{width + 2}}requirements at {len(extra)} sizes: {wrong} WRONG, "
+              f"{missed} MISSED, {differ} DIFFER")
+        for line in lines:
+            print(f"{'':{width + 4}}{line}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", default=[])
+    args = ap.parse_args(argv)
+    quiet_peers()
     totals = {t: [0, 0, 0, 0.0] for t in C.TOOLS}
     print(f"{'model':36} {'tensors':>7}  " + "  ".join(f"{t:>24}" for t in C.TOOLS))
     for path in fetch():
         name = os.path.basename(path)
-        if args.only and name not in args.only:
-            continue
-        model = onnx.load(path)
-        scored, extra = SIZES[name]
-        try:
-            truths = [C.runtime_shapes(model, f) for f in scored]
-        except Exception as e:  # noqa: BLE001
-            print(f"{name:36} onnxruntime fails: {str(e).splitlines()[0][:80]}")
-            continue
-        bindings = [C.input_bindings(model, f) for f in scored]
-        tensors, results = C.scored_tools(model, truths, bindings)
-        C.REQUIRES.pop(id(model), None)
-        cells = C.compact_cells(results, len(tensors), totals)
-        C.NARROWING.pop(id(model), None)
-        print(f"{name:36} {len(tensors):7d}  " + "  ".join(cells), flush=True)
-        if extra:
-            wrong, missed, differ, lines = requirements(path, model, extra)
-            print(f"{'':38}requirements at {len(extra)} more sizes: {wrong} WRONG, "
-                  f"{missed} MISSED, {differ} DIFFER")
-            for line in lines:
-                print(f"{'':40}{line}")
+        if not args.only or name in args.only:
+            score_file(name, path, *SIZES[name], totals)
     print(f"{'total':44} " + "  ".join(C.compact_cell(*t) for t in totals.values()))
 
 

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import onnx
@@ -87,35 +85,15 @@ def main(argv=None):
     ap.add_argument("--tf-python", default=os.environ.get("SHAPE_LOGIC_TF_PYTHON"))
     ap.add_argument("--only", nargs="*", default=[])
     args = ap.parse_args(argv)
-    logging.disable(logging.WARNING)
-    warnings.simplefilter("ignore")
-    import onnxruntime as ort
-
-    ort.set_default_logger_severity(4)
-    C.compile_ours()
+    pypi_models.quiet_peers()
     totals = {t: [0, 0, 0, 0.0] for t in C.TOOLS}
     print(f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>24}" for t in C.TOOLS))
     for name in export(args.tf_python, args.only):
-        model = onnx.load(_path(name, ".onnx"))
         with open(_path(name, ".json")) as f:
-            scored = feeds(model, json.load(f))
-        try:
-            truths = [C.runtime_shapes(model, f) for f in scored]
-        except Exception as e:  # noqa: BLE001 - a conversion onnxruntime cannot run
-            print(f"{name:22} onnxruntime fails: {str(e).splitlines()[0][:80]}")
-            continue
-        bindings = [C.input_bindings(model, f) for f in scored]
-        tensors, results = C.scored_tools(model, truths, bindings)
-        C.REQUIRES.pop(id(model), None)
-        cells = C.compact_cells(results, len(tensors), totals)
-        print(f"{name:22} {len(tensors):7d}  " + "  ".join(cells), flush=True)
-        wrong, missed, differ, lines = pypi_models.requirements(_path(name, ".onnx"), model,
-                                                                scored)
-        if lines:
-            print(f"{'':24}requirements at {len(scored)} sizes: {wrong} WRONG, {missed} "
-                  f"MISSED, {differ} DIFFER")
-        for line in lines:
-            print(f"{'':26}{line}")
+            sizes = json.load(f)
+        scored = feeds(onnx.load(_path(name, ".onnx")), sizes)
+        # (what we require checked at the scored sizes: tf_export gives no others)
+        pypi_models.score_file(name, _path(name, ".onnx"), scored, scored, totals, 22)
     n = totals["shape-logic"][1]
     print(f"{'total':22} {n:7d}  " + "  ".join(
         C.compact_cell(k, n, w, dt) for k, n, w, dt in totals.values()))
