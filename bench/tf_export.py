@@ -1,7 +1,7 @@
 """Models as tf2onnx converts them from TensorFlow and Keras, for bench/tf_models.py. Run by
 an interpreter that has tensorflow and tf2onnx (not ours: they pin their own protobuf),
 
-    python bench/tf_export.py OUTDIR [NAME ...]
+    python bench/tf_export.py [--opset N] OUTDIR [NAME ...]
 
 writes OUTDIR/NAME.onnx and OUTDIR/NAME.json (the sizes to run it at: per feed, per input, its
 shape and the range its integers are drawn from). Random weights, dynamic batch and sizes:
@@ -208,22 +208,25 @@ MODELS = {
 }
 
 
-def export(name: str, outdir: str) -> None:
+def export(name: str, outdir: str, opset: int = OPSET) -> None:
     build, sizes = MODELS[name]
     fn, signature = build()
     function = tf.function(fn, input_signature=signature)
-    tf2onnx.convert.from_function(function, input_signature=signature, opset=OPSET,
+    tf2onnx.convert.from_function(function, input_signature=signature, opset=opset,
                                   output_path=os.path.join(outdir, name + ".onnx"))
     with open(os.path.join(outdir, name + ".json"), "w") as f:
         json.dump(sizes, f)
 
 
 def main(argv):
+    opset = OPSET
+    if argv[:1] == ["--opset"]:
+        opset, argv = int(argv[1]), argv[2:]
     outdir, names = argv[0], argv[1:] or list(MODELS)
     os.makedirs(outdir, exist_ok=True)
     for name in names:
         try:
-            export(name, outdir)
+            export(name, outdir, opset)
             print(name, "ok", flush=True)
         except Exception as e:  # noqa: BLE001 - one model tf2onnx cannot convert is a result
             print(name, "fails:", str(e).splitlines()[0][:200] if str(e) else type(e).__name__,

@@ -11,10 +11,13 @@ sizes of the other feed and more (bench/pypi_models.requirements).
 tensorflow and tf2onnx pin a protobuf of their own, so the models are exported by another
 interpreter, once, into bench/.tf_models (ignored by git):
 
-    python bench/tf_models.py [--tf-python PATH] [--only NAME ...]
+    python bench/tf_models.py [--tf-python PATH] [--opset N] [--only NAME ...]
 
 --tf-python: an interpreter with tensorflow and tf2onnx (default: $SHAPE_LOGIC_TF_PYTHON;
-`python -m venv env && env/bin/pip install tensorflow-cpu tf2onnx` makes one).
+`python -m venv env && env/bin/pip install tensorflow-cpu tf2onnx` makes one). --opset: the
+ONNX opset tf2onnx converts to (default 17; others into bench/.tf_models/opsetN): tf2onnx
+lowers differently by opset (at 11 it writes Einsum, which opset 12 brought, with an
+attribute N of TensorFlow's, and onnxruntime and we refuse the file).
 """
 from __future__ import annotations
 
@@ -36,14 +39,19 @@ CACHE = os.path.join(HERE, ".tf_models")
 R = np.random.default_rng(0)
 
 
-def export(python: str | None, only: list) -> list:
-    """The names exported into CACHE, exporting those missing with `python`."""
+def export(python: str | None, only: list, opset: int | None = None) -> list:
+    """The names exported into CACHE (for another `opset`, its own directory), exporting
+    those missing with `python`."""
+    global CACHE
+    if opset is not None:
+        CACHE = os.path.join(HERE, ".tf_models", f"opset{opset}")
     names = _names()
     missing = [n for n in (only or names) if not os.path.exists(_path(n, ".json"))]
     if missing:
         if not python:
             sys.exit(f"tf_models: {', '.join(missing)} not in {CACHE}: give --tf-python")
-        subprocess.run([python, os.path.join(HERE, "tf_export.py"), CACHE, *missing],
+        subprocess.run([python, os.path.join(HERE, "tf_export.py"),
+                        *(["--opset", str(opset)] if opset else []), CACHE, *missing],
                        check=True)
     return [n for n in (only or names) if os.path.exists(_path(n, ".json"))]
 
@@ -83,12 +91,13 @@ def feeds(model, sizes: list) -> list:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tf-python", default=os.environ.get("SHAPE_LOGIC_TF_PYTHON"))
+    ap.add_argument("--opset", type=int)
     ap.add_argument("--only", nargs="*", default=[])
     args = ap.parse_args(argv)
     pypi_models.quiet_peers()
     totals = {t: [0, 0, 0, 0.0] for t in C.TOOLS}
     print(f"{'model':22} {'tensors':>7}  " + "  ".join(f"{t:>24}" for t in C.TOOLS))
-    for name in export(args.tf_python, args.only):
+    for name in export(args.tf_python, args.only, args.opset):
         with open(_path(name, ".json")) as f:
             sizes = json.load(f)
         scored = feeds(onnx.load(_path(name, ".onnx")), sizes)
