@@ -7,10 +7,11 @@ writes OUTDIR/NAME.onnx and OUTDIR/NAME.json (the sizes to run it at: per feed, 
 shape and the range its integers are drawn from). Random weights, dynamic batch and sizes:
 Keras applications without their top (any image size), Keras text and audio models (an LSTM
 tagger, a bidirectional GRU, a transformer encoder with a padding mask, a 1-D convolutional
-net) and tf.functions of the ops whose shapes are data or arithmetic (resizing by a computed
-size, boolean masks, top-k by a fraction of the length, unique, gather_nd, strided slices with
-ellipsis and new axes, einsum, cond, while_loop, sequence masks, space_to_depth, reflect
-padding, cumsum, one_hot, frames).
+net, a U-Net of transposed convolutions) and tf.functions of the ops whose shapes are data or
+arithmetic (resizing by a computed size, boolean masks, top-k by a fraction of the length,
+unique, gather_nd, strided slices with ellipsis and new axes, einsum, cond, while_loop,
+sequence masks, space_to_depth, reflect padding, cumsum, one_hot, frames, non-max
+suppression, segment sums, causal convolutions, group normalization, batched gathers).
 """
 import json
 import os
@@ -169,6 +170,23 @@ def detection_ops():
                spec(None, dtype=tf.int32, name="segments")]
 
 
+def signal_ops():
+    """Sequences: a dilated causal convolution, a gather with batch dims, a scatter update,
+    a group normalization. (tf2onnx converts an STFT's or rfft's complex values only into
+    the magnitudes of some patterns, and no searchsorted.)"""
+    keras.utils.set_random_seed(0)
+    causal = keras.layers.Conv1D(4, 3, padding="causal", dilation_rate=2)
+    norm = keras.layers.GroupNormalization(groups=2)
+
+    def f(wave, idx):
+        conv = causal(wave[:, :, tf.newaxis])
+        picked = tf.gather(wave, idx, axis=1, batch_dims=1)
+        upd = tf.tensor_scatter_nd_update(wave, tf.constant([[0]]), tf.zeros_like(wave[:1]))
+        grouped = norm(conv)
+        return conv, picked, upd, grouped
+    return f, [spec(None, None, name="wave"), spec(None, None, dtype=tf.int32, name="idx")]
+
+
 def feeds(*sizes, **ranges):
     """Per feed, per input: [shape] or [shape, low, high] for integers."""
     return [{k: [list(v)] + ranges.get(k, []) for k, v in s.items()} for s in sizes]
@@ -203,6 +221,8 @@ MODELS = {
     "detection_ops": (detection_ops, feeds({"boxes": (9, 4), "scores": (9,), "segments": (9,)},
                                            {"boxes": (20, 4), "scores": (20,),
                                             "segments": (20,)}, segments=[0, 4])),
+    "signal_ops": (signal_ops, feeds({"wave": (2, 200), "idx": (2, 5)},
+                                     {"wave": (1, 333), "idx": (1, 7)}, idx=[0, 100])),
     "control_ops": (control_ops, feeds({"x": (2, 12), "lengths": (2,)},
                                        {"x": (3, 5), "lengths": (3,)}, lengths=[0, 5])),
 }
