@@ -1,0 +1,79 @@
+"""Models as tf2onnx 1.17 converted them from TensorFlow 2.21 and Keras 3 (opset 17, random
+weights: bench/tf_export.py wrote tests/models/tf2onnx/, each beside the sizes it runs at).
+Every dim we state is onnxruntime's at both sizes, and what tf2onnx's conversions compute
+with is followed: int32 sizes, strided slices clamped in float32, dynamic pads, einsum's
+ReduceProd of sizes, Keras RNNs as Loops whose state keeps its shape (induction)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+import shape_logic
+from tests.onnx_graphs import open_tensors_checking_the_rest
+
+HERE = Path(__file__).parent / "models" / "tf2onnx"
+R = np.random.default_rng(0)
+
+
+def model_and_feeds(name: str):
+    model = onnx.load(HERE / f"{name}.onnx")
+    types = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+             for i in model.graph.input}
+    feeds = []
+    for feed in json.loads((HERE / f"{name}.json").read_text()):
+        f = {}
+        for k, (shape, *bounds) in feed.items():
+            f[k] = (R.integers(*(bounds or (0, 5)), shape).astype(types[k])
+                    if np.issubdtype(types[k], np.integer) else
+                    R.standard_normal(shape).astype(types[k]))
+        feeds.append(f)
+    return model, feeds
+
+
+def produced(model) -> set:
+    return {t for n in model.graph.node for t in n.output if t}
+
+
+# model -> the tensors left open (a dim in a name of its own), at most; what remains open
+# is the data's or the loops' trip counts
+OPEN_AT_MOST = {"transformer_encoder": 0, "unet": 2, "conv1d_audio": 0, "lstm_tagger": 5,
+                "bigru_classifier": 6, "arithmetic_ops": 8, "control_ops": 2}
+
+
+@pytest.mark.parametrize("name", sorted(OPEN_AT_MOST))
+def test_every_stated_dim_is_onnxruntimes(name):
+    model, feeds = model_and_feeds(name)
+    sol = shape_logic.solve(model)
+    assert sol.status == "ok"
+    assert not [w for w in sol.warnings if w.startswith("arithmetic gave up")]
+    # (tf2onnx declares the outputs with names of its own: those it keeps are open)
+    inputs = {s for i in model.graph.input for d in sol.dims(i.name) or () for s in d.symbols()}
+    opened = {t for t in open_tensors_checking_the_rest(model, sol, feeds) if t in produced(model)}
+    named = {t for t in produced(model) if sol.dims(t) is not None
+             and all(d.symbols() <= inputs for d in sol.dims(t))}
+    assert len(opened | (produced(model) - named)) <= OPEN_AT_MOST[name]
+
+
+def test_a_keras_lstm_state_keeps_its_shape():
+    # (tf2onnx's Loop: the masked state goes through a MatMul and products broadcast
+    # against the step's mask [b, 1]; loop_induction.py proves [b, 24])
+    model, _ = model_and_feeds("lstm_tagger")
+    sol = shape_logic.solve(model)
+    loop = next(n for n in model.graph.node if n.op_type == "Loop")
+    batch = str(sol.dims("tokens")[0])
+    for state in loop.output[1:4]:
+        assert sol.shape(state) == f"[{batch}, 24]"
+
+
+def test_tf_strided_slice_ends_are_followed():
+    # img[:, :h//2*2, :w//2*2]: tf2onnx clamps the ends in float32 (Max(Cast(end), -1e9)),
+    # picks 1e9 for a masked one (Where(Equal(end, 1e9) and Less(stride, 0), ..)): axis 0
+    # ends at min(1e9, n), exactly, as ONNX's Slice clamps it (the others' ends are int32
+    # products of sizes, not followed: Mul.lp)
+    model, _ = model_and_feeds("arithmetic_ops")
+    sol = shape_logic.solve(model)
+    n = str(sol.dims("img")[0])
+    dims = [str(d) for d in sol.dims("strided_slice_4:0")]
+    assert dims[0] == f"min(1000000000, {n})" and dims[3] == "3"
