@@ -2,7 +2,8 @@
 weights: bench/tf_export.py wrote tests/models/tf2onnx/, each beside the sizes it runs at).
 Every dim we state is onnxruntime's at both sizes, and what tf2onnx's conversions compute
 with is followed: int32 sizes, strided slices clamped in float32, dynamic pads, einsum's
-ReduceProd of sizes, Keras RNNs as Loops whose state keeps its shape (induction)."""
+ReduceProd of sizes, Keras RNNs as Loops whose state keeps its shape (induction). Our
+executor computes what onnxruntime does."""
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import onnx
 import pytest
 
 import shape_logic
-from tests.onnx_graphs import open_tensors_checking_the_rest
+from tests.onnx_graphs import assert_same_outputs, open_tensors_checking_the_rest
 
 HERE = Path(__file__).parent / "models" / "tf2onnx"
 R = np.random.default_rng(0)
@@ -54,6 +55,14 @@ def test_every_stated_dim_is_onnxruntimes(name):
     named = {t for t in produced(model) if sol.dims(t) is not None
              and all(d.symbols() <= inputs for d in sol.dims(t))}
     assert len(opened | (produced(model) - named)) <= OPEN_AT_MOST[name]
+
+
+@pytest.mark.parametrize("name", sorted(OPEN_AT_MOST))
+def test_the_executor_computes_what_onnxruntime_does(name):
+    # (the executor checks every tensor against the inferred shapes as it runs; tf2onnx's
+    # nearest resize at TensorFlow's half-pixel coordinates among the kernels)
+    model, feeds = model_and_feeds(name)
+    assert_same_outputs(model, feeds)
 
 
 def test_a_keras_lstm_state_keeps_its_shape():

@@ -33,8 +33,43 @@ class Resize(Kernel):
         for name, v in (("scales", scales), ("sizes", sizes)):  # (the reference ignores more)
             if v is not None and np.asarray(v).size != n:
                 raise self.fail(f"{np.asarray(v).size} {name} for {n} axes")
+        if attrs["coordinate_transformation_mode"] == "tf_half_pixel_for_nn":
+            return tf_half_pixel_nearest(self, x, scales, sizes, attrs)
         (y,) = Reference._run(None, x, roi, scales, sizes, **attrs)
         return y.astype(x.dtype)
+
+
+# nearest_mode -> the input coordinate of a real one, as onnxruntime rounds it (a half to
+# the floor, a half up - its std::round of a positive -, down, up)
+NEAREST = {"round_prefer_floor": lambda v: np.where(v == np.floor(v) + 0.5, np.floor(v),
+                                                    np.round(v)),
+           "round_prefer_ceil": lambda v: np.floor(v + 0.5), "floor": np.floor,
+           "ceil": np.ceil}
+
+
+def tf_half_pixel_nearest(kernel, x, scales, sizes, attrs):
+    """Nearest neighbours at TensorFlow's half-pixel coordinates (tf2onnx writes them for
+    tf.image.resize's nearest mode; onnx's reference has no such mode): output i of an
+    axis scaled by s reads input (i + 0.5) / s, rounded by nearest_mode and clamped to the
+    axis, in float32 as onnxruntime's source computes it ((i + 0.5f) / scale, the scale of
+    `sizes` output / input; an axis of its own size is copied). Where the exact coordinate
+    is a tie (7 to 1: 3.5) onnxruntime's build may round the other way (it gives 4 for
+    round_prefer_ceil, where the float32 quotient is 3.4999998)."""
+    if attrs["mode"] != "nearest":
+        raise kernel.fail(f"coordinate_transformation_mode 'tf_half_pixel_for_nn' is for "
+                          f"mode 'nearest', not {attrs['mode']!r}")
+    axes = list(range(x.ndim)) if attrs.get("axes") is None else attrs["axes"]
+    values = np.asarray(scales if sizes is None else sizes).reshape(-1)
+    for axis, v in zip(axes, values):
+        d = x.shape[axis]
+        out = int(v) if sizes is not None else int(np.floor(d * np.float32(v)))
+        if out == d:  # (onnxruntime copies an axis of the same size)
+            continue
+        scale = np.float32(out) / np.float32(d) if sizes is not None else np.float32(v)
+        where = (np.arange(out, dtype=np.float32) + np.float32(0.5)) / scale
+        index = NEAREST[attrs["nearest_mode"]](where).astype(np.int64)
+        x = np.take(x, np.clip(index, 0, d - 1), axis=axis)
+    return x
 
 
 def simple_nearest(kernel, x, scales):

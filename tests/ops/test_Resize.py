@@ -1,5 +1,6 @@
 """Resize: rules/Resize.lp on data cases, and against onnx's reference."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import load_kernel
@@ -146,3 +147,29 @@ def test_an_output_of_another_rank_does_not_feed_the_aspect_ratio_back():
     assert sol.status == "error"
     graph["outputs"]["y"]["shape"] = "[7, 2, h, w]"
     assert solve(graph, explain=False).shape("y") == "[7, 2, h, w]"
+
+
+@pytest.mark.parametrize("nearest_mode", ["floor", "round_prefer_floor", "round_prefer_ceil",
+                                          "ceil"])
+def test_tf_half_pixel_nearest_matches_onnxruntime(nearest_mode):
+    # (tf2onnx writes the mode for tf.image.resize's nearest; onnx's reference has none).
+    # Every length 1..12 to 1..30 of an axis; where an exact coordinate (i + 0.5) * d / out
+    # is a tie of the mode (an integer for floor and ceil, a half for the others) float
+    # rounding decides, and onnxruntime's build rounds some the other way: those are left
+    from fractions import Fraction
+
+    attrs = {"mode": "nearest", "coordinate_transformation_mode": "tf_half_pixel_for_nn",
+             "nearest_mode": nearest_mode}
+    tie = Fraction(0) if nearest_mode in ("floor", "ceil") else Fraction(1, 2)
+    compared = 0
+    for d in range(1, 13):
+        x = np.arange(d, dtype=np.float32).reshape(1, 1, 1, d)
+        for out in range(1, 31):
+            if out != d and any((Fraction(2 * i + 1, 2) * d / out) % 1 == tie
+                                for i in range(out)):
+                continue
+            want = _ort_resize(x, [1, 1, 1, out], attrs)
+            (y,) = load_kernel("Resize")(attrs)(x, None, None, i64(1, 1, 1, out))
+            np.testing.assert_array_equal(y, want, err_msg=f"{d} -> {out}")
+            compared += 1
+    assert compared > 200
