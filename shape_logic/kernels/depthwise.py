@@ -128,7 +128,12 @@ class DepthwisePlan:
         mg = out.shape[2]
         dtype = w3.dtype
         u_pitch, v_pitch = self.pitches(n * c, flat.dtype)
-        u = scratch("depthwise U", (len(self.cols), u_pitch), flat.dtype)
+        # U is the buffer `split` wrote the phases into (flat views it): asked for again, a
+        # scratch buffer past scratch.LIMIT is a new array, not the one split filled (a
+        # [1, 16, 400, 304] depthwise convolution computed on garbage)
+        u = flat.base if isinstance(flat.base, np.ndarray) and \
+            flat.base.shape == (len(self.cols), u_pitch) else \
+            scratch("depthwise U", (len(self.cols), u_pitch), flat.dtype)
         v = scratch("depthwise V", (mg * len(self.leads), v_pitch), dtype)
         key = (threading.get_ident(), n, c, mg, flat.dtype, dtype)
         views = self._views.get(key)

@@ -165,6 +165,23 @@ def test_depthwise_against_a_plain_reference(monkeypatch, case, mult, dtype, ord
         x, w, None, [stride] * 2, pads, [dilation] * 2), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_depthwise_past_the_scratch_limit(monkeypatch, threads):
+    # (a scratch buffer past scratch.LIMIT is a new array at each request: the products read
+    # U as split filled it, not a fresh one - PicoDet's [1, 16, 400, 304] 3x3 computed on
+    # garbage; here the limit is lowered, as a smaller input crosses it)
+    from shape_logic.kernels import scratch as scratch_module
+
+    monkeypatch.setattr(scratch_module, "LIMIT", 4096)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 16, 30, 31)).astype(np.float32)
+    w = rng.standard_normal((16, 1, 3, 3)).astype(np.float32)
+    attrs = {"group": 16, "kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}
+    y = run_depthwise(x, w, None, attrs, threads=threads)
+    plain = depthwise_reference(x, w, None, [1, 1], [1, 1, 1, 1], [1, 1])
+    np.testing.assert_allclose(y, plain, rtol=1e-5, atol=1e-5)
+
+
 def test_depthwise_float64_weights_on_float32_input():
     """Weights of another dtype: computed in the wider one, as the columns were."""
     rng = np.random.default_rng(6)
