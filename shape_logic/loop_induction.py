@@ -26,6 +26,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .asp.terms import quote
+from .decode import decode
+from .rule_selection import select_rules
+
 # trials of one loop: a value that fails is dropped and the rest tried again
 MAX_TRIALS = 3
 
@@ -35,8 +39,6 @@ def with_invariant_loops(problem, atoms, funcs, decoded) -> tuple:
     proven to keep their shape (problem.loop_facts, for every later solve too) if any."""
     if atoms.conflicts or not any(n.op == "Loop" for n in problem.graph.nodes):
         return atoms, funcs, decoded
-    from .decode import decode
-
     problem.loop_facts = proven_invariant(problem, decoded)
     if not problem.loop_facts:
         return atoms, funcs, decoded
@@ -57,7 +59,7 @@ def proven_invariant(problem, decoded) -> str:
             if held is None:
                 break
             if held == open_values:
-                kept += [f"loop_kept({_q(loop.name)},{k})." for k in held]
+                kept += [f"loop_kept({quote(loop.name)},{k})." for k in held]
                 break
             open_values = held
     return "".join(kept)
@@ -74,27 +76,31 @@ def _open(loop, decoded) -> list[int]:
                 v in decoded.optionals:
             continue
         initial = decoded.shapes.get(v)
-        if initial is None or initial.dims is None:
-            continue
-        b, o = decoded.shapes.get(ins[k]), decoded.shapes.get(outs[k - 1])
-        if b is None or o is None or b.dims is None or b.dims != o.dims:
+        if initial is not None and initial.dims is not None and \
+                not _keeps_shape(decoded, loop, k):
             out.append(k)
     return out
+
+
+def _keeps_shape(decoded, loop, k: int) -> bool:
+    """Whether carried value k's body output has its body input's shape in `decoded` (each
+    axis the same expression, or the same fresh name: equal axes)."""
+    ins, outs = loop.bodies["body"]
+    b, o = decoded.shapes.get(ins[k]), decoded.shapes.get(outs[k - 1])
+    return b is not None and o is not None and b.dims is not None and b.dims == o.dims
 
 
 def _trial(problem, loop, values: list[int], kept: str) -> list[int] | None:
     """The values among `values` whose body output has the body input's shape when the
     body's input is assumed to have the initial value's, in a solve of the loop and its
     ancestors; None when that solve conflicts."""
-    from .decode import decode
-    from .rule_selection import select_rules
-    from .solver import Problem
+    from .solver import Problem  # (solver imports this module)
 
     sub = _ancestors(problem.graph, loop)
     rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
     trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
                     foreign=foreign)
-    trial.loop_facts = kept + "".join(f"loop_assumed({_q(loop.name)},{k})." for k in values)
+    trial.loop_facts = kept + "".join(f"loop_assumed({quote(loop.name)},{k})." for k in values)
     atoms, _ = trial.atoms()
     try:
         if atoms.conflicts:
@@ -102,13 +108,7 @@ def _trial(problem, loop, values: list[int], kept: str) -> list[int] | None:
         decoded = decode(sub, atoms)
     finally:
         atoms.release_control()
-    ins, outs = loop.bodies["body"]
-    held = []
-    for k in values:
-        b, o = decoded.shapes.get(ins[k]), decoded.shapes.get(outs[k - 1])
-        if b is not None and o is not None and b.dims is not None and b.dims == o.dims:
-            held.append(k)
-    return held
+    return [k for k in values if _keeps_shape(decoded, loop, k)]
 
 
 def _ancestors(graph, loop):
@@ -140,9 +140,3 @@ def _ancestors(graph, loop):
                    annotations={t: a for t, a in graph.annotations.items()
                                 if t in made or t in graph.inputs},
                    initializers={t: i for t, i in graph.initializers.items() if t in tensors})
-
-
-def _q(name: str) -> str:
-    from .facts import quote
-
-    return quote(name)
