@@ -104,8 +104,9 @@ def input_bindings(model, feeds: dict) -> dict:
 # ----- each tool's answer: tensor -> list of dims (int, str expression, or None)
 
 NARROWING: dict = {}  # id(model) -> our warnings that a declared output was set aside
-# id(model) -> what we find the graph requires of its input dims (a learned position
-# table's length: `seq in 1..64`), which neither peer reports
+# id(model) -> (what we find the graph requires of its input dims (a learned position
+# table's length: `seq in 1..64`), which neither peer reports; our Solution; its names for
+# the inputs' dim_params)
 REQUIRES: dict = {}
 
 
@@ -116,8 +117,7 @@ def ours(model):
     NARROWING[id(model)] = [w for w in sol.warnings if w.startswith("graph output ")]
     inputs = sol.graph.input_symbols()
     REQUIRES[id(model)] = ([f"{s} in {lo}..{hi}" for s, (lo, hi) in sol.ranges.items()
-                            if s in inputs] + sol.inequalities, sol.unmet,
-                           sol.graph.symbol_map)
+                            if s in inputs] + sol.inequalities, sol, sol.graph.symbol_map)
     # (a fresh name is no size the graph determines, except one the import gave an input's
     # unnamed dim, `?` or -1: a shape in it is known, as in a dim_param)
     given = {s for x in sol.graph.inputs for d in sol.dims(x) or () for s in d.symbols()}
@@ -235,11 +235,11 @@ def rejected(requires: tuple, bindings: list) -> list:
     """What the sizes that run (onnxruntime's truths) break of what we say the graph requires
     (ranges, floors, one_of, inequalities, constraints: Solution.unmet), each counted as a
     wrong dim."""
-    _, unmet, names = requires
-    if unmet is None:
+    _, sol, names = requires
+    if sol is None:
         return []
     return [broken for b in bindings
-            for broken in unmet({names.get(k, k): v for k, v in b.items()})]
+            for broken in sol.unmet({names.get(k, k): v for k, v in b.items()})]
 
 
 def score(shapes: dict | None, truths: list, bindings: list, tensors: list) -> tuple:
@@ -401,10 +401,10 @@ def main(argv=None):
             cells.append(f"{share + (' ' + err if err else ''):>14} {wrong:6d} {dt:7.2f}s")
         print(f"{name:22} {len(tensors):7d}  " + "  ".join(f"{c:>30}" for c in cells),
               flush=True)
-        required, unmet, names = REQUIRES.pop(id(model), ([], None, {}))
+        required, sol, names = REQUIRES.pop(id(model), ([], None, {}))
         if required:
             print(f"{'':24}requires: {', '.join(required)}")
-        for broken in rejected((required, unmet, names), bindings):
+        for broken in rejected((required, sol, names), bindings):
             print(f"{'':24}WRONG: a size that runs breaks our requirement {broken}")
         for w in NARROWING.pop(id(model), []):
             print(f"{'':24}warning: {w}")

@@ -137,16 +137,17 @@ def spec_runs(model, feed) -> bool:
         return False
 
 
-def requirements(path, model, feeds) -> tuple:
+def requirements(path, model, feeds, sol=None) -> tuple:
     """(wrong, missed, differ, lines) of what we require against onnxruntime at these feeds:
     a size onnxruntime runs that we refuse is WRONG unless onnx's reference evaluator fails
     there (the runtimes DIFFER: onnxruntime 1.32 pools a window wider than what is left of
-    its input into one row, the operators' text into none)."""
+    its input into one row, the operators' text into none). `sol`: our solve of the model,
+    when made already."""
     import onnxruntime as ort
 
     from shape_logic import solve
 
-    sol = solve(model)
+    sol = solve(model) if sol is None else sol
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     wrong = missed = differ = 0
     lines = []
@@ -182,11 +183,11 @@ def quiet_peers() -> None:
 
 
 def score_file(name: str, path: str, scored: list, extra: list, totals: dict,
-               width: int = 36) -> None:
-    """One line of the three tools on the model at `path` (onnxruntime's truths at the
-    `scored` feeds, totals added up), then what we require of its input sizes checked at
-    the `extra` feeds (requirements)."""
-    model = onnx.load(path)
+               width: int = 36, model=None) -> None:
+    """One line of the three tools on the model at `path` (`model`, when loaded already:
+    onnxruntime's truths at the `scored` feeds, totals added up), then what we require of
+    its input sizes checked at the `extra` feeds (requirements)."""
+    model = onnx.load(path) if model is None else model
     try:
         truths = [C.runtime_shapes(model, f) for f in scored]
     except Exception as e:  # noqa: BLE001 - a model onnxruntime cannot run
@@ -194,12 +195,12 @@ def score_file(name: str, path: str, scored: list, extra: list, totals: dict,
         return
     bindings = [C.input_bindings(model, f) for f in scored]
     tensors, results = C.scored_tools(model, truths, bindings)
-    C.REQUIRES.pop(id(model), None)
+    _, sol, _ = C.REQUIRES.pop(id(model), ([], None, {}))
     C.NARROWING.pop(id(model), None)
     cells = C.compact_cells(results, len(tensors), totals)
     print(f"{name:{width}} {len(tensors):7d}  " + "  ".join(cells), flush=True)
     if extra:
-        wrong, missed, differ, lines = requirements(path, model, extra)
+        wrong, missed, differ, lines = requirements(path, model, extra, sol)
         print(f"{'':{width + 2}}requirements at {len(extra)} sizes: {wrong} WRONG, "
               f"{missed} MISSED, {differ} DIFFER")
         for line in lines:

@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare_peers as C  # noqa: E402
 import pypi_models  # noqa: E402
+from tests.onnx_graphs import random_feeds  # noqa: E402
 
 CACHE = os.path.join(HERE, ".tf_models")
 R = np.random.default_rng(0)
@@ -71,23 +72,6 @@ def _path(name: str, ext: str) -> str:
     return os.path.join(CACHE, name + ext)
 
 
-def feeds(model, sizes: list) -> list:
-    """Random feeds at tf_export's sizes (integers in their range)."""
-    types = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
-             for i in model.graph.input}
-    out = []
-    for feed in sizes:
-        f = {}
-        for name, (shape, *bounds) in feed.items():
-            if np.issubdtype(types[name], np.integer):
-                lo, hi = bounds or (0, 5)
-                f[name] = R.integers(lo, hi, shape).astype(types[name])
-            else:
-                f[name] = R.standard_normal(shape).astype(types[name])
-        out.append(f)
-    return out
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tf-python", default=os.environ.get("SHAPE_LOGIC_TF_PYTHON"))
@@ -100,9 +84,10 @@ def main(argv=None):
     for name in export(args.tf_python, args.only, args.opset):
         with open(_path(name, ".json")) as f:
             sizes = json.load(f)
-        scored = feeds(onnx.load(_path(name, ".onnx")), sizes)
+        model = onnx.load(_path(name, ".onnx"))
+        scored = random_feeds(model, sizes, R)
         # (what we require checked at the scored sizes: tf_export gives no others)
-        pypi_models.score_file(name, _path(name, ".onnx"), scored, scored, totals, 22)
+        pypi_models.score_file(name, _path(name, ".onnx"), scored, scored, totals, 22, model)
     n = totals["shape-logic"][1]
     print(f"{'total':22} {n:7d}  " + "  ".join(
         C.compact_cell(k, n, w, dt) for k, n, w, dt in totals.values()))

@@ -229,3 +229,20 @@ def assert_same_outputs(model, feeds: list) -> None:
             np.testing.assert_allclose(np.asarray(got[name], np.float64),
                                        np.asarray(want, np.float64), rtol=1e-3, atol=1e-4,
                                        err_msg=name)
+
+
+def random_feeds(model, sizes: list, rng) -> list:
+    """Random feeds at `sizes` (per feed, per input: [shape] or [shape, low, high], the
+    range an integer input's elements are drawn from, else 0..4; floats standard normal),
+    in the model's input types: bench/tf_export.py's sizes files."""
+    types = {i.name: helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
+             for i in model.graph.input}
+    out = []
+    for feed in sizes:
+        f = {}
+        for name, (shape, *bounds) in feed.items():
+            f[name] = (rng.integers(*(bounds or (0, 5)), shape).astype(types[name])
+                       if np.issubdtype(types[name], np.integer) else
+                       rng.standard_normal(shape).astype(types[name]))
+        out.append(f)
+    return out

@@ -12,7 +12,7 @@ import onnx
 import pytest
 
 import shape_logic
-from tests.onnx_graphs import assert_same_outputs, open_tensors_checking_the_rest
+from tests.onnx_graphs import assert_same_outputs, open_tensors_checking_the_rest, random_feeds
 
 HERE = Path(__file__).parent / "models" / "tf2onnx"
 R = np.random.default_rng(0)
@@ -20,17 +20,7 @@ R = np.random.default_rng(0)
 
 def model_and_feeds(name: str):
     model = onnx.load(HERE / f"{name}.onnx")
-    types = {i.name: onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type)
-             for i in model.graph.input}
-    feeds = []
-    for feed in json.loads((HERE / f"{name}.json").read_text()):
-        f = {}
-        for k, (shape, *bounds) in feed.items():
-            f[k] = (R.integers(*(bounds or (0, 5)), shape).astype(types[k])
-                    if np.issubdtype(types[k], np.integer) else
-                    R.standard_normal(shape).astype(types[k]))
-        feeds.append(f)
-    return model, feeds
+    return model, random_feeds(model, json.loads((HERE / f"{name}.json").read_text()), R)
 
 
 def produced(model) -> set:
