@@ -15,15 +15,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture
 def narrowing_solves(monkeypatch):
     """The solves narrowing makes of a model (narrowing._solved_with), as they are made:
-    (the outputs whose declarations are in force, the solve's cancel event or None)."""
+    (the outputs whose declarations are in force, the solve's cancel event or None, the
+    floors it starts under)."""
     from shape_logic import narrowing
 
     calls = []
     solved_with = narrowing._solved_with
 
-    def spy(problem, outputs, cancel=None):
-        calls.append((list(outputs), cancel))
-        return solved_with(problem, outputs, cancel)
+    def spy(problem, outputs, cancel=None, floors=None):
+        calls.append((list(outputs), cancel, floors))
+        return solved_with(problem, outputs, cancel, floors)
 
     monkeypatch.setattr(narrowing, "_solved_with", spy)
     return calls

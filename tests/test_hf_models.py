@@ -380,7 +380,7 @@ def test_mobilenet_v2_s_output_declared_with_a_shared_name(narrowing_solves):
     assert sol.status == "ok" and list(sol.set_aside) == ["last_hidden_state"]
     (w,) = sol.warnings
     assert "which would require height//32 = batch" in w
-    assert [outputs for outputs, _ in narrowing_solves] == [[]]
+    assert [outputs for outputs, *_ in narrowing_solves] == [[]]
     assert sol.shape("last_hidden_state") == "[batch, 1280, height//32, (width + 16)//32]"
     assert_every_dim_determined(sol)
     for feed in feeds:

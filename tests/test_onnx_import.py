@@ -461,7 +461,7 @@ def test_a_trial_kept_after_its_solve_cancels_the_solve_run_ahead(narrowing_solv
     assert sol.status == "ok" and sol.shape("y2") == "[batch, seq, 8]"
     assert list(sol.set_aside) == ["y2"] and sol.bindings == {}
     cancelled = {tuple(outputs): cancel is not None and cancel.is_set()
-                 for outputs, cancel in calls}
+                 for outputs, cancel, _ in calls}
     # (the trial of y2 with y1 kept declares both: it is the model's own solve, not redone)
     assert cancelled == {(): False, ("y1",): False, ("y2",): True}
     assert len(calls) == 3
@@ -480,7 +480,7 @@ def test_the_trial_of_every_declaration_is_the_model_s_own_solve(narrowing_solve
     assert list(sol.set_aside) == ["y"]
     (w,) = sol.warnings
     assert "which would require" in w and "the graph gives [batch, 8, h, w]" in w
-    assert [outputs for outputs, _ in narrowing_solves] == [[]]
+    assert [outputs for outputs, *_ in narrowing_solves] == [[]]
 
 
 def test_import_writes_a_branch_s_constant(tmp_path):

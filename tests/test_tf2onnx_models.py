@@ -76,3 +76,32 @@ def test_tf_strided_slice_ends_are_followed():
     n = str(sol.dims("img")[0])
     dims = [str(d) for d in sol.dims("strided_slice_4:0")]
     assert dims[0] == f"min(1000000000, {n})" and dims[3] == "3"
+
+
+def test_declarations_decided_without_a_solve_after_one_that_needed_it(narrowing_solves,
+                                                                       monkeypatch):
+    # tf2onnx declares every output dim by a unique name of its own (unk__N). Identity:0's
+    # axis 1 is one the graph leaves open: its trial is solved and kept, its name taken;
+    # the plain declarations after it (Identity_2, _4 .. _7: names for what the graph gives)
+    # are decided without a solve, where one such trial made every later one solved. Every
+    # trial starts under the floors the solve without declarations found.
+    from shape_logic import narrowing, narrowing_obvious
+
+    model, _ = model_and_feeds("arithmetic_ops")
+    sol = shape_logic.solve(model)
+    (alone, alone_floors), trials = narrowing_solves[0][::2], narrowing_solves[1:]
+    assert alone == [] and not alone_floors
+    plain = {"Identity_2:0", "Identity_4:0", "Identity_5:0", "Identity_6:0", "Identity_7:0"}
+    *tried, final = [outputs for outputs, *_ in trials]
+    assert all(outputs[-1] not in plain for outputs in tried)
+    assert plain <= set(final)
+    floors = {s: v for _, _, f in trials for s, v in f.items()}
+    assert floors and all(f == floors for _, _, f in trials)
+    assert all(sol.floors.get(s, 1) >= v for s, v in floors.items())
+    # the same answer with every trial solved and none under floors found before it
+    monkeypatch.setattr(narrowing_obvious.Obvious, "verdict", lambda self, name: None)
+    solved_with = narrowing._solved_with
+    monkeypatch.setattr(narrowing, "_solved_with",
+                        lambda problem, outputs, cancel=None, floors=None:
+                        solved_with(problem, outputs, cancel))
+    assert shape_logic.solve(model).to_json() == sol.to_json()
