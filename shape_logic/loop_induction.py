@@ -21,12 +21,20 @@ value's sizes through them (a weight's size met after the loop), an output could
 input only under that binding. So the trial solves the loop and its ancestors only (the
 nodes that make its inputs and what its body reads around it): nothing reads its outputs.
 Loops are proven one at a time in the graph's order, those before with what was proven.
+
+Counters the same way (Loop.lp's loop_counter_assumed, loop_counter): a carried integer
+scalar of a loop that its condition stops (tf2onnx's RNNs: `t + 1 < T`) is assumed to hold
+its initial value plus the iteration number in the iteration at hand; where the body's
+output is then the input plus 1, it does in every iteration, and Loop.lp counts the
+iterations from the condition (the scan outputs' length).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .asp.terms import quote
+import clingo
+
+from .asp.terms import quote, symbol_to_expr
 from .decode import decode
 from .rule_selection import select_rules
 
@@ -34,12 +42,13 @@ from .rule_selection import select_rules
 MAX_TRIALS = 3
 
 
-def with_invariant_loops(problem, atoms, funcs, decoded) -> tuple:
+def with_invariant_loops(problem, atoms, funcs, decoded, values: dict) -> tuple:
     """(atoms, funcs, decoded) of the graph's solve, solved again with the carried values
-    proven to keep their shape (problem.loop_facts, for every later solve too) if any."""
+    proven to keep their shape or to count the iterations (problem.loop_facts, for every
+    later solve too) if any. `values`: loop_values of the solve."""
     if atoms.conflicts or not any(n.op == "Loop" for n in problem.graph.nodes):
         return atoms, funcs, decoded
-    problem.loop_facts = proven_invariant(problem, decoded)
+    problem.loop_facts = proven_invariant(problem, decoded, values)
     if not problem.loop_facts:
         return atoms, funcs, decoded
     atoms.release_control()
@@ -47,22 +56,77 @@ def with_invariant_loops(problem, atoms, funcs, decoded) -> tuple:
     return atoms, funcs, decode(problem.graph, atoms)
 
 
-def proven_invariant(problem, decoded) -> str:
+def proven_invariant(problem, decoded, values: dict) -> str:
     """The facts `loop_kept(N, K).` of the top-level Loops' carried values proven to keep
-    their shape (\"\" when none is, or no Loop leaves one open); trial solves as needed."""
+    their shape and `loop_counter(N, K).` of those proven to count (\"\" when none is, or
+    no Loop leaves one open); trial solves as needed. `values`: (tensor, index) -> the
+    graph's solve's value there (as text)."""
     loops = [n for n in problem.graph.nodes if n.op == "Loop" and "body" in n.bodies]
     kept: list[str] = []
     for loop in loops:
-        open_values = _open(loop, decoded)
-        for _ in range(MAX_TRIALS if open_values else 0):
-            held = _trial(problem, loop, open_values, "".join(kept))
+        claims = [("kept", k) for k in _open(loop, decoded)] + \
+            [("counter", k) for k in _counters(loop, decoded, values)]
+        for _ in range(MAX_TRIALS if claims else 0):
+            held = _trial(problem, loop, claims, "".join(kept))
             if held is None:
                 break
-            if held == open_values:
-                kept += [f"loop_kept({quote(loop.name)},{k})." for k in held]
+            if held == claims:
+                kept += [_fact(loop, kind, k) for kind, k in held]
                 break
-            open_values = held
+            claims = held
     return "".join(kept)
+
+
+def _fact(loop, kind: str, k: int, assumed: bool = False) -> str:
+    """Loop.lp's fact of a claim: loop_kept / loop_assumed (the shape), loop_counter /
+    loop_counter_assumed (the count)."""
+    name = {("kept", False): "loop_kept", ("kept", True): "loop_assumed",
+            ("counter", False): "loop_counter", ("counter", True): "loop_counter_assumed"}
+    return f"{name[kind, assumed]}({quote(loop.name)},{k})."
+
+
+def _counters(loop, decoded, values: dict) -> list[int]:
+    """The carried values (input numbers) of `loop` that may count its iterations: where a
+    condition the body computes stops it and it stacks scan outputs (whose length the
+    count is), the integer scalars with a known initial value whose body input has none."""
+    ins, outs = loop.bodies["body"]
+    carried = len(loop.inputs) - 2
+    if len(loop.inputs) < 2 or not loop.inputs[1] or not outs or outs[0] == ins[1] or \
+            len(outs) - 1 <= carried:
+        return []
+    out = []
+    for k in range(2, len(loop.inputs)):
+        v = loop.inputs[k]
+        initial = decoded.shapes.get(v)
+        if v and k < len(ins) and k - 1 < len(outs) and initial is not None and \
+                initial.dims is not None and not initial.dims and \
+                decoded.dtypes.get(v) in ("i32", "i64") and \
+                (v, 0) in values and (ins[k], 0) not in values:
+            out.append(k)
+    return out
+
+
+def loop_values(graph, atoms) -> dict:
+    """(tensor, index) -> the value there in the solve `atoms` (as text) when a top-level
+    Loop of `graph` has a condition input (it may have counters), else {}. Read before the
+    solve is decoded: decoding lets its grounded control go."""
+    if atoms.value_loader is None or not any(
+            n.op == "Loop" and len(n.inputs) > 1 and n.inputs[1] for n in graph.nodes):
+        return {}
+    return atoms.value_loader()
+
+
+def _counts(values: dict, loop, k: int) -> bool:
+    """Whether counter k's body output is its input plus 1 in `values`."""
+    ins, outs = loop.bodies["body"]
+    got, given = values.get((outs[k - 1], 0)), values.get((ins[k], 0))
+    if got is None or given is None:
+        return False
+    try:
+        diff = symbol_to_expr(clingo.parse_term(got)) - symbol_to_expr(clingo.parse_term(given))
+    except (RuntimeError, ValueError):
+        return False
+    return diff.is_int and diff == 1
 
 
 def _open(loop, decoded) -> list[int]:
@@ -90,25 +154,29 @@ def _keeps_shape(decoded, loop, k: int) -> bool:
     return b is not None and o is not None and b.dims is not None and b.dims == o.dims
 
 
-def _trial(problem, loop, values: list[int], kept: str) -> list[int] | None:
-    """The values among `values` whose body output has the body input's shape when the
-    body's input is assumed to have the initial value's, in a solve of the loop and its
-    ancestors; None when that solve conflicts."""
+def _trial(problem, loop, claims: list[tuple], kept: str) -> list[tuple] | None:
+    """The claims among `claims` that hold when all are assumed, in a solve of the loop and
+    its ancestors: ("kept", k), value k's body output has the body input's shape when the
+    body's input is assumed to have the initial value's; ("counter", k), its body output
+    is its input plus 1 when the input is assumed to be the initial value plus the
+    iteration number. None when that solve conflicts."""
     from .solver import Problem  # (solver imports this module)
 
     sub = _ancestors(problem.graph, loop)
     rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
     trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
                     foreign=foreign)
-    trial.loop_facts = kept + "".join(f"loop_assumed({quote(loop.name)},{k})." for k in values)
+    trial.loop_facts = kept + "".join(_fact(loop, kind, k, True) for kind, k in claims)
     atoms, _ = trial.atoms()
     try:
         if atoms.conflicts:
             return None
+        values = loop_values(sub, atoms) if any(kind == "counter" for kind, _ in claims) else {}
         decoded = decode(sub, atoms)
     finally:
         atoms.release_control()
-    return [k for k in values if _keeps_shape(decoded, loop, k)]
+    return [(kind, k) for kind, k in claims
+            if (_keeps_shape(decoded, loop, k) if kind == "kept" else _counts(values, loop, k))]
 
 
 def _ancestors(graph, loop):

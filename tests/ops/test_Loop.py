@@ -61,8 +61,9 @@ CASES = {
     # the iteration number i is below the trip count 3: i < 3 holds in every iteration
     "trip count, a true condition the body computes": (
         loop([M3, np.array(True), "[n]"], COMPUTED, 2), {"y1": "[3, n]"}),
+    # (iteration 1 runs, i = 1 < 1 fails after it: 2 iterations; Loop.lp's loop_stop)
     "trip count, a condition the body computes that turns false": (
-        loop([M3, np.array(True), "[n]"], COMPUTED_ONE, 2), {"y1": "[_1, n]"}),
+        loop([M3, np.array(True), "[n]"], COMPUTED_ONE, 2), {"y1": "[2, n]"}),
     "trip count, a constant true the body gives": (
         loop([M3, np.array(True), "[n]"], ALWAYS, 2), {"y1": "[3, n]"}),
     "negative trip count: no iteration": (loop([np.array(-2, np.int64), None, "[n]"], DOUBLE, 2),
