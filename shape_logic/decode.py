@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
 from .shapes import Shape
-from .symbolic.divisibility import divisibility, without_implied_by_divisors
+from .symbolic.divisibility import (divisibility, joined_multiples,
+                                    without_implied_by_divisors)
 from .symbolic.equation import divided_out
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.implied import independent
@@ -147,7 +148,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
               (s not in ranges or ranges[s][0] < v)}
     # printed: those that the others do not imply through the orders that `max(x, y) = y`
     # states (symbolic/orders.py)
-    constraints = sorted(minimal(without_implied_by_divisors(met), simplicity),
+    constraints = sorted(minimal(without_implied_by_divisors(joined_multiples(met)),
+                                 simplicity),
                          key=lambda ab: (str(ab[0]), str(ab[1])))
     one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \

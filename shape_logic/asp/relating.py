@@ -59,8 +59,8 @@ class Relating:
         and the colliding values compute nothing more (that is where an inconsistent system
         would otherwise derive new values forever, z = y - z ...)."""
         hit = self.relate_in_scope(a, b)
-        if hit.name == "unsolved" and self.known is not None:
-            self._rewrite(a, b)
+        if hit.name in ("unsolved", "same") and a != b and self.known is not None:
+            self._rewrite(a, b, hit.name == "same")
         if hit.name == "conflict" and not (a in self.tainted and b in self.tainted):
             self.tainted.update((a, b))
             self.taint_made((a, b))
@@ -68,7 +68,7 @@ class Relating:
                 self.halt_at = self.calls + AFTER_CONFLICT
         return hit
 
-    def _rewrite(self, a: clingo.Symbol, b: clingo.Symbol) -> None:
+    def _rewrite(self, a: clingo.Symbol, b: clingo.Symbol, same: bool = False) -> None:
         """An integer and an expression at one place that no equation solves (fast mode):
         the expression is that integer in every run, and arithmetic takes it so from now
         on (`rewrites`, applied with the bindings by `_known`). Both stay at the place;
@@ -83,13 +83,18 @@ class Relating:
             x, y = self._known(_integer(a)), self._known(_integer(b))
         except NotADim:
             return
-        if x == y or x.is_int == y.is_int:
+        if x == y or (x.is_int and y.is_int):
             # (two integers are a collision, not a value to rewrite: after an earlier
             # rewrite an equation's sides can both be - `_i2_s2` was 5, and a branch that
             # cannot run required it 1, which made every 5 of the graph 1: fuzz --kind
             # control --seed 4041, graph 421)
             return
-        small, large = (x, y) if x.is_int else (y, x)
+        if not x.is_int and not y.is_int:
+            if not same:
+                return
+            small, large = sorted((x, y), key=_spelling_order)
+        else:
+            small, large = (x, y) if x.is_int else (y, x)
         if large in self.rewrites or ("rewrite", large) in self.distrust:
             return
         self.rewrites[large] = small
@@ -289,6 +294,12 @@ class Relating:
         if not self._substituting:
             return dims
         return [self._known(d) if isinstance(d, Expr) else d for d in dims]
+
+
+def _spelling_order(e: Expr):
+    """The simpler of two spellings of one size first: shallower, shorter, then by key."""
+    depth = max((a.depth for mono, _ in e.terms for a, _ in mono), default=0)
+    return depth, len(str(e)), e.key
 
 
 def _integer(sym: clingo.Symbol) -> Expr:

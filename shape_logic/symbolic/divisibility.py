@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from . import ops
 from .bounds import bounds
+from .ceilings import least_value
 from .expr import ZERO, Expr, ExprOverflow
+from .periodic import zero_where_multiple
 
 
 def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
@@ -25,7 +27,23 @@ def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
         found = _divisible_form(p, q)
         if found is not None:
             return found
-    return None
+    return _periodic_form(a, b)
+
+
+def _periodic_form(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
+    """[(s%K, 0)] when a = b, of one symbol s, holds exactly where s is a multiple of K
+    (symbolic/periodic.py: tf2onnx's crops, `2*((h + 1)//2) = h`)."""
+    syms = (a - b).symbol_set()
+    if len(syms) != 1:
+        return None
+    (s,) = syms
+    try:
+        k = zero_where_multiple(a - b, s, least_value(s))
+    except ExprOverflow:
+        return None
+    if k is None or k < 2:
+        return None
+    return [(ops.mod(Expr.sym(s), Expr.const(k)), ZERO)]
 
 
 def _divisible_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
@@ -46,6 +64,33 @@ def _divisible_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
             whole, scale = whole * x, scale * k.value
         conditions.append((ops.mod(x, k), ZERO))
     return conditions if q * scale == whole else None
+
+
+def joined_multiples(equations: list) -> list:
+    """The equations (pairs a = b), those of one symbol s that together hold exactly where
+    s is a multiple of K replaced by `s%K = 0` (symbolic/periodic.py): tf2onnx's Keras
+    U-Net crops to `2*((h + 3)//4) = (h + 1)//2` beside `h%2 = 0`, which is h%4 = 0."""
+    groups: dict[str, list] = {}
+    for a, b in equations:
+        syms = (a - b).symbol_set()
+        if len(syms) == 1:
+            groups.setdefault(next(iter(syms)), []).append((a, b))
+    joined = {}
+    for s, group in groups.items():
+        if len(group) < 2:
+            continue
+        try:  # (zero exactly where every one is: the sum of their magnitudes)
+            total = sum((ops.maximum(a - b, b - a) for a, b in group), ZERO)
+            k = zero_where_multiple(total, s, least_value(s))
+        except ExprOverflow:
+            continue
+        if k is not None and k >= 2:
+            joined[s] = (ops.mod(Expr.sym(s), Expr.const(k)), ZERO)
+    if not joined:
+        return list(equations)
+    out = [ab for ab in equations if len((ab[0] - ab[1]).symbol_set()) != 1
+           or next(iter((ab[0] - ab[1]).symbol_set())) not in joined]
+    return out + list(joined.values())
 
 
 def without_implied_by_divisors(equations: list) -> list:

@@ -3,7 +3,8 @@
 When one axis receives two values e1 and e2, `relate(e1, e2)` says what e1 = e2
 means:
 
-* ``same``      - identical after normalization (never reached for distinct canonical terms);
+* ``same``      - identical after normalization, or two spellings of one function of a
+                  single symbol (symbolic/periodic.py);
 * ``conflict``  - no assignment of dims (integers >= 0) satisfies it;
 * ``bind``      - it determines one symbol: S = V, where every symbol of V is
                   *smaller* than S in the elimination order, so substitution
@@ -26,6 +27,7 @@ from . import ops
 from .bounds import not_zero
 from .ceilings import least_ceiling, least_value, past
 from .expr import Atom, Expr, ExprOverflow, ZERO
+from .periodic import identically_zero
 from .values import Undefined, function_of
 
 MAX_ENUMERATION = 4096
@@ -70,7 +72,11 @@ def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -
     if rel is not None:
         return rel
     if len(syms) == 1:
-        return _solve_single(d, top)
+        rel = _solve_single(d, top)
+        # (two spellings of one function of s: tf2onnx's crops, symbolic/periodic.py)
+        if rel is UNSOLVED and identically_zero(d, top, least_value(top)):
+            return SAME
+        return rel
     return UNSOLVED
 
 
