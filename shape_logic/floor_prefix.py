@@ -70,21 +70,12 @@ def floor_ops(rule_files) -> set[str]:
 def _floor_part(graph, ops: set[str]) -> list:
     """The nodes of those operators and their ancestors, in the graph's order ([] when one
     of them holds a body: what a body requires holds only when it runs)."""
-    stack = [n for n in graph.nodes if n.op in ops]
-    if not stack:  # (most graphs: no map of producers built for nothing)
+    start = [n for n in graph.nodes if n.op in ops]
+    if not start:  # (most graphs: no map of producers built for nothing)
         return []
-    producer = graph.producer()
-    kept: set[str] = set()
-    while stack:
-        n = stack.pop()
-        if n.name in kept:
-            continue
-        if n.bodies:
-            return []
-        kept.add(n.name)
-        stack.extend(p for t in n.inputs if (p := producer.get(t)) is not None
-                     and p.name not in kept)
-    return [n for n in graph.nodes if n.name in kept]
+    kept = graph.ancestors(start)
+    part = [n for n in graph.nodes if n.name in kept]
+    return [] if any(n.bodies for n in part) else part
 
 
 def _with_copies(graph, floors: dict[str, int]) -> dict[str, int]:

@@ -193,6 +193,22 @@ class Graph:
     def producer(self) -> dict[str, Node]:
         return {t: n for n in self.nodes for t in n.outputs if t}
 
+    def ancestors(self, start, reads=None, producer: dict | None = None) -> set[str]:
+        """The names of the nodes `start` and of those they depend on: the nodes making
+        the tensors each reads (`reads(node)`, its inputs unless given), theirs, and so
+        on. `producer`: the graph's, when the caller has it already."""
+        producer = self.producer() if producer is None else producer
+        kept: set[str] = set()
+        stack = list(start)
+        while stack:
+            n = stack.pop()
+            if n.name in kept:
+                continue
+            kept.add(n.name)
+            stack.extend(p for t in (n.inputs if reads is None else reads(n))
+                         if t and (p := producer.get(t)) is not None and p.name not in kept)
+        return kept
+
     def readers(self) -> dict[str, list[Node]]:
         """Tensor -> the nodes reading it, in the graph's order (each once)."""
         out: dict[str, list[Node]] = {}

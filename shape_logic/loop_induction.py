@@ -183,21 +183,12 @@ def _ancestors(graph, loop):
     """The graph of `loop` and the nodes it depends on: those making its inputs and the
     tensors its body reads, theirs, and so on (bodies of those nodes included); no outputs
     declared, no annotations beyond those tensors."""
-    producer = graph.producer()
     inside: dict[str, list] = {}  # top-level node -> its body nodes (nested ones too)
     for b in graph.body_nodes:
         if b.scope:
             inside.setdefault(b.scope[0][0], []).append(b)
-    kept: set[str] = set()
-    stack = [loop]
-    while stack:
-        n = stack.pop()
-        if n.name in kept:
-            continue
-        kept.add(n.name)
-        reads = [t for m in [n] + inside.get(n.name, []) for t in m.inputs if t]
-        stack.extend(p for t in reads if (p := producer.get(t)) is not None
-                     and p.name not in kept)
+    kept = graph.ancestors(
+        [loop], reads=lambda n: [t for m in [n] + inside.get(n.name, []) for t in m.inputs])
     nodes = [n for n in graph.nodes if n.name in kept]
     body_nodes = [b for b in graph.body_nodes if b.scope and b.scope[0][0] in kept]
     # (annotations of the loop's ancestors only: not of its outputs nor of its body's

@@ -136,16 +136,7 @@ def upstream_sources(graph: Graph, tensors) -> int:
     """How many nodes and declarations the given tensors' values come from, upstream."""
     producer = graph.producer()
     declared = set(graph.inputs) | set(graph.initializers)
-    seen_nodes: set[str] = set()
-    seen_tensors = set(tensors)
-    queue = deque(tensors)
-    while queue:
-        n = producer.get(queue.popleft())
-        if n is None or n.name in seen_nodes:
-            continue
-        seen_nodes.add(n.name)
-        for t in n.inputs:
-            if t and t not in seen_tensors:
-                seen_tensors.add(t)
-                queue.append(t)
-    return len(seen_nodes) + len(seen_tensors & declared)
+    nodes = graph.ancestors([p for t in tensors if (p := producer.get(t)) is not None],
+                            producer=producer)
+    read = set(tensors) | {t for n in graph.nodes if n.name in nodes for t in n.inputs}
+    return len(nodes) + len(read & declared)

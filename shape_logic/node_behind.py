@@ -176,15 +176,7 @@ def _first_ones(graph, clearing: list) -> list:
     names = {n.name for n, _ in clearing}
     after: set = set()  # the clearing nodes that some other one comes before
     for node, _ in clearing:
-        seen, stack = set(), [node]
-        while stack:
-            n = stack.pop()
-            for t in n.inputs:
-                p = producer.get(t)
-                if p is not None and p.name not in seen:
-                    seen.add(p.name)
-                    stack.append(p)
-        if seen & names - {node.name}:
+        if graph.ancestors([node], producer=producer) & names - {node.name}:
             after.add(node.name)
     return [(n, off) for n, off in clearing if n.name not in after]
 
