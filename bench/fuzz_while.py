@@ -4,7 +4,7 @@ onnxruntime: python bench/fuzz_while.py [--graphs N] [--seed S] [-v].
 Each graph walks x [T, b, 4] with a Loop whose body carries an int32 counter t (from 0, 1,
 -2, 3 or x's size b; by 1, 2 or -1) and T, stops on a comparison of t or t + step (cast to
 float or int64) with T + offset (Less, Greater, LessOrEqual, GreaterOrEqual), maybe and-ed
-with `i < T`, `i <= T` or `i < 2`, under a trip count T, 3, 7 or 2^63 - 1, from a condition
+with `i < T`, `i <= T` or `i < 2`, under a trip count T, 3, 7, 2^63 - 1 or none, from a condition
 at the start computed as the body would before iteration 0; its scan output stacks t. Where
 the scan output's length is stated in T and b it must be onnxruntime's at every T in 1, 2, 3,
 5, 8 and b in 1, 2, 4 (a fresh name is never wrong). Prints the counts: known, open, wrong.
@@ -45,7 +45,7 @@ def random_model(r: random.Random):
     """(model, its description)."""
     d = dict(start=r.choice([-2, 0, 1, 3, "b"]), step=r.choice([1, 1, 1, 2, -1]),
              cmp=r.choice(["Less", "Greater", "LessOrEqual", "GreaterOrEqual"]),
-             off=r.choice([0, 0, 1, -1, 4]), trip=r.choice(["T", "big", "c3", "c7"]),
+             off=r.choice([0, 0, 1, -1, 4]), trip=r.choice(["T", "big", "c3", "c7", ""]),
              extra=r.choice([None, "i<T", "i<2", "i<=T"]), float=r.choice([True, False]),
              next=r.choice([True, False]))
     dt = TP.FLOAT if d["float"] else TP.INT64

@@ -23,7 +23,7 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
     """x [T, b, 4] walked by a loop: counter t (int32) from `start` by `step`, the condition
     `i < T and cmp(t + step, T)` (cmp: Less, Greater with its operands swapped,
     LessOrEqual), T carried unchanged as tf2onnx carries its loop-invariant operands. Scan
-    outputs: x's row i (`gather`) and t as a row [1]. M: T, or BIG (`trip`); the condition
+    outputs: x's row i (`gather`) and t as a row [1]. M: T, BIG or none (`trip`); the condition
     at the start: `0 < T` computed, or a graph input (`cond0` "input"). `probe`: the final
     t as the size of a tensor (`probe` [t_end])."""
     body_nodes = [
@@ -59,7 +59,8 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
         inputs.append(helper.make_tensor_value_info("go", TP.BOOL, []))
     else:
         nodes.append(helper.make_node("Less", ["zero_l", "T"], ["go"]))
-    nodes.append(helper.make_node("Loop", ["T" if trip == "T" else "big", "go", "t0", "T32"],
+    nodes.append(helper.make_node("Loop", [{"T": "T", "big": "big", "none": ""}[trip], "go",
+                                           "t0", "T32"],
                                   ["t_end", "T_end", "ts"] + (["xs_all"] if gather else []),
                                   body=body))
     if probe:
@@ -117,9 +118,11 @@ def test_comparisons_and_starts(cmp, start, want):
     assert sol.shape("ts") == f"[{want}, 1]" and not opened
 
 
-def test_without_a_trip_count_the_condition_alone_counts():
-    # M = 2^63 - 1: t + 1 <= T stops after T + 1 iterations (i < T never does first)
-    sol, opened = checked(while_model(cmp="LessOrEqual", trip="big", gather=False))
+@pytest.mark.parametrize("trip", ["big", "none"])
+def test_without_a_trip_count_the_condition_alone_counts(trip):
+    # M = 2^63 - 1, or none: t + 1 <= T stops after T + 1 iterations (i < T never does
+    # first)
+    sol, opened = checked(while_model(cmp="LessOrEqual", trip=trip, gather=False))
     assert sol.shape("ts") == "[T + 1, 1]" and not opened
 
 
