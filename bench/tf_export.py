@@ -60,6 +60,19 @@ def bigru_classifier():
     return (lambda f: m(f)), [spec(None, None, 12, name="features")]
 
 
+def stacked_rnn():
+    """RNNs in a row: each time loop reads the steps the one before stacked (their count
+    is the next loop's trip count), one runs backwards, one is a SimpleRNN."""
+    keras.utils.set_random_seed(0)
+    feats = keras.Input((None, 8))
+    x = keras.layers.LSTM(16, return_sequences=True)(feats)
+    x = keras.layers.Bidirectional(keras.layers.LSTM(8, return_sequences=True))(x)
+    x = keras.layers.SimpleRNN(12, return_sequences=True, go_backwards=True)(x)
+    x = keras.layers.GRU(6, return_sequences=True)(x)
+    m = keras.Model(feats, keras.layers.Dense(4)(x))
+    return (lambda f: m(f)), [spec(None, None, 8, name="features")]
+
+
 def transformer_encoder():
     keras.utils.set_random_seed(0)
     emb = keras.layers.Embedding(100, 32)
@@ -210,6 +223,7 @@ MODELS = {
                                        tokens=[1, 100])),
     "bigru_classifier": (bigru_classifier, feeds({"features": (2, 7, 12)},
                                                  {"features": (1, 20, 12)})),
+    "stacked_rnn": (stacked_rnn, feeds({"features": (2, 7, 8)}, {"features": (3, 11, 8)})),
     "transformer_encoder": (transformer_encoder, feeds({"tokens": (2, 7)}, {"tokens": (3, 12)},
                                                        tokens=[0, 100])),
     "conv1d_audio": (conv1d_audio, feeds({"wave": (2, 400, 1)}, {"wave": (1, 1001, 1)})),

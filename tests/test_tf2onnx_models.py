@@ -30,7 +30,8 @@ def produced(model) -> set:
 # model -> the tensors left open (a dim in a name of its own), at most; what remains open
 # is the data's (the RNNs' time loops are counted: Loop.lp's loop_stop)
 OPEN_AT_MOST = {"transformer_encoder": 0, "unet": 0, "conv1d_audio": 0, "lstm_tagger": 0,
-                "bigru_classifier": 0, "arithmetic_ops": 0, "control_ops": 2}
+                "bigru_classifier": 0, "arithmetic_ops": 0, "control_ops": 2,
+                "stacked_rnn": 0}
 
 
 @pytest.mark.parametrize("name", sorted(OPEN_AT_MOST))
@@ -64,6 +65,20 @@ def test_a_keras_lstm_state_keeps_its_shape():
     batch = str(sol.dims("tokens")[0])
     for state in loop.output[1:4]:
         assert sol.shape(state) == f"[{batch}, 24]"
+
+
+def test_keras_rnns_in_a_row_count_their_steps():
+    # an LSTM, a bidirectional LSTM (tf2onnx makes them ONNX LSTMs), a SimpleRNN going
+    # backwards and a GRU (time loops): each loop runs T times (Loop.lp's loop_stop: `i <
+    # T and t + 1 < T`) and stacks [T, b, units], which the next layer reads
+    model, _ = model_and_feeds("stacked_rnn")
+    sol = shape_logic.solve(model)
+    batch, steps, _ = (str(d) for d in sol.dims("features"))
+    loops = [n for n in model.graph.node if n.op_type == "Loop"]
+    assert len(loops) == 2 and sum(n.op_type == "LSTM" for n in model.graph.node) == 2
+    for loop in loops:
+        stacked = sol.dims(loop.output[-1])
+        assert [str(d) for d in stacked[:2]] == [steps, batch], sol.shape(loop.output[-1])
 
 
 def test_tf_strided_slice_ends_are_followed():
