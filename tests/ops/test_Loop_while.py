@@ -19,13 +19,15 @@ def _const(name, value, dtype):
 
 
 def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=True,
-                probe=False):
+                probe=False, grow=False):
     """x [T, b, 4] walked by a loop: counter t (int32) from `start` by `step`, the condition
     `i < T and cmp(t + step, T)` (cmp: Less, Greater with its operands swapped,
     LessOrEqual), T carried unchanged as tf2onnx carries its loop-invariant operands. Scan
     outputs: x's row i (`gather`) and t as a row [1]. M: T, BIG or none (`trip`); the condition
     at the start: `0 < T` computed, or a graph input (`cond0` "input"). `probe`: the final
-    t as the size of a tensor (`probe` [t_end])."""
+    t as the size of a tensor (`probe` [t_end]). `grow`: two carried values more, a list of
+    t's rows (`rows`, from empty) and a tensor that t's row is joined to (`acc`, from [2]).
+    """
     body_nodes = [
         helper.make_node("Add", ["t", "step"], ["t2"]),
         helper.make_node("Cast", ["t2"], ["t2l"], to=TP.INT64),
@@ -36,7 +38,14 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
         helper.make_node("And", ["ca", "cb"], ["c2"]),
         helper.make_node("Unsqueeze", ["t", "zero"], ["trow"]),
     ]
-    outputs = ["c2", "t2", "Tb", "trow"]
+    carried_in, carried_out = [], []
+    if grow:
+        body_nodes += [helper.make_node("SequenceInsert", ["rows_in", "trow"], ["rows2"]),
+                       helper.make_node("Concat", ["acc_in", "trow"], ["acc2"], axis=0)]
+        carried_in = [helper.make_tensor_sequence_value_info("rows_in", TP.INT32, None),
+                      helper.make_tensor_value_info("acc_in", TP.INT32, None)]
+        carried_out = ["rows2", "acc2"]
+    outputs = ["c2", "t2", "Tb", *carried_out, "trow"]
     if gather:
         body_nodes.append(helper.make_node("Gather", ["x", "i"], ["xi"]))
         outputs.append("xi")
@@ -45,7 +54,7 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
         [helper.make_tensor_value_info("i", TP.INT64, []),
          helper.make_tensor_value_info("c", TP.BOOL, []),
          helper.make_tensor_value_info("t", TP.INT32, []),
-         helper.make_tensor_value_info("Tb", TP.INT32, [])],
+         helper.make_tensor_value_info("Tb", TP.INT32, []), *carried_in],
         [helper.make_empty_tensor_value_info(o) for o in outputs],
         [_const("step", step, np.int32), _const("zero", [0], np.int64)])
     nodes = [helper.make_node("Shape", ["x"], ["xs"]),
@@ -59,10 +68,13 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
         inputs.append(helper.make_tensor_value_info("go", TP.BOOL, []))
     else:
         nodes.append(helper.make_node("Less", ["zero_l", "T"], ["go"]))
+    if grow:
+        nodes.append(helper.make_node("SequenceEmpty", [], ["rows0"], dtype=TP.INT32))
+    grown = ["rows", "acc"] if grow else []
     nodes.append(helper.make_node("Loop", [{"T": "T", "big": "big", "none": ""}[trip], "go",
-                                           "t0", "T32"],
-                                  ["t_end", "T_end", "ts"] + (["xs_all"] if gather else []),
-                                  body=body))
+                                           "t0", "T32"] + (["rows0", "acc0"] if grow else []),
+                                  ["t_end", "T_end", *grown, "ts"]
+                                  + (["xs_all"] if gather else []), body=body))
     if probe:
         nodes += [helper.make_node("Cast", ["t_end"], ["t_end64"], to=TP.INT64),
                   helper.make_node("Unsqueeze", ["t_end64", "zero_v"], ["t_row"]),
@@ -70,10 +82,11 @@ def while_model(start=0, step=1, cmp="Less", trip="T", cond0="computed", gather=
     graph = helper.make_graph(
         nodes, "while", inputs,
         [helper.make_empty_tensor_value_info(o)
-         for o in ["t_end", "ts"] + (["xs_all"] if gather else []) + (["probe"] if probe else [])],
+         for o in ["t_end", "ts", *grown] + (["xs_all"] if gather else [])
+         + (["probe"] if probe else [])],
         [_const("zero_i", 0, np.int64), _const("zero_l", 0, np.int64),
          _const("one_i", 1, np.int64), _const("big", BIG, np.int64),
-         _const("zero_v", [0], np.int64)]
+         _const("zero_v", [0], np.int64), _const("acc0", [7, 7], np.int32)]
         + ([] if start == "b" else [_const("t0", start, np.int32)]))
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
@@ -136,3 +149,11 @@ def test_a_condition_given_at_the_start_may_be_false():
     # the condition input is data: the loop may run no iteration at all
     sol, opened = checked(while_model(cond0="input", gather=False))
     assert sol.shape("ts").startswith("[_") and "ts" in opened
+
+
+def test_what_a_counted_while_loop_grows():
+    # (Loop.lp's loop_runs: the steps a condition counts size a list built from empty and
+    # a tensor joined a row per step, as they size the scan outputs)
+    sol, opened = checked(while_model(grow=True, gather=False))
+    assert sol.shape("acc") == "[T + 2]" and sol.shape("ts") == "[T, 1]"
+    assert str(sol.decoded.sequences["rows"]) == "T" and not opened
