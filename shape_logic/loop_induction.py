@@ -37,6 +37,7 @@ import clingo
 from .asp.terms import quote, symbol_to_expr
 from .decode import decode
 from .rule_selection import select_rules
+from .shapes import has_fresh_name
 
 # trials of one loop: a value that fails is dropped and the rest tried again
 MAX_TRIALS = 3
@@ -87,12 +88,12 @@ def _fact(loop, kind: str, k: int, assumed: bool = False) -> str:
 
 def _counters(loop, decoded, values: dict) -> list[int]:
     """The carried values (input numbers) of `loop` that may count its iterations: where a
-    condition the body computes stops it and it stacks scan outputs (whose length the
-    count is), the integer scalars with a known initial value whose body input has none."""
+    condition the body computes stops it and an output's size is open (a scan output's
+    length, a grown list's or tensor's: Loop.lp's loop_runs), the integer scalars with a
+    known initial value whose body input has none."""
     ins, outs = loop.bodies["body"]
-    carried = len(loop.inputs) - 2
     if len(loop.inputs) < 2 or not loop.inputs[1] or not outs or outs[0] == ins[1] or \
-            len(outs) - 1 <= carried:
+            not any(_open_size(decoded, y) for y in loop.outputs if y):
         return []
     out = []
     for k in range(2, len(loop.inputs)):
@@ -104,6 +105,15 @@ def _counters(loop, decoded, values: dict) -> list[int]:
                 (v, 0) in values and (ins[k], 0) not in values:
             out.append(k)
     return out
+
+
+def _open_size(decoded, t: str) -> bool:
+    """Whether tensor t's shape, or sequence t's length, is not known in `decoded`."""
+    if t in decoded.sequences:
+        length = decoded.sequences[t]
+        return length is None or has_fresh_name(length)
+    shape = decoded.shapes.get(t)
+    return shape is None or shape.dims is None or any(has_fresh_name(d) for d in shape.dims)
 
 
 def loop_values(graph, atoms) -> dict:
