@@ -69,7 +69,7 @@ def proven_invariant(problem, decoded, values: dict) -> str:
             [("counter", k) for k in _counters(loop, decoded, values)]
         for _ in range(MAX_TRIALS if claims else 0):
             held = _trial(problem, loop, claims, "".join(kept))
-            if held is None:
+            if not held:  # (a conflict, or no claim held: nothing left to try)
                 break
             if held == claims:
                 kept += [_fact(loop, kind, k) for kind, k in held]

@@ -51,7 +51,7 @@ def test_a_masked_state_keeps_its_shape():
         assert out["h"].shape == (2, 24)
 
 
-def test_a_state_that_changes_its_size_is_left_open():
+def test_a_state_that_changes_its_size_is_left_open(monkeypatch):
     # h' = mask_t * h W for h [b, n] and W [n, 24]: [b, 24] after one iteration, kept
     # only if n = 24; the graph after the loop needs 24 (h W2), which a run of one
     # iteration meets whatever n is: neither invariance nor n = 24 may be claimed
@@ -59,7 +59,12 @@ def test_a_state_that_changes_its_size_is_left_open():
     g = masked_cell("[b, n]", [None, 24], then, keep_old=False)
     g["initializers"]["w"] = {"dtype": "f32", "shape": "[n, 24]"}
     g["inputs"]["w"] = g["initializers"].pop("w")
+    from shape_logic import loop_induction
+
+    trials, trial = [], loop_induction._trial
+    monkeypatch.setattr(loop_induction, "_trial", lambda *a: trials.append(a[2]) or trial(*a))
     sol = solve(g)
+    assert trials == [[("kept", 2)]]  # (none held: no trial of nothing after it)
     assert sol.status == "ok"
     assert sol.bindings == {} and sol.ranges == {} and not sol.constraints
     assert sol.shape("y") != "[b, 3]" or sol.shape("h") != "[b, n]"
