@@ -96,15 +96,22 @@ def _counters(loop, decoded, values: dict) -> list[int]:
             not any(_open_size(decoded, y) for y in loop.outputs if y):
         return []
     out = []
-    for k in range(2, len(loop.inputs)):
-        v = loop.inputs[k]
+    for k, v, b, _ in _carried(loop):
         initial = decoded.shapes.get(v)
-        if v and k < len(ins) and k - 1 < len(outs) and initial is not None and \
-                initial.dims is not None and not initial.dims and \
-                decoded.dtypes.get(v) in ("i32", "i64") and \
-                (v, 0) in values and (ins[k], 0) not in values:
+        if initial is not None and initial.dims is not None and not initial.dims and \
+                decoded.dtypes.get(v) in ("i32", "i64") and (v, 0) in values and \
+                (b, 0) not in values:
             out.append(k)
     return out
+
+
+def _carried(loop):
+    """(K, initial value, body input, body output) of each carried value of `loop` that
+    the graph gives (input K, body input K, body output K - 1)."""
+    ins, outs = loop.bodies["body"]
+    for k in range(2, min(len(loop.inputs), len(ins), len(outs) + 1)):
+        if loop.inputs[k]:
+            yield k, loop.inputs[k], ins[k], outs[k - 1]
 
 
 def _open_size(decoded, t: str) -> bool:
@@ -142,12 +149,9 @@ def _counts(values: dict, loop, k: int) -> bool:
 def _open(loop, decoded) -> list[int]:
     """The carried values (input numbers) of `loop` whose body input and output the solve
     does not give one shape, with an initial value of known rank (a tensor)."""
-    ins, outs = loop.bodies["body"]
     out = []
-    for k in range(2, len(loop.inputs)):
-        v = loop.inputs[k]
-        if not v or k >= len(ins) or k - 1 >= len(outs) or v in decoded.sequences or \
-                v in decoded.optionals:
+    for k, v, _, _ in _carried(loop):
+        if v in decoded.sequences or v in decoded.optionals:
             continue
         initial = decoded.shapes.get(v)
         if initial is not None and initial.dims is not None and \

@@ -89,8 +89,8 @@ class Problem:
     # what explaining switched off so that no conflict is left (diagnose.py); None: some
     # error was not explained
     switched_off: frozenset | None = None
-    # Loops' carried values assumed (a trial) or proven to keep their shape, as facts
-    # (loop_induction.py), in every solve
+    # Loops' carried values assumed (a trial) or proven to keep their shape or to count the
+    # iterations, as facts (loop_induction.py), in every solve
     loop_facts: str = ""
     _sourced: str | None = None
 
