@@ -33,17 +33,24 @@ def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
 def _periodic_form(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
     """[(s%K, 0)] when a = b, of one symbol s, holds exactly where s is a multiple of K
     (symbolic/periodic.py: tf2onnx's crops, `2*((h + 1)//2) = h`)."""
-    syms = (a - b).symbol_set()
-    if len(syms) != 1:
-        return None
-    (s,) = syms
-    try:
-        k = zero_where_multiple(a - b, s, least_value(s))
-    except ExprOverflow:
-        return None
+    s = _only_symbol(a - b)
+    condition = None if s is None else _multiple_condition(a - b, s)
+    return None if condition is None else [condition]
+
+
+def _only_symbol(e: Expr) -> str | None:
+    """e's symbol when it has exactly one."""
+    syms = e.symbol_set()
+    return next(iter(syms)) if len(syms) == 1 else None
+
+
+def _multiple_condition(d: Expr, s: str) -> tuple[Expr, Expr] | None:
+    """(s%K, 0) when d, of the symbol s alone, is 0 exactly where s is a multiple of a K
+    >= 2 (symbolic/periodic.py), else None."""
+    k = zero_where_multiple(d, s, least_value(s))
     if k is None or k < 2:
         return None
-    return [(ops.mod(Expr.sym(s), Expr.const(k)), ZERO)]
+    return ops.mod(Expr.sym(s), Expr.const(k)), ZERO
 
 
 def _divisible_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
@@ -72,24 +79,23 @@ def joined_multiples(equations: list) -> list:
     U-Net crops to `2*((h + 3)//4) = (h + 1)//2` beside `h%2 = 0`, which is h%4 = 0."""
     groups: dict[str, list] = {}
     for a, b in equations:
-        syms = (a - b).symbol_set()
-        if len(syms) == 1:
-            groups.setdefault(next(iter(syms)), []).append((a, b))
+        s = _only_symbol(a - b)
+        if s is not None:
+            groups.setdefault(s, []).append((a, b))
     joined = {}
     for s, group in groups.items():
         if len(group) < 2:
             continue
         try:  # (zero exactly where every one is: the sum of their magnitudes)
             total = sum((ops.maximum(a - b, b - a) for a, b in group), ZERO)
-            k = zero_where_multiple(total, s, least_value(s))
         except ExprOverflow:
             continue
-        if k is not None and k >= 2:
-            joined[s] = (ops.mod(Expr.sym(s), Expr.const(k)), ZERO)
+        condition = _multiple_condition(total, s)
+        if condition is not None:
+            joined[s] = condition
     if not joined:
         return list(equations)
-    out = [ab for ab in equations if len((ab[0] - ab[1]).symbol_set()) != 1
-           or next(iter((ab[0] - ab[1]).symbol_set())) not in joined]
+    out = [(a, b) for a, b in equations if _only_symbol(a - b) not in joined]
     return out + list(joined.values())
 
 
