@@ -246,3 +246,43 @@ def random_feeds(model, sizes: list, rng) -> list:
                        rng.standard_normal(shape).astype(types[name]))
         out.append(f)
     return out
+
+
+def yolo_neck():
+    """A YOLOv8-like detector over images [batch, 3, height, width]: five stride-2
+    convolutions (p3 at (height + 7)//8, p4 at (height + 15)//16, p5 at (height + 31)//32),
+    p5 and then the joined p4 upsampled by 2 and each joined to its skip (so 2*((height +
+    31)//32) = (height + 15)//16 and 2*((height + 15)//16) = (height + 7)//8 wherever it
+    runs), downsampled back and joined again, three heads of 6 channels flattened and
+    concatenated along their anchors, [batch, anchors, 6]."""
+    b = _Builder()
+    rng = np.random.default_rng(0)
+
+    def conv(x, cin, stride, cout=4):
+        w = f"w{b.count + 1}"
+        b.count += 1
+        b.inits.append(numpy_helper.from_array(
+            rng.standard_normal((cout, cin, 3, 3)).astype(np.float32), w))
+        return b.op("Conv", x, w, kernel_shape=[3, 3], strides=[stride, stride],
+                    pads=[1, 1, 1, 1])
+
+    def up(x):
+        return b.op("Resize", x, "", b.const([1, 1, 2, 2], np.float32), mode="nearest")
+
+    p3 = conv(conv(conv("images", 3, 2), 4, 2), 4, 2)
+    p4 = conv(p3, 4, 2)
+    p5 = conv(p4, 4, 2)
+    n4 = b.op("Concat", up(p5), p4, axis=1)
+    n3 = b.op("Concat", up(conv(n4, 8, 1)), p3, axis=1)
+    d4 = b.op("Concat", conv(n3, 8, 2), conv(n4, 8, 1), axis=1)
+    d5 = b.op("Concat", conv(d4, 8, 2), p5, axis=1)
+    heads = [b.op("Reshape", conv(t, 8, 1, cout=6), b.const([0, 6, -1])) for t in (n3, d4, d5)]
+    b.op("Transpose", b.op("Concat", *heads, axis=2), perm=[0, 2, 1])
+    out = b.nodes[-1].output[0]
+    graph = helper.make_graph(
+        b.nodes, "yolo_neck",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                       ["batch", 3, "height", "width"])],
+        [helper.make_value_info(out, helper.make_tensor_type_proto(TensorProto.FLOAT, None))],
+        b.inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])

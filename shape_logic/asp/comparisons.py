@@ -22,7 +22,7 @@ Number, String, Function = clingo.Number, clingo.String, clingo.Function
 class Comparisons:
     """@not_one, @negative, @positive, @least, @least_nonnegative, @least_in, @most_in,
     @if_join, @inherit, @le, @one_where, @broadcast_range, @most_range, @least_roots,
-    @several_symbols."""
+    @least_root_from, @several_symbols."""
 
     @remembered
     def not_one(self, a: clingo.Symbol):
@@ -93,6 +93,18 @@ class Comparisons:
             return []
         return [Function("", [String(s), Number(v)]) for s, v in hits
                 if name_scope(s) is None]
+
+    @remembered
+    def least_root_from(self, e1: clingo.Symbol, e2: clingo.Symbol, s: clingo.Symbol,
+                        floor: clingo.Symbol):
+        """@least_root_from(E1, E2, S, L): the greater floor of S that the equation E1 = E2
+        of S alone gives above floor L (floors.least_root_from); no term otherwise."""
+        try:
+            hit = floors.least_root_from(reduced(symbol_to_expr(e1) - symbol_to_expr(e2)),
+                                         s.string, floor.number)
+        except FAILURES + (ValueError,):
+            return []
+        return [] if hit is None else Number(hit)
 
     @remembered
     def several_symbols(self, e: clingo.Symbol):

@@ -79,6 +79,8 @@ def most(e: Expr) -> tuple[str, int] | None:
 # the values of a symbol an unsolved equation is tried at for a floor (each one a proof
 # by bounds; the first that proves nothing ends the search)
 ROOT_CAP = 256
+# the greatest floor equations of one symbol give each other (least_root_from)
+JOINT_CAP = 1024
 
 
 @lru_cache(maxsize=1024)  # (pure; an equation is asked once per solve)
@@ -92,18 +94,40 @@ def least_roots(d: Expr) -> tuple[tuple[str, int], ...]:
     least value with a root (the bounds may prove nothing at a value without one)."""
     found = []
     for s in sorted(d.symbol_set()):
-        v = least_value(s)
-        top = v + ROOT_CAP
-        while v <= top:
-            try:
-                if not not_zero(d.subs({s: Expr.const(v)})):
-                    break
-            except (ExprOverflow, ZeroDivisionError, ValueError):
-                break
-            v += 1
+        v = _first_root(d, s, least_value(s))
         if v > 1:
             found.append((s, v))
     return tuple(found)
+
+
+@lru_cache(maxsize=1024)
+def least_root_from(d: Expr, s: str, floor: int) -> int | None:
+    """The least value of s from `floor` on at which the equation d = 0 of s alone may
+    hold (None if that is `floor`): where the graph requires s >= floor, it requires that
+    too. YOLOv8's neck joins each upsampled size to its skip's, 2*((h + 15)//16) =
+    (h + 7)//8 (which holds from h = 9 on, at h%16 = 0 or past 8) and 2*((h + 31)//32) =
+    (h + 15)//16 (from h = 17); from 17 the first holds next at 25, so h >= 25. (A floor
+    of an equation of several symbols is least_roots' alone.)"""
+    if d.symbol_set() != {s} or floor >= JOINT_CAP:
+        return None
+    v = _first_root(d, s, floor)
+    # (none where no root was found: equations that never hold together, h%2 = 0 beside
+    # h%2 = 1, would otherwise raise each other's floor without end)
+    return v if floor < v <= min(floor + ROOT_CAP, JOINT_CAP) else None
+
+
+def _first_root(d: Expr, s: str, v: int) -> int:
+    """The first value from v on (within ROOT_CAP) at which d = 0 is not proven false by
+    bounds, whatever d's other symbols are."""
+    top = v + ROOT_CAP
+    while v <= top:
+        try:
+            if not not_zero(d.subs({s: Expr.const(v)})):
+                break
+        except (ExprOverflow, ZeroDivisionError, ValueError):
+            break
+        v += 1
+    return v
 
 
 class Floors:

@@ -68,6 +68,8 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         self.known: dict[str, Expr] | None = {} if normalize else None
         # value -> a shorter value equal to it in every run (relating._rewrite; fast mode)
         self.rewrites: dict[Expr, Expr] = {}
+        # the floors among them (an atom -> its value), rewritten inside other values too
+        self.atom_rewrites: dict = {}
         # expression -> itself with `known` substituted; `known` only grows (setdefault),
         # so the entries are valid while its size is the one they were computed at
         self._known_cache: dict = {}

@@ -78,9 +78,14 @@ class Relating:
         of grounding and went on (now 0.4 s, every size after it an integer). Two
         expressions are left as they are: either spelling may be the one a later rule
         needs (a Reshape dividing out Swin's (h//4)*(w//4) beside ((h//2 + 1)//2)*(w//4)),
-        unless they are one function of one symbol (`same`: symbolic/periodic.py), where
-        the simpler is taken for the other, in every run. The first rewrite of a value
-        stays, as a binding does."""
+        unless they are of one symbol and
+        - one function of it (`same`: symbolic/periodic.py): the simpler is taken for the
+          other, in every run;
+        - or one of them is a floor of it (equal where the graph runs only): the floor is
+          taken for the other wherever it occurs, inside other values too (`atom_rewrites`,
+          so a sum that 4 divides stays one), and only when the other's bounds say as
+          much (Swin's h//4 is >= 1 only as (h + 2)//4 is: the h//4 is rewritten).
+        The first rewrite of a value stays, as a binding does."""
         try:
             x, y = self._known(_integer(a)), self._known(_integer(b))
         except NotADim:
@@ -92,17 +97,29 @@ class Relating:
             # control --seed 4041, graph 421)
             return
         if not x.is_int and not y.is_int:
-            # (two spellings of one function of one symbol, symbolic/periodic.py; an
-            # equation that holds at some sizes only leaves both: a Reshape may divide by
-            # either - rewriting Swin's (h + 2)//4 to h//4 left 40 of its tensors open)
-            if not same or len(x.symbol_set() | y.symbol_set()) != 1:
+            if len(x.symbol_set() | y.symbol_set()) != 1:
                 return
-            small, large = sorted((x, y), key=_spelling_order)
+            if same:  # (one function: the simpler spelling is kept)
+                small, large = sorted((x, y), key=_spelling_order)
+            else:
+                # (the one kept: the one whose bounds say more - a Reshape to a quarter
+                # of it needs them - then not the floor; a bare symbol stays: taken as
+                # its own floor, h = 4*((h + 3)//4), the U-Net's floors got weaker)
+                small, large = sorted((x, y), key=lambda e: (-self._bounds(e)[0],
+                                                             e.single_atom() is not None,
+                                                             _spelling_order(e)))
+                atom = large.single_atom()
+                if atom is None or atom.kind == "sym":
+                    return
         else:
             small, large = (x, y) if x.is_int else (y, x)
         if large in self.rewrites or ("rewrite", large) in self.distrust:
             return
         self.rewrites[large] = small
+        atom = large.single_atom()
+        if not small.is_int and atom is not None and atom.kind != "sym" and \
+                small.subs_atoms({atom: small}) is small:  # (not in the value it takes)
+            self.atom_rewrites[atom] = small
         self.premise(("rewrite", large), tuple(Function(name, [a, b]) for name in EQUATIONS))
 
     def note_made(self, args, out):
@@ -210,16 +227,27 @@ class Relating:
         except NotADim:
             return Function("same" if real_of(a) == real_of(b) else "conflict")
         try:
-            if self._substituting and not _plain_pair(x, y):
+            substituted = self._substituting and not _plain_pair(x, y)
+            if substituted:
                 # (a bare symbol against an integer or another symbol still gives its own
                 # binding: an inconsistent graph then shows each value the symbol got;
                 # against a compound expression it is substituted too, or a bound symbol
                 # would get a second binding, s1 = max(4, s0) beside s1 = 4, to be
                 # substituted everywhere again, without end)
-                x, y = self._known(x), self._known(y)
+                x0, y0 = x, y
+                x, y = self._known(x, False), self._known(y, False)
             # (under the floors the graph requires: max(0, f - 1) = f - 1 is no equation)
             x, y = self._floored(x), self._floored(y)
             r = relate(x, y, self.order)
+            if r.kind == "unsolved" and substituted and self.atom_rewrites:
+                # (the floors rewritten inside the values too, a pair of products of
+                # their spellings is the same value; the equation as it was solves
+                # first: 2*((w + 2)//4) = w binds w = 2, which rewritten inside it, as
+                # 4*((w + 2)//8) = w, only conflicts - the note that w = 2 is the one
+                # size a Concat holds at would be lost)
+                deep = relate(self._floored(self._known(x0)), self._floored(self._known(y0)),
+                              self.order)
+                r = deep if deep.kind == "same" else r
         except FAILURES:
             return Function("unsolved")
         if r.kind in ("bind", "range") and self._under_floor(r):
@@ -246,14 +274,15 @@ class Relating:
         """Whether `_known` has anything to put in (fast mode, a binding or a rewrite)."""
         return bool(self.known or self.rewrites)
 
-    def _known(self, e: Expr) -> Expr:
+    def _known(self, e: Expr, deep: bool = True) -> Expr:
         """e with the bindings known so far substituted, and the values rewritten
-        (`_rewrite`; fast mode only)."""
+        (`_rewrite`; fast mode only); the floors inside it too unless not `deep`."""
         known, rewrites = self.known, self.rewrites
+        inner = self.atom_rewrites if deep else None
         if len(known) + len(rewrites) != self._known_size:
             self._known_cache.clear()
             self._known_size = len(known) + len(rewrites)
-        hit = self._known_cache.get(e)
+        hit = self._known_cache.get((e, deep))
         if hit is not None:
             return hit
         out = e
@@ -262,10 +291,14 @@ class Relating:
             if shorter is not None:
                 out = shorter
                 continue
-            if known.keys().isdisjoint(out.symbol_set()):
+            if not known.keys().isdisjoint(out.symbol_set()):
+                out = out.subs(known)
+                continue
+            deeper = out.subs_atoms(inner) if inner else out
+            if deeper is out:
                 break
-            out = out.subs(known)
-        self._known_cache[e] = out
+            out = deeper
+        self._known_cache[(e, deep)] = out
         return out
 
     def _under_floor(self, r) -> bool:

@@ -277,6 +277,38 @@ class Expr:
         return total
 
 
+    def subs_atoms(self, mapping: dict) -> "Expr":
+        """Replace atoms (at any depth: inside floors, mods, maxes) by expressions, and
+        renormalize."""
+        syms = self.symbol_set()
+        if not mapping or all(a.symbol_set().isdisjoint(syms) for a in mapping):
+            return self
+        total, changed = ZERO, False
+        for mono, c in self.terms:
+            term = Expr.const(c)
+            for a, p in mono:
+                f = _subs_atom_deep(a, mapping)
+                changed = changed or f.single_atom() is not a
+                for _ in range(p):
+                    term = term * f
+            total = total + term
+        return total if changed else self
+
+
+def _subs_atom_deep(a: Atom, mapping: dict) -> "Expr":
+    from . import ops
+
+    hit = mapping.get(a)
+    if hit is not None:
+        return hit
+    if a.kind == "sym":
+        return Expr.atom(a)
+    args = [x.subs_atoms(mapping) for x in a.args]
+    if all(x is y for x, y in zip(args, a.args)):
+        return Expr.atom(a)
+    return ops.apply(a.kind, args)
+
+
 def _mono_mul(m1, m2):
     if not m1:
         return m2

@@ -349,3 +349,35 @@ def test_a_count_of_a_count_nested_to_the_depth_limit_prints_what_it_is():
         assert back == e
         for v, x in values.items():
             assert evaluate(back, {"s3": v}) == x
+
+
+def _atoms_at_any_depth(e: Expr) -> list:
+    out = []
+    for a in sorted(e.atoms(), key=lambda a: a.key):
+        out.append(a)
+        if a.kind != "sym":
+            for x in a.args:
+                out += _atoms_at_any_depth(x)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(exprs(), envs, st.integers(0, 50))
+def test_an_atom_replaced_by_its_value_anywhere_keeps_the_value(pair, env, pick):
+    """subs_atoms (relating's rewrites of a floor inside other values): an atom, at any
+    depth, replaced by what it is at env leaves the expression's value at env."""
+    e, _ = pair
+    inner = [a for a in _atoms_at_any_depth(e) if a.kind != "sym"]
+    assume(inner)
+    a = inner[pick % len(inner)]
+    v = evaluate(Expr.atom(a), env)
+    assert evaluate(e.subs_atoms({a: Expr.const(v)}), env) == evaluate(e, env)
+
+
+def test_a_floor_is_replaced_inside_mods_and_floors():
+    """Swin's padded length, with (h + 2)//4 taken as h//4 where the graph requires them
+    equal: every occurrence is, so 4 still divides the sum."""
+    e = parse_dim("((h + 2)//4 + 3*((h + 2)//4)%4)//4")
+    a = parse_dim("(h + 2)//4").single_atom()
+    assert str(e.subs_atoms({a: parse_dim("h//4")})) == "(h//4 + 3*(h//4)%4)//4"
+    assert e.subs_atoms({}) is e and e.subs_atoms({parse_dim("w//4").single_atom(): e}) is e
