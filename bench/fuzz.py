@@ -203,9 +203,12 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
         a, c = (x.subs(rename).subs(env).subs(fresh_env) for x in (a, c))
         if not (a - c).symbols() and a != c:
             return f"constraint {a} = {c} fails", None
-    for e, allowed in sol.decoded.one_of.items():  # (what broadcasts leave: 1 or N)
-        got = e.subs(rename).subs(env).subs(fresh_env)
-        if not got.symbols() and got.value not in allowed:
+    for e, allowed in sol.decoded.one_of.items():  # (what broadcasts leave: 1 or N, an
+        got = e.subs(rename).subs(env).subs(fresh_env)  # N an integer or an expression)
+        values = [v if isinstance(v, int) else v.subs(rename).subs(env).subs(fresh_env)
+                  for v in allowed]
+        if not got.symbols() and all(isinstance(v, int) or not v.symbols() for v in values) \
+                and got.value not in {v if isinstance(v, int) else v.value for v in values}:
             return f"requirement {e} in {set(allowed)}, but it is {got}", None
     return None
 

@@ -68,7 +68,8 @@ class Atoms:
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
     floors: dict = field(default_factory=dict)  # symbol -> its greatest floor (floors.lp)
     ceilings: dict = field(default_factory=dict)  # symbol -> its least ceiling (conditions.lp)
-    # a dim value -> the integers N > 1 it is 1 or N against (broadcast.lp's one_or/2)
+    # a dim value -> the integers N > 1 (and symbolic values that cannot be 1) it is 1
+    # or N against (broadcast.lp's one_or/2)
     one_or: dict = field(default_factory=dict)
     # the floors (and ceilings) the graph requires under which alone it conflicts
     # (floor_rounds.py): explaining takes them too
@@ -128,7 +129,7 @@ class Atoms:
         the rules' own are (before, the answer said `s in {1}` and kept printing s)."""
         for e, ns in self.one_or.items():
             names = e.symbol_set()
-            if len(ns) >= 2 and len(names) == 1:
+            if sum(isinstance(n, int) for n in ns) >= 2 and len(names) == 1:
                 (name,) = names
                 if e == Expr.sym(name) and not is_scoped(name):  # (a body's: where it runs)
                     self.binds.setdefault(name, set()).add(Expr.const(1))
@@ -202,10 +203,11 @@ class Atoms:
             kept, pick = (self.floors, max) if name == "floor" else (self.ceilings, min)
             s_, v = args[0].string, args[1].number
             kept[s_] = pick(v, kept.get(s_, v))
-        elif name == "one_or":
+        elif name == "one_or":  # (N: an integer, or an Expr that cannot be 1)
             e = _expr(args[0])
-            if e is not None:
-                self.one_or.setdefault(e, set()).add(args[1].number)
+            n = args[1].number if args[1].type == clingo.SymbolType.Number else _expr(args[1])
+            if e is not None and n is not None:
+                self.one_or.setdefault(e, set()).add(n)
         elif name == "eqvoid":
             self.void_edges.append(void_edge(args))
         elif name == "bcvoid":

@@ -21,7 +21,8 @@ from .symbolic.implied import independent
 from .symbolic.orders import minimal
 from .symbolic.values import function_of
 from .answer_set import Atoms
-from .requirements import floor_origins, inequalities, range_origins, under_ranges
+from .requirements import (floor_origins, inequalities, range_origins, respelled_shapes,
+                           under_ranges)
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -143,6 +144,8 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
         met = [(a, b) for a, b in met if not (a.is_int and b.is_int)]
+    else:
+        shapes = respelled_shapes(shapes, met)
     floors = {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
               graph.symbol_class.get(s, 2) < 2 and s not in bindings and
               (s not in ranges or ranges[s][0] < v)}
@@ -252,19 +255,46 @@ ONE_OF_SPAN = 64
 
 def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
     """Dim value -> the sorted values it may take (broadcast.lp's one_or(E, N): E is 1 or
-    N), after the bindings: 1 and N, or 1 alone where E meets two integers N. Left out:
-    a value the bindings make an integer (it is one of them, or the rules clash), one with
-    a name of a body (it holds only where that runs), and one whose symbol's range keeps
-    it among them already (`s//2` in {1, 3} where s in 2..3: s//2 is 1 there)."""
+    N, an integer or a value that cannot be 1), after the bindings: 1 and N, or 1 alone
+    where E meets two values N. Left out: a value the bindings make an integer (it is one
+    of them, or the rules clash), one with a name of a body (it holds only where that
+    runs), an N that E is after the bindings (nothing to require), and one whose symbol's
+    range keeps it among them already (`s//2` in {1, 3} where s in 2..3: s//2 is 1
+    there)."""
     out: dict = {}
     for e, ns in one_or.items():
         r = resolve(e)
-        if r.is_int or any(is_scoped(s) for s in e.symbol_set() | r.symbol_set()):
+        values = {_int_or_expr(resolve(n)) if isinstance(n, Expr) else n for n in ns} - {r}
+        if r.is_int or not values or any(
+                is_scoped(s) for x in [e, r, *values] if isinstance(x, Expr)
+                for s in x.symbol_set()):
             continue
-        allowed = {1} | (ns if len(ns) == 1 else set())
-        out[r] = out.get(r, allowed) & allowed
-    return {e: tuple(sorted(v)) for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
+        for n in sorted(values, key=_value_order):
+            out[r] = _meet(out.get(r), {1, n})
+    return {e: tuple(sorted(v, key=_value_order))
+            for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
             if not _within(e, v, ranges)}
+
+
+def _meet(old: set | None, new: set) -> set:
+    """Two requirements of one value, both held: what they allow together where all their
+    values are integers (two N leave 1 alone), else one of them, the one of integers if
+    either is (an expression N may be the other N: each requirement holds, and one is
+    said)."""
+    if old is None:
+        return new
+    if all(isinstance(v, int) for v in old | new):
+        return old & new
+    return old if all(isinstance(v, int) for v in old) else new
+
+
+def _int_or_expr(e: Expr) -> int | Expr:
+    return e.value if e.is_int else e
+
+
+def _value_order(v) -> tuple:
+    """Integers first, then expressions by their text."""
+    return (0, v, "") if isinstance(v, int) else (1, 0, str(v))
 
 
 def _within(e: Expr, values: set, ranges: dict) -> bool:
@@ -274,9 +304,13 @@ def _within(e: Expr, values: set, ranges: dict) -> bool:
     lo, hi = ranges.get(s, (1, 0))
     if not 0 <= hi - lo < ONE_OF_SPAN:
         return False
+    if any(isinstance(n, Expr) and n.symbol_set() != syms for n in values):
+        return False
     try:
         at = function_of(e, s)
-        return all(at(v) in values for v in range(lo, hi + 1))
+        each = [function_of(n, s) if isinstance(n, Expr) else (lambda v, n=n: n)
+                for n in values]
+        return all(at(v) in {f(v) for f in each} for v in range(lo, hi + 1))
     except (ArithmeticError, ValueError):  # (a division by 0 there: say it all the same)
         return False
 

@@ -13,6 +13,7 @@ from .shapes import Shape
 from .symbolic.bounds import bounds
 from .symbolic.divisibility import condition_of
 from .symbolic.expr import ExprOverflow
+from .symbolic.respell import respelled, respelling_rules
 
 
 def range_origins(found: dict, ranges: dict, as_constraint) -> dict:
@@ -73,7 +74,21 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
 
     under = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
                    {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
-    simpler: dict = {}  # id(Shape) -> the Shape simplified (most tensors share a few)
+    return _each_dim(shapes, under.simplified)
+
+
+def respelled_shapes(shapes: dict, equations: list) -> dict:
+    """The shapes with c times a coarser floor printed as the finer one where the graph
+    requires them equal (symbolic/respell.py: YOLOv8's anchors of the stride-8 level,
+    `4*((h + 15)//16)*((w + 15)//16)`, are `((h + 7)//8)*((w + 7)//8)`)."""
+    rules = respelling_rules(equations)
+    return _each_dim(shapes, lambda d: respelled(d, rules)) if rules else shapes
+
+
+def _each_dim(shapes: dict, f) -> dict:
+    """The shapes with f applied to each dim (once per distinct Shape: most tensors share
+    a few), a Shape kept where nothing changed."""
+    simpler: dict = {}  # id(Shape) -> the Shape simplified
     out = {}
     for t, shape in shapes.items():
         if shape is None or shape.dims is None:
@@ -82,7 +97,7 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
         new = simpler.get(id(shape))
         if new is None:
             try:
-                dims = tuple(under.simplified(d) for d in shape.dims)
+                dims = tuple(f(d) for d in shape.dims)
             except ExprOverflow:
                 dims = shape.dims
             new = simpler[id(shape)] = shape if dims == shape.dims else Shape((dims,))

@@ -151,13 +151,20 @@ class Solution:
         return dict(self.decoded.floors)
 
     @property
-    def one_of(self) -> dict[str, list[int]]:
+    def one_of(self) -> dict[str, list]:
         """dim expression -> the values it may take, where a broadcast requires it: [s] + [3]
-        runs only at s = 1 or 3, {"s": [1, 3]} (the expressions renamed as in shapes)."""
+        runs only at s = 1 or 3, {"s": [1, 3]}; against a value that cannot be 1, that
+        value (as shapes' dims are: an expression's text), {"(h + 15)//16": [1, "2*((h +
+        31)//32)"]} (the expressions renamed as in shapes)."""
         out: dict = {}
         for e, values in self.decoded.one_of.items():
             key = str(e.subs(self._rename))
-            out[key] = sorted(set(out.get(key, values)) & set(values))
+            values = [v if isinstance(v, int) else str(v.subs(self._rename)) for v in values]
+            old = out.get(key, values)
+            # (of two, as decode's _meet: both of integers meet, else the first stands)
+            kept = [v for v in old if v in values] if all(
+                isinstance(v, int) for v in old + values) else old
+            out[key] = sorted(kept, key=lambda v: (0, v) if isinstance(v, int) else (1, v))
         return dict(sorted(out.items()))
 
     @property
@@ -179,7 +186,10 @@ class Solution:
         for e, allowed in self.decoded.one_of.items():
             e = e.subs(self._rename)
             at = e.subs(subst)
-            if at.is_int and at.value not in allowed:
+            allowed = [v if isinstance(v, int) else v.subs(self._rename) for v in allowed]
+            each = [v if isinstance(v, int) else v.subs(subst) for v in allowed]
+            if at.is_int and all(isinstance(v, int) or v.is_int for v in each) and \
+                    at.value not in {v if isinstance(v, int) else v.value for v in each}:
                 out.append(one_of_text(e, allowed))
         for (a, b, _), text in zip(self.decoded.inequalities, self.inequalities):
             d = (b - a).subs(self._rename).subs(subst)

@@ -427,18 +427,21 @@ def test_mbart_s_positions_after_an_offset_bound_both_sequences():
 def test_stablelm_s_mask_sliced_over_a_kv_cache_requires_no_inequality():
     """StableLM through torch.export slices its mask [.., total] to min(past + seq, total)
     and adds it to the scores over past + seq: it runs where past + seq <= total, and also
-    where total is 1 (the mask broadcasts), so `past + seq <= total` would be wrong: nothing
-    is said (a disjunction)."""
+    where total is 1 (the mask broadcasts), so `past + seq <= total` would be wrong. What
+    it requires is the broadcast's own condition, past + seq being no 1
+    (encodings/broadcast.lp: a symbolic side that cannot be 1): the sliced length is 1 or
+    past + seq - exactly where onnxruntime runs (before stop 54: nothing was said)."""
     pytest.importorskip("onnxscript")
     import onnxruntime as ort
 
     model, feeds, _ = hf_models.hf_models7.decoder_kv("StableLm", partial_rotary_factor=0.5)
     sol = _check(model, feeds)
     assert sol.inequalities == [] and sol.ranges == {}
+    assert sol.one_of == {"min(past + seq, total)": [1, "past + seq"]}
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for total, runs in ((1, True), (2, False), (6, False), (7, True), (9, True)):
         feed = _cache_feed(feeds[0], 4, 3, total)
-        assert sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []
+        assert (sol.unmet({"batch": 1, "past": 4, "seq": 3, "total": total}) == []) == runs
         if runs:
             session.run(None, feed)
         else:

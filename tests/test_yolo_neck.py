@@ -32,6 +32,11 @@ def test_the_requirements_are_the_necks_equations_alone(neck):
     assert_every_dim_determined(sol)
     out = model.graph.output[0].name
     assert str(sol.shape(out)) == "[batch, 21*((height + 31)//32)*((width + 31)//32), 6]"
+    # each head's anchors in its level's own spelling (symbolic/respell.py), not as the
+    # multiple of the coarsest that the solve computed them in
+    heads = [n.output[0] for n in model.graph.node if n.op_type == "Reshape"]
+    assert [str(sol.shape(t)) for t in heads] == [
+        f"[batch, 6, ((height + {k})//{k + 1})*((width + {k})//{k + 1})]" for k in (7, 15, 31)]
 
 
 @pytest.mark.parametrize("h, w", [(64, 64), (57, 32), (32, 96), (25, 25)])

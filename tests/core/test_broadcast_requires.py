@@ -62,7 +62,8 @@ def _allowed(sol, s: int) -> bool:
     lo, hi = sol.ranges.get("s", (1, s))
     if not lo <= s <= hi or s < sol.floors.get("s", 1):
         return False
-    if any(_at(e, s) not in values for e, values in sol.one_of.items()):
+    if any(_at(e, s) not in {_at(v, s) if isinstance(v, str) else v for v in values}
+           for e, values in sol.one_of.items()):
         return False
     return all(_at(c.split(" = ")[0], s) == _at(c.split(" = ")[1], s)
                for c in sol.constraints)
@@ -92,6 +93,14 @@ CASES = [
     ("Expand", "[s]", "[6]", {"s": [1, 6]}),
     ("Expand", "[s, 1]", "[2, 6]", {"s": [1, 2]}),
     ("MatMul", "[s, 2, 3]", "[4, 3, 5]", {"s": [1, 4]}),
+    # against a value that cannot be 1 (PaddleOCR's detector: a level upsampled by 2, even,
+    # added to the one above it)
+    ("Add", "[(s + 15)//16]", "[2*((s + 31)//32)]",
+     {"(s + 15)//16": [1, "2*((s + 31)//32)"]}),
+    ("Add", "[2*((s + 31)//32)]", "[(s + 15)//16]",
+     {"(s + 15)//16": [1, "2*((s + 31)//32)"]}),
+    ("Add", "[s//3]", "[2*(s//6) + 2]", {}),  # (a range says it: s in 3..5)
+    ("Add", "[s%4]", "[s + 1]", {"s%4": [1, "s + 1"]}),
 ]
 
 
