@@ -270,13 +270,13 @@ def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
                 for s in x.symbol_set()):
             continue
         for n in sorted(values, key=_value_order):
-            out[r] = _meet(out.get(r), {1, n})
+            out[r] = meet_one_of(out.get(r), {1, n})
     return {e: tuple(sorted(v, key=_value_order))
             for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
             if not _within(e, v, ranges)}
 
 
-def _meet(old: set | None, new: set) -> set:
+def meet_one_of(old: set | None, new: set) -> set:
     """Two requirements of one value, both held: what they allow together where all their
     values are integers (two N leave 1 alone), else one of them, the one of integers if
     either is (an expression N may be the other N: each requirement holds, and one is

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .decode import Decoded
+from .decode import Decoded, meet_one_of
 from .diagnostics import with_printed_names
 from .graph import Graph
 from .shapes import Shape, format_shape, has_fresh_name
@@ -159,11 +159,8 @@ class Solution:
         out: dict = {}
         for e, values in self.decoded.one_of.items():
             key = str(e.subs(self._rename))
-            values = [v if isinstance(v, int) else str(v.subs(self._rename)) for v in values]
-            old = out.get(key, values)
-            # (of two, as decode's _meet: both of integers meet, else the first stands)
-            kept = [v for v in old if v in values] if all(
-                isinstance(v, int) for v in old + values) else old
+            values = {v if isinstance(v, int) else str(v.subs(self._rename)) for v in values}
+            kept = meet_one_of(set(out[key]) if key in out else None, values)
             out[key] = sorted(kept, key=lambda v: (0, v) if isinstance(v, int) else (1, v))
         return dict(sorted(out.items()))
 

@@ -276,7 +276,6 @@ class Expr:
             total = total + term
         return total
 
-
     def subs_atoms(self, mapping: dict) -> "Expr":
         """Replace atoms (at any depth: inside floors, mods, maxes) by expressions, and
         renormalize."""
