@@ -269,9 +269,9 @@ def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
                 is_scoped(s) for x in [e, r, *values] if isinstance(x, Expr)
                 for s in x.symbol_set()):
             continue
-        for n in sorted(values, key=_value_order):
+        for n in sorted(values, key=one_of_order):
             out[r] = meet_one_of(out.get(r), {1, n})
-    return {e: tuple(sorted(v, key=_value_order))
+    return {e: tuple(sorted(v, key=one_of_order))
             for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
             if not _within(e, v, ranges)}
 
@@ -292,8 +292,8 @@ def _int_or_expr(e: Expr) -> int | Expr:
     return e.value if e.is_int else e
 
 
-def _value_order(v) -> tuple:
-    """Integers first, then expressions by their text."""
+def one_of_order(v) -> tuple:
+    """A one_of value's place: integers first, then expressions (or their texts) by text."""
     return (0, v, "") if isinstance(v, int) else (1, 0, str(v))
 
 

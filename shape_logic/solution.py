@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .decode import Decoded, meet_one_of
+from .decode import Decoded, meet_one_of, one_of_order
 from .diagnostics import with_printed_names
 from .graph import Graph
 from .shapes import Shape, format_shape, has_fresh_name
@@ -161,7 +161,7 @@ class Solution:
             key = str(e.subs(self._rename))
             values = {v if isinstance(v, int) else str(v.subs(self._rename)) for v in values}
             kept = meet_one_of(set(out[key]) if key in out else None, values)
-            out[key] = sorted(kept, key=lambda v: (0, v) if isinstance(v, int) else (1, v))
+            out[key] = sorted(kept, key=one_of_order)
         return dict(sorted(out.items()))
 
     @property
