@@ -18,8 +18,8 @@ MAX_ROUNDS = 8
 
 
 def respelling_rules(equations: list) -> list[tuple]:
-    """(B, c, A) for each equation A = c*B (pairs a = b) between two floor divisions A and
-    B of one symbol and an integer c >= 2: c*B is printed A."""
+    """(B, c, A, s) for each equation A = c*B (pairs a = b) between two floor divisions A
+    and B of one symbol s and an integer c >= 2: c*B is printed A."""
     rules = []
     for a, b in equations:
         for fine, coarse in ((a, b), (b, a)):
@@ -30,7 +30,7 @@ def respelling_rules(equations: list) -> list[tuple]:
             if c >= 2 and len(mono) == 1 and mono[0][1] == 1 and \
                     mono[0][0].kind == "floordiv" and \
                     len(fine.symbol_set() | coarse.symbol_set()) == 1:
-                rules.append((mono[0][0], c, fine))
+                rules.append((mono[0][0], c, fine, next(iter(fine.symbol_set()))))
     return rules
 
 
@@ -43,8 +43,7 @@ def respelled(e: Expr, rules: list) -> Expr:
         out, changed = ZERO, False
         for mono, k in e.terms:
             powers, fines, used = dict(mono), [], set()
-            for coarse, c, fine in rules:
-                sym = next(iter(fine.symbol_set()))
+            for coarse, c, fine, sym in rules:
                 if sym not in used and k % c == 0 and powers.get(coarse, 0) >= 1:
                     powers[coarse] -= 1
                     fines.append(fine)

@@ -39,5 +39,5 @@ def test_only_a_floor_against_a_multiple_of_a_floor_of_one_symbol_is_a_rule():
     pairs = [(parse_dim(a), parse_dim(b)) for a, b in [
         ("2*(h//2)", "h"), ("2*(h//4)", "w//2"), ("h//2", "(h + 1)//2 + 1"),
         ("h//2", "2*(h//4)")]]
-    assert [(str(Expr.atom(c)), k, str(f)) for c, k, f in respelling_rules(pairs)] == [
-        ("h//4", 2, "h//2")]
+    assert [(str(Expr.atom(c)), k, str(f), s) for c, k, f, s in respelling_rules(pairs)] == [
+        ("h//4", 2, "h//2", "h")]
