@@ -9,6 +9,8 @@ of appearance.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
+from math import prod
 
 from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
@@ -140,8 +142,11 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
             ranges[s] = (max(lo for lo, _ in rs), min(hi for _, hi in rs))
     if ranges:
         shapes = under_ranges(shapes, ranges)
+    one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     met = _constraints(atoms.unsolved, resolve, surely_running(graph, atoms.runs)
                        if atoms.unsolved and graph.has_bodies else atoms.runs)
+    if one_of:
+        met = [ab for ab in met if not _implied_by_one_of(ab, one_of)]
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
         met = [(a, b) for a, b in met if not (a.is_int and b.is_int)]
     else:
@@ -154,7 +159,6 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     constraints = sorted(minimal(without_implied_by_divisors(joined_multiples(met)),
                                  simplicity),
                          key=lambda ab: (str(ab[0]), str(ab[1])))
-    one_of = _one_of(atoms.one_or, resolve, ranges) if atoms.one_or else {}
     conflicted = conflicted_axes(graph, atoms, shapes) if atoms.conflicts or \
         atoms.scope_conflicts else set()
 
@@ -274,6 +278,27 @@ def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
     return {e: tuple(sorted(v, key=one_of_order))
             for e, v in sorted(out.items(), key=lambda ev: str(ev[0]))
             if not _within(e, v, ranges)}
+
+
+def _implied_by_one_of(pair: tuple, one_of: dict) -> bool:
+    """Whether the equation holds at every value its symbols may take where each is required
+    to be one of a few integers (`max(5, s3) = 5` beside `s3 in {1, 5}`, from a declared
+    output meeting a broadcast: a trial of narrowing.py took it for a new requirement)."""
+    a, b = pair
+    names = (a - b).symbol_set()
+    domains = [one_of.get(Expr.sym(s)) for s in sorted(names)]
+    if not names or any(d is None or not all(isinstance(v, int) for v in d) for d in domains):
+        return False
+    if prod(len(d) for d in domains) > ONE_OF_SPAN:
+        return False
+    try:
+        for values in product(*domains):
+            at = {s: Expr.const(v) for s, v in zip(sorted(names), values)}
+            if a.subs(at) != b.subs(at):
+                return False
+    except (ArithmeticError, ValueError):  # (no value at some of them: not implied)
+        return False
+    return True
 
 
 def meet_one_of(old: set | None, new: set) -> set:
