@@ -34,8 +34,10 @@ class Diagnostic:
             out["context"] = self.context
         return out
 
-    def to_text(self, color: bool = False) -> str:
-        """rustc-style text; ANSI colors only when asked (the CLI asks on a terminal)."""
+    def to_text(self, color: bool = False, core_shown_at: int | None = None) -> str:
+        """rustc-style text; ANSI colors only when asked (the CLI asks on a terminal).
+        `core_shown_at`: the number (from 1) of an error above whose core is this one's,
+        named instead of listing the core again."""
         red, blue, bold, off = ("\033[1;31m", "\033[1;34m", "\033[1m", "\033[0m") if color \
             else ("", "", "", "")
         lines = [f"{red}error[{self.code}]{off}{bold}: {self.message}{off}"]
@@ -47,7 +49,10 @@ class Diagnostic:
             kind = "help" if note.startswith("help: ") else "note"
             text = note[len("help: "):] if kind == "help" else note
             lines.append(f"   {blue}={off} {bold}{kind}{off}: {text}")
-        if self.core:
+        if self.core and core_shown_at is not None:
+            lines.append(f"   {blue}={off} {bold}core{off}: the same {len(self.core)} members as "
+                         f"error {core_shown_at}'s above")
+        elif self.core:
             # (members of a core too long to shrink, between or beyond the shown ones,
             # and the sources of a neighbourhood's context tensors, upstream)
             more = f", and {self.context} further sources that carry these sizes (not " \

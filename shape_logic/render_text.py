@@ -45,9 +45,14 @@ def render_solution(sol, color: bool = False) -> str:
     tensors = g.tensors()
     status = "ok" if sol.status == "ok" else "error"
     lines.append(f"graph {g.name!r}: {status} ({len(g.nodes)} nodes, {len(tensors)} tensors)")
-    for d in sol.diagnostics:
+    cores: dict = {}  # a core listed, as text -> the number of the error it was listed at
+    for k, d in enumerate(sol.diagnostics, 1):
         lines.append("")
-        lines.append(d.to_text(color))
+        # (an inconsistent NASNet's five errors shared one core of 150 nodes: listed once)
+        key = repr(d.core) if d.core and not d.context else None
+        lines.append(d.to_text(color, cores.get(key)))
+        if key is not None:
+            cores.setdefault(key, k)
     rows = [(t, *columns(sol, t), sol.origin(t)) for t in tensors]
     widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in
               enumerate(("tensor", "dtype", "shape", "from"))]
