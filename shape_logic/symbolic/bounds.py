@@ -18,8 +18,23 @@ SYMBOL_RANGE = (1, 2**62)
 def bounds(e) -> tuple[float, float]:
     b = e._bounds  # expressions are immutable: computed once per expression
     if b is None:
-        b = e._bounds = _bounds(e, [MAX_REFINEMENTS])
+        # and once per process for equal ones (a pure function of e): max and min test
+        # each pair of their arguments as a new difference, b - a, and an explaining
+        # solve (no bindings substituted) met each one ~3 times, each time refined anew
+        # (a GPT-2 block's KV cache joined along the batch: 16,317 bounds of 6,056
+        # expressions, ~2.4 s of its 12 s explanation)
+        b = _KNOWN.get(e)
+        if b is None:
+            b = _bounds(e, [MAX_REFINEMENTS])
+            if len(_KNOWN) >= KNOWN_MOST:
+                _KNOWN.clear()
+            _KNOWN[e] = b
+        e._bounds = b
     return b
+
+
+_KNOWN: dict = {}  # expression -> its bounds
+KNOWN_MOST = 50_000
 
 
 def not_one(e, bounds_of=bounds) -> bool:
