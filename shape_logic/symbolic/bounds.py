@@ -46,9 +46,9 @@ def not_one(e, bounds_of=bounds) -> bool:
     return lo >= 2 or hi <= 0
 
 
-def not_zero(e) -> bool:
-    """e is not 0 whatever its symbols are (provably > 0 or < 0)."""
-    lo, hi = bounds(e)
+def not_zero(e, bounds_of=bounds) -> bool:
+    """e is not 0 whatever its symbols are (provably > 0 or < 0, under `bounds_of`)."""
+    lo, hi = bounds_of(e)
     return lo > 0 or hi < 0
 
 
