@@ -66,6 +66,7 @@ from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: 
 import fuzz_narrowing  # noqa: E402
 from fuzz_ops import build_ops  # noqa: E402
 from fuzz_seq_control import build_seq  # noqa: E402
+from shape_logic.decode import one_of_values_at  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402
 
@@ -205,10 +206,8 @@ def compare(sol, values: dict, symbols: dict) -> tuple[str, str | None] | None:
             return f"constraint {a} = {c} fails", None
     for e, allowed in sol.decoded.one_of.items():  # (what broadcasts leave: 1 or N, an
         got = e.subs(rename).subs(env).subs(fresh_env)  # N an integer or an expression)
-        values = [v if isinstance(v, int) else v.subs(rename).subs(env).subs(fresh_env)
-                  for v in allowed]
-        if not got.symbols() and all(isinstance(v, int) or not v.symbols() for v in values) \
-                and got.value not in {v if isinstance(v, int) else v.value for v in values}:
+        values = one_of_values_at(allowed, lambda v: v.subs(rename).subs(env).subs(fresh_env))
+        if not got.symbols() and values is not None and got.value not in values:
             return f"requirement {e} in {set(allowed)}, but it is {got}", None
     return None
 

@@ -313,6 +313,20 @@ def meet_one_of(old: set | None, new: set) -> set:
     return old if all(isinstance(v, int) for v in old) else new
 
 
+def one_of_values_at(values, at) -> set[int] | None:
+    """A one_of requirement's values (integers, expressions) as integers, each expression
+    mapped by `at` (a substitution of the symbols' values); None where one keeps a symbol."""
+    out = set()
+    for v in values:
+        if not isinstance(v, int):
+            v = at(v)
+            if not v.is_int:
+                return None
+            v = v.value
+        out.add(v)
+    return out
+
+
 def _int_or_expr(e: Expr) -> int | Expr:
     return e.value if e.is_int else e
 

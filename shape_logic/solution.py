@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .decode import Decoded, meet_one_of, one_of_order
+from .decode import Decoded, meet_one_of, one_of_order, one_of_values_at
 from .diagnostics import with_printed_names
 from .graph import Graph
 from .shapes import Shape, format_shape, has_fresh_name
@@ -184,9 +184,8 @@ class Solution:
             e = e.subs(self._rename)
             at = e.subs(subst)
             allowed = [v if isinstance(v, int) else v.subs(self._rename) for v in allowed]
-            each = [v if isinstance(v, int) else v.subs(subst) for v in allowed]
-            if at.is_int and all(isinstance(v, int) or v.is_int for v in each) and \
-                    at.value not in {v if isinstance(v, int) else v.value for v in each}:
+            each = one_of_values_at(allowed, lambda v: v.subs(subst))
+            if at.is_int and each is not None and at.value not in each:
                 out.append(one_of_text(e, allowed))
         for (a, b, _), text in zip(self.decoded.inequalities, self.inequalities):
             d = (b - a).subs(self._rename).subs(subst)
