@@ -27,7 +27,7 @@ def answer_under(problem, floors: dict, cancel=None, allowance: int | None = Non
     problem.floors = dict(floors)
     floored = problem.fast_answer(cancel=cancel, allowance=allowance)
     if not floored[0].conflicts:
-        return floored
+        return with_bounds_in_force(floored[0], None, problem), floored[1]
     problem.floors = {}
     plain = problem.fast_answer(cancel=cancel, allowance=allowance)
     return _conflicted(problem, plain, floored, (dict(floors), problem.ceilings),
@@ -57,8 +57,28 @@ def under_floors(problem, atoms, funcs, cancel=None, allowance: int | None = Non
             problem.floors, problem.ceilings = before
             return _conflicted(problem, (atoms, funcs), floored, under, _texts(new, tops))
         atoms.release_control()
-        atoms, funcs = floored
+        atoms, funcs = with_bounds_in_force(floored[0], atoms, problem), floored[1]
     return atoms, funcs
+
+
+def with_bounds_in_force(atoms, before, problem):
+    """`atoms`, a solve under problem.floors and .ceilings, with those among its own: they
+    are the graph's requirements whether or not it derives them again, with what required
+    them in `before` (the solve that found them; None: not known). A floor found from an
+    equation the floor then settles is not found again: x [3, s] sliced [-2:2:2] gives
+    E = max(0, (min(2, s) - max(0, s - 2) + 1)//2) columns, and an output declared 2*E
+    made E = 2*E, so s >= 4; under it both are 0, the equation was gone, and so was the
+    floor: the output was [3, 0] with nothing required, where s = 3 runs with 1 (fuzz
+    --kind ops --narrowing --seed 562, graph 35)."""
+    for s, v in problem.floors.items():
+        if v > atoms.floors.get(s, 1):
+            atoms.floors[s] = v
+            if before is not None and s not in atoms.floor_from:
+                atoms.floor_from[s] = set(before.floor_from.get(s, ()))
+    for s, v in problem.ceilings.items():
+        if v < atoms.ceilings.get(s, v + 1):
+            atoms.ceilings[s] = v
+    return atoms
 
 
 def _conflicted(problem, plain, floored, under: tuple, bounds: dict):

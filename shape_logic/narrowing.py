@@ -74,7 +74,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
             not data_sizes_given(upstream, decoded, declared) and not open_upstream(
             upstream, decoded, declared) and not zero_named(graph, decoded, declared) and (
-            not _narrowings(graph, decoded) or names_only(graph, declared, atoms, decoded)):
+            not input_requirements(graph, decoded) or names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -82,8 +82,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     solves.floors = dict(kept[0].floors)
     alone = kept[2]
-    free = _narrowings(graph, alone)
-    if not atoms.conflicts and not related and set(_narrowings(graph, decoded)) <= set(
+    free = input_requirements(graph, alone)
+    if not atoms.conflicts and not related and set(input_requirements(graph, decoded)) <= set(
             free) and not any(_borrowed(graph, name, alone, decoded, shared) or
                               _filled(graph, name, alone, decoded) for name in declared):
         solves.drop(kept)
@@ -112,7 +112,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         if trial[1].conflicts:
             why, status = "which contradicts it", "contradiction"
         else:
-            fixed = [text for text in _narrowings(graph, trial[2]) if text not in free]
+            fixed = [text for text in input_requirements(graph, trial[2]) if text not in free]
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
             filled = [] if borrowed else _filled(graph, name, alone, trial[2])
             if not fixed and not borrowed and not filled:
@@ -267,7 +267,7 @@ def _input_bindings(graph, decoded) -> dict:
     return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
 
 
-def _narrowings(graph, decoded) -> list[str]:
+def input_requirements(graph, decoded) -> list[str]:
     """What a solve requires of the inputs' symbols: bindings, ranges, and equations among
     them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
     `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
@@ -275,6 +275,13 @@ def _narrowings(graph, decoded) -> list[str]:
     inputs = graph.input_symbols()
     out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
     out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
+    # (a floor an equation requires that the solve no longer states: E = 2*E as s >= 4,
+    # where E is 0 and the equation gone; a convolution's window is the graph's own, and
+    # an equation stated below says as much as its floor)
+    met = set(decoded.met_constraints)
+    out += [f"{s} >= {v}" for s, v in decoded.floors.items() if s in inputs and not (
+        isinstance(origin := decoded.floor_origins.get(s), str) or
+        isinstance(origin, tuple) and (origin in met or origin[::-1] in met))]
     out += [f"{a} = {b}" for a, b in decoded.met_constraints
             if (a.symbols() | b.symbols()) <= inputs]
     return out

@@ -33,7 +33,7 @@ def test_the_checks_find_a_narrowing_that_keeps_what_requires_of_the_inputs(monk
     # a narrowing that took no requirement for one (traced sizes kept): the fuzzer says so
     from shape_logic import narrowing
 
-    monkeypatch.setattr(narrowing, "_narrowings", lambda graph, decoded: [])
+    monkeypatch.setattr(narrowing, "input_requirements", lambda graph, decoded: [])
     verdicts = {fuzz_narrowing.fuzz_one(b, rng, {})[0] for b, rng in _cases(40, 3)}
     assert verdicts & {"unsound", "inconsistent", "dropped"}, verdicts
 
