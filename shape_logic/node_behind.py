@@ -75,6 +75,7 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
         # hides, as a node in error hides those behind it: look_past.py; fixing it shows)
         diag.notes.append(f"{more}; with {behind[0]} left out the graph has none "
                           "(fix this one first)")
+        problem.suspects = tuple(n for n in problem.graph.nodes if n.name == behind[0])
         return [diag], off
     if behind:
         return None  # (several: no one node is behind them)
@@ -84,14 +85,15 @@ def one_node_behind(problem, out: list[Diagnostic], offs: list[set]
     # leaves none either, as it gives the node its input. The first diagnostic stands, and
     # points at it.
     order = [n for n in reversed(problem.graph.nodes) if n.name in shared - set(named)]
-    node = next((n for n in order[:MAX_UNNAMED] if graph_clears(problem, _left_out(problem, n))),
+    node = next((n for n in order[:MAX_UNNAMED] if graph_clears(problem, left_out(problem, n))),
                 None)
     if node is None:
         return None
     name, op = node.name, node.op
     out[0].notes.append(f'{more}; with {op} "{name}" left out the graph has none (the '
                         "errors' minimal cores all hold it: it may be the mistake)")
-    return [out[0]], _left_out(problem, node)
+    problem.suspects = (node,)
+    return [out[0]], left_out(problem, node)
 
 
 def more_found(others: int) -> str:
@@ -125,7 +127,7 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
     def clears(node):
         """(node, the sources that leave it out) if it clears the graph, else None;
         TimeLimit if the time is up."""
-        off = _left_out(problem, node)
+        off = left_out(problem, node)
         try:
             # Left out, a node's outputs lose their ranks too, and every tensor after them:
             # a LLaMA block's rotary table (Concat, Cos, Sin) cleared the graph so, where its
@@ -155,6 +157,7 @@ def node_behind_unexplained(problem, atoms, out: list[Diagnostic],
     others = max(len(places), len(out)) - 1
     more = f"{more_found(others)}; " if others else ""
     names = ", ".join(f'{n.op} "{n.name}"' for n, _ in clearing)
+    problem.suspects = tuple(n for n, _ in clearing)
     out[0].notes = [n for n in out[0].notes if not n.startswith("more conflicts remain")]
     if len(clearing) == 1:
         out[0].notes.append(f"{more}with {names} left out the graph has none (it may be "
@@ -195,7 +198,7 @@ def _next_to(graph, places) -> list:
     return out
 
 
-def _left_out(problem, node) -> set:
+def left_out(problem, node) -> set:
     """The sources that leave `node` out: its own, and the declarations of its outputs (a
     declared output made by the node alone says what the node would: left with the
     declaration and no node, a KV cache's present_k [D0, 4, L, 8] met the batch of the

@@ -38,6 +38,7 @@ from .load import load_graph
 from .loop_induction import loop_values, with_invariant_loops
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
+from .repair import add_repair_hint
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
 from .validate import validate
@@ -89,6 +90,8 @@ class Problem:
     # what explaining switched off so that no conflict is left (diagnose.py); None: some
     # error was not explained
     switched_off: frozenset | None = None
+    # the nodes explaining named as what may be the mistake (node_behind.py)
+    suspects: tuple = ()
     # Loops' carried values assumed (a trial) or proven to keep their shape or to count the
     # iterations, as facts (loop_induction.py), in every solve
     loop_facts: str = ""
@@ -375,6 +378,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
         else:
             diagnostics = unexplained(problem.graph, atoms, None)
         explained_under_bounds(problem, atoms, diagnostics)
+        if explain:  # (another axis for the node named as the mistake: repair.py)
+            add_repair_hint(problem, atoms, diagnostics, allowance(funcs.calls))
         if explain and problem.switched_off:
             from .error_table import fixed_table
 

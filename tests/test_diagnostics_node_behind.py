@@ -31,8 +31,10 @@ def test_the_errors_a_concat_along_the_batch_makes_downstream_are_its_one_error(
     sol = shape_logic.solve(_inception_v2_with_batch_concat(concat))
     (d,) = sol.diagnostics
     assert d.message.startswith(f'Concat "{concat}" ')
-    assert d.notes[-1].endswith(
+    assert d.notes[-2].endswith(
         f"found; with {concat} left out the graph has none (fix this one first)")
+    # ... and the axis with which it would not be one (repair.py)
+    assert d.notes[-1] == f'help: if Concat "{concat}" had axis = 1, the graph would solve'
 
 
 def test_the_errors_after_a_rotation_concatenated_along_the_batch_are_one_error():
@@ -62,8 +64,10 @@ def test_the_errors_after_a_rotation_concatenated_along_the_batch_are_one_error(
     sol = shape_logic.solve(g)
     (d,) = sol.diagnostics
     assert d.message == 'Mul "ms" needs r.shape[3] == sin.shape[3]' and d.notes[0] == "4 != 8"
-    assert d.notes[-1] == ("3 more errors were found; with ms left out the graph has none "
+    assert d.notes[-2] == ("3 more errors were found; with ms left out the graph has none "
                            "(fix this one first)")
+    # ... and the slip itself, in its core: the halves joined along the last axis
+    assert d.notes[-1] == 'help: if Concat "rot" had axis = 3, the graph would solve'
     assert {"rot", "ms"} <= {c["name"] for c in d.core}
 
 
@@ -81,8 +85,9 @@ def test_errors_carried_far_are_the_node_s_one_error_too(monkeypatch):
                         lambda graph: {t: i for i, t in enumerate(graph.tensors())})
     (d,) = shape_logic.solve(_inception_v2_with_batch_concat("n504")).diagnostics
     assert d.message.startswith('Concat "n504" ')
-    assert d.notes[-1] == ("2 more errors were found; with n504 left out the graph has none "
+    assert d.notes[-2] == ("2 more errors were found; with n504 left out the graph has none "
                            "(fix this one first)")
+    assert d.notes[-1] == 'help: if Concat "n504" had axis = 1, the graph would solve'
 
 
 def test_a_concat_is_explained_where_its_weights_meet_the_flow():
@@ -91,7 +96,8 @@ def test_a_concat_is_explained_where_its_weights_meet_the_flow():
     # first Conv): the Concat's own error, its core minimal, and no other error
     (d,) = shape_logic.solve(_inception_v2_with_batch_concat("n504")).diagnostics
     assert d.message == 'Concat "n504" needs r460.shape[1] == r503.shape[1]'
-    assert not d.context and d.notes == ["128 != 352"]
+    assert not d.context and d.notes == [
+        "128 != 352", 'help: if Concat "n504" had axis = 1, the graph would solve']
     assert "n504" in {c["name"] for c in d.core}
 
 
@@ -105,9 +111,10 @@ def test_a_node_no_diagnostic_names_is_pointed_at():
     sol = shape_logic.solve(_inception_v2_with_batch_concat("n124"))
     (d,) = sol.diagnostics
     assert d.message.startswith('Conv "') and "needs" not in d.message
-    assert d.notes[-1] == ('4 more errors were found; with Concat "n124" left out the graph '
+    assert d.notes[-2] == ('4 more errors were found; with Concat "n124" left out the graph '
                            "has none (the errors' minimal cores all hold it: it may be the "
                            "mistake)")
+    assert d.notes[-1] == 'help: if Concat "n124" had axis = 1, the graph would solve'
     assert any(c["name"] == "n124" for c in d.core)
 
 
@@ -182,9 +189,10 @@ def test_errors_left_unexplained_point_at_the_nodes_that_leave_the_graph_none(mo
     _giving_up(monkeypatch)
     sol = shape_logic.solve(_kv_cache_joined_along(1))
     (d,) = sol.diagnostics
-    assert "not explained" in d.notes[-2]
-    assert d.notes[-1] == ('35 more errors were found; with Concat "cache_k" left out the '
+    assert "not explained" in d.notes[-3]
+    assert d.notes[-2] == ('35 more errors were found; with Concat "cache_k" left out the '
                            "graph has none (it may be the mistake)")
+    assert d.notes[-1] == 'help: if Concat "cache_k" had axis = 2, the graph would solve'
     assert sol.shape("present_v") == "[b, 4, p + s, 8]" and not sol.bindings
     assert shape_logic.solve(_kv_cache_joined_along(2)).status == "ok"
 
@@ -222,8 +230,9 @@ def test_a_node_whose_leaving_out_only_loses_ranks_is_not_named(monkeypatch):
     g["nodes"][6:6] = rotary
     sol = shape_logic.solve(g)
     (d,) = sol.diagnostics
-    assert d.notes[-1].endswith('with Concat "cache_k" left out the graph has none (it may '
+    assert d.notes[-2].endswith('with Concat "cache_k" left out the graph has none (it may '
                                 "be the mistake)")
+    assert d.notes[-1] == 'help: if Concat "cache_k" had axis = 2, the graph would solve'
 
 
 def test_errors_whose_cores_share_only_an_initializers_values_point_at_them():

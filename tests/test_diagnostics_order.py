@@ -78,6 +78,7 @@ def test_a_densenet_concat_along_the_height_is_its_own_error():
     next(a for a in node.attribute if a.name == "axis").i = 2
     (d,) = shape_logic.solve(model).diagnostics
     assert d.message == 'Concat "n210" needs r195.shape[1] == r209.shape[1]'
+    assert d.notes[-1] == 'help: if Concat "n210" had axis = 1, the graph would solve'
     # (explained first where the clash is born, the Concat's place: born.py; blocked,
     # it leaves no other error - before, a second one went with it, "with n210 left out")
     assert not any("more error" in n for n in d.notes)
