@@ -19,6 +19,7 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
+from .asp.relating import after_conflict
 from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)
@@ -180,6 +181,7 @@ class Problem:
                           floors_everywhere=self.floors_everywhere,
                           distrust=self.distrust if distrust is None else distrust,
                           stamps=stamps)
+        funcs.after_conflict = after_conflict(len(self.graph.nodes) + len(self.graph.body_nodes))
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]

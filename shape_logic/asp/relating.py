@@ -18,7 +18,19 @@ from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 String, Function, Number = clingo.String, clingo.Function, clingo.Number
 String_type = clingo.SymbolType.String
-AFTER_CONFLICT = 20_000  # new computations allowed once the graph is known inconsistent
+# new computations allowed once the graph is known inconsistent: enough for the rest of the
+# graph (a consistent one makes at most ~3 a node: the default set, 206 models), and few
+# enough that the values a conflict lets loose stay few - every pair of values at one axis
+# is a clash for clingo to ground: a 6-node graph whose ranks collided (an output declared
+# rank 3 for 4) carried s//2, s//4 ... from a Resize to every axis, 197 values each and
+# 290,000 clashes in 35 s with 20,000 (fuzz --kind ops --narrowing --seed 5621, graph 795)
+AFTER_CONFLICT = 20_000
+AFTER_CONFLICT_PER_NODE, AFTER_CONFLICT_LEAST = 20, 2_000
+
+
+def after_conflict(nodes: int) -> int:
+    """The computations allowed after a conflict in a graph of `nodes` nodes."""
+    return min(AFTER_CONFLICT, max(AFTER_CONFLICT_LEAST, AFTER_CONFLICT_PER_NODE * nodes))
 # distinct pairs of integers colliding in bodies after which arithmetic gets an allowance
 # too: a branch not taken has a few (each place where its sizes cannot meet), a branch
 # that feeds a collision back into its sizes a new one each round, without end
@@ -65,7 +77,7 @@ class Relating:
             self.tainted.update((a, b))
             self.taint_made((a, b))
             if self.halt_at is None:
-                self.halt_at = self.calls + AFTER_CONFLICT
+                self.halt_at = self.calls + self.after_conflict
         return hit
 
     def _rewrite(self, a: clingo.Symbol, b: clingo.Symbol, same: bool = False) -> None:
