@@ -28,7 +28,7 @@ from .limits import Abandoned, TimeLimit
 from .shapes import has_fresh_name
 
 MAX_TRIES = 8  # whole-graph solves per diagnosis, at most
-MAX_SHOWN = 2  # a hint names at most this many (node, axis) changes
+MAX_SHOWN = 2  # a hint names at most this many (node, attribute) changes
 
 
 def add_repair_hint(problem, atoms, diagnostics, allowance: int | None = None) -> None:
@@ -75,8 +75,8 @@ def attribute_hint(problem, atoms, nodes, allowance: int | None = None,
     fixes = []  # (node, the (attribute, value) changes that clear the graph)
     for node in nodes:
         changes = alternatives(node, atoms)
-        if len(changes) > tries[0]:
-            break
+        if not changes or len(changes) > tries[0]:
+            continue
         tries[0] -= len(changes)
         try:
             cleared = _clearing(problem, node, changes, allowance)
@@ -85,7 +85,10 @@ def attribute_hint(problem, atoms, nodes, allowance: int | None = None,
             return None
         # (every other axis clearing it says only that the node's own is out of range,
         # which its error says: a Gather along axis 2 of a matrix)
-        if cleared and (len(cleared) < len(changes) or len(cleared) == 1):
+        axes = [c for c in changes if c[0] == "axis"]
+        if len(axes) > 1 and all(c in cleared for c in axes):
+            cleared = [c for c in cleared if c[0] != "axis"]
+        if cleared:
             fixes.append((node, cleared))
     if not fixes or sum(len(cleared) for _, cleared in fixes) > MAX_SHOWN:
         return None
@@ -105,8 +108,8 @@ FLAGS = {"transA": (("Gemm",), 0), "transB": (("Gemm",), 0),
 def alternatives(node, atoms) -> list[tuple]:
     """The (attribute, value) changes of `node` tried: each other axis its first input's
     rank allows (where it has an integer axis and the answer gives that input one rank),
-    its flags' other values (FLAGS), and a Transpose's permutation with two entries
-    swapped."""
+    its flags' other values (FLAGS), a Transpose's permutation with two entries swapped,
+    and a convolution's or pooling's pads that keep its sizes (_same_pads)."""
     out = []
     axis = node.attrs.get("axis")
     ranks = atoms.rank.get(node.inputs[0], ()) if node.inputs and node.inputs[0] else ()
@@ -125,7 +128,34 @@ def alternatives(node, atoms) -> list[tuple]:
                 swapped = list(perm)
                 swapped[i], swapped[j] = perm[j], perm[i]
                 out.append(("perm", swapped))
+    pads = _same_pads(node, atoms)
+    if pads is not None:
+        out.append(("pads", pads))
     return out
+
+
+def _same_pads(node, atoms) -> list[int] | None:
+    """The pads that keep a convolution's or pooling's spatial sizes at stride 1, where its
+    own differ (a 3x3 convolution of a residual block without padding=1: [h - 2] meets the
+    skip's [h] at the Add), its kernel known and odd (dilated) on every axis, no auto_pad."""
+    if node.op not in ("Conv", "MaxPool", "AveragePool", "LpPool") or \
+            node.attrs.get("auto_pad", "NOTSET") not in ("NOTSET", b"NOTSET"):
+        return None
+    kernel = node.attrs.get("kernel_shape")
+    if kernel is None and node.op == "Conv" and len(node.inputs) > 1:
+        rank = atoms.rank.get(node.inputs[1], ())
+        sizes = [atoms.dims.get((node.inputs[1], i), ()) for i in range(2, max(rank, default=0))]
+        if len(rank) != 1 or not all(len(d) == 1 and next(iter(d)).is_int for d in sizes):
+            return None
+        kernel = [next(iter(d)).value for d in sizes]
+    if not kernel:
+        return None
+    dilations = node.attrs.get("dilations") or [1] * len(kernel)
+    spans = [d * (k - 1) for k, d in zip(kernel, dilations)]
+    if any(span % 2 for span in spans):
+        return None
+    pads = [span // 2 for span in spans] * 2
+    return pads if pads != list(node.attrs.get("pads") or [0] * len(pads)) else None
 
 
 def _value_text(value) -> str:

@@ -25,21 +25,21 @@ from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, V
                           add_program_files, core_encodings, is_shipped)
 from .answer_set import Atoms, grounded_values
 from .decode import decode
+from .diagnosis import diagnosed
 from .clingo_messages import program_error, undefined_error
 from .errors import InputError
 from .asp.feed import stream_facts
 from .scopes import is_scoped, scope_warnings, split_conflicts, unscoped_name
 from .facts import declares_rows, fact_chunks, graph_facts
 from .floor_prefix import prefix_floors
-from .floor_rounds import answer_under, explained_under_bounds, under_floors
+from .floor_rounds import answer_under, under_floors
 from .graph import Graph
-from .limits import (Abandoned, Expired, TimeLimit, allowance, budget, current,
+from .limits import (Abandoned, Expired, TimeLimit, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
 from .loop_induction import loop_values, with_invariant_loops
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
-from .repair import add_repair_hint
 from .rule_selection import select_rules, unknown_op_warnings
 from .solution import Solution
 from .validate import validate
@@ -277,12 +277,6 @@ def _switched_off(sources) -> str:
     return "act(S) :- source(S), not off(S).\n" + "".join(f"off({s})." for s in sources)
 
 
-# explaining computes without the bindings known so far (sources are assumptions); on some
-# inconsistent graphs that runs away, and the shape error is then given without its core
-UNEXPLAINED = ("not explained: finding the nodes and declarations behind this error took "
-               "more computation than solving the whole graph allows (it stands all the same)")
-
-
 def ground_voids(ctl: clingo.Control, funcs: Functions) -> tuple[list, list]:
     """The edges between equal axes without a value and the broadcasts of such axes
     (voids.lp), grounded after the base program: its atoms are facts (the program is Horn,
@@ -364,30 +358,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     problem.timings["decode"] = time.perf_counter() - t0
     diagnostics = []
     if atoms.conflicts:
-        t1 = time.perf_counter()
-        from .diagnose import diagnose, unexplained
-        from .node_behind import node_behind_unexplained
-
-        if explain:
-            with phase("explain"):
-                try:
-                    diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
-                                           allowance=allowance(funcs.calls))
-                except Abandoned:  # the error stands; only its explanation is given up
-                    diagnostics = node_behind_unexplained(
-                        problem, atoms, unexplained(problem.graph, atoms, UNEXPLAINED),
-                        allowance(funcs.calls))
-        else:
-            diagnostics = unexplained(problem.graph, atoms, None)
-        explained_under_bounds(problem, atoms, diagnostics)
-        if explain:  # (another axis for the node named as the mistake: repair.py)
-            add_repair_hint(problem, atoms, diagnostics, allowance(funcs.calls))
-        if explain and problem.switched_off:
-            from .error_table import fixed_table
-
-            decoded = fixed_table(problem, decoded) or decoded
-        # explaining, apart from solving the whole graph again to look for more errors
-        problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
+        diagnostics, decoded = diagnosed(problem, atoms, decoded, funcs, explain)
     warnings = unknown_op_warnings(problem.unknown)
     warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]

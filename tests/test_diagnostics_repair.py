@@ -136,3 +136,19 @@ def test_no_hint_that_sizes_an_axis_declared_unknown():
     g["inputs"]["x"]["shape"] = "[3, 2]"  # (declared 3, the same change is a repair)
     (d,) = shape_logic.solve(g).diagnostics
     assert d.notes[-1] == 'help: if Concat "cat" had axis = 1, the graph would solve'
+
+
+def test_a_residual_convolution_without_padding_is_told_its_pads():
+    # a 3x3 convolution of a residual block without padding=1: its [1, 4, 6, 6] meets the
+    # skip's [1, 4, 8, 8] at the Add
+    g = {"name": "res",
+         "inputs": {"x": {"dtype": "f32", "shape": "[1, 4, 8, 8]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": "[4, 4, 3, 3]"}},
+         "nodes": [{"name": "conv", "op": "Conv", "inputs": ["x", "w"], "outputs": ["y"]},
+                   {"name": "skip", "op": "Add", "inputs": ["x", "y"], "outputs": ["z"]}],
+         "outputs": {"z": {}}}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.notes[-1] == 'help: if Conv "conv" had pads = [1, 1, 1, 1], the graph would solve'
+    g["nodes"][0]["attrs"] = {"kernel_shape": [3, 3], "dilations": [2, 2]}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.notes[-1] == 'help: if Conv "conv" had pads = [2, 2, 2, 2], the graph would solve'

@@ -152,7 +152,7 @@ def test_an_error_whose_explanation_runs_away_is_still_reported():
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from torch_models import gpt
 
-    from shape_logic.solver import UNEXPLAINED
+    from shape_logic.diagnosis import UNEXPLAINED
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -239,7 +239,7 @@ def test_an_explanation_that_ran_away_is_explained():
     within a budget (symbolic/bounds.py, MAX_REFINEMENTS: test_product_bounds.py), and
     Col2Im works X's channels back from Y's only by a block of integer size, which ends
     the runaway itself: the error is explained, with its minimal core."""
-    from shape_logic.solver import UNEXPLAINED
+    from shape_logic.diagnosis import UNEXPLAINED
 
     plain = solve(COL2IM_COMPUTED_BLOCK, explain=False)
     sol = solve(COL2IM_COMPUTED_BLOCK, timeout=120)
