@@ -152,3 +152,15 @@ def test_a_residual_convolution_without_padding_is_told_its_pads():
     g["nodes"][0]["attrs"] = {"kernel_shape": [3, 3], "dilations": [2, 2]}
     (d,) = shape_logic.solve(g).diagnostics
     assert d.notes[-1] == 'help: if Conv "conv" had pads = [2, 2, 2, 2], the graph would solve'
+
+
+def test_a_mean_subtracted_without_its_axis_kept_is_told_keepdims():
+    # x - mean(x, axis 1) with the mean's axis dropped: [4, 8] against [4]
+    g = {"name": "center", "opset": 17,
+         "inputs": {"x": {"dtype": "f32", "shape": "[4, 8]"}},
+         "nodes": [{"name": "mean", "op": "ReduceMean", "inputs": ["x"], "outputs": ["m"],
+                    "attrs": {"axes": [1], "keepdims": 0}},
+                   {"name": "sub", "op": "Sub", "inputs": ["x", "m"], "outputs": ["y"]}],
+         "outputs": {"y": {}}}
+    (d,) = shape_logic.solve(g).diagnostics
+    assert d.notes[-1] == 'help: if ReduceMean "mean" had keepdims = 1, the graph would solve'
