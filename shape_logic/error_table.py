@@ -38,15 +38,11 @@ def fixed_table(problem, answer: Decoded) -> Decoded | None:
     fixed = replace(problem, off=problem.switched_off, floors={}, ceilings={},
                     floors_everywhere=False, prefix={})
     try:
-        atoms, _ = fixed.atoms()
+        table = answer_without_conflict(fixed)
     except (TimeLimit, Abandoned):
         return None
-    try:
-        if atoms.conflicts:
-            return None
-        table = decode(problem.graph, atoms)
-    finally:
-        atoms.release_control()
+    if table is None:
+        return None
     if not nodes:
         return table
     if all(table.bindings.get(s) == e for s, e in bound.items()):
@@ -58,3 +54,13 @@ def fixed_table(problem, answer: Decoded) -> Decoded | None:
             if table.dtypes.get(t) is None:
                 table.dtypes[t] = answer.dtypes.get(t)
     return table
+
+
+def answer_without_conflict(problem, allowance: int | None = None) -> Decoded | None:
+    """The decoded answer of `problem`'s whole graph, or None where it conflicts (past
+    `allowance` computations: limits.Abandoned)."""
+    atoms, _ = problem.atoms(allowance=allowance)
+    try:
+        return None if atoms.conflicts else decode(problem.graph, atoms)
+    finally:
+        atoms.release_control()

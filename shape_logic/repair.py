@@ -25,7 +25,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from .decode import decode
+from .error_table import answer_without_conflict
 from .limits import Abandoned, TimeLimit
 from .shapes import has_fresh_name
 
@@ -203,15 +203,11 @@ def _requirements(problem, allowance) -> list[str] | None:
     from .narrowing import input_requirements
 
     try:
-        atoms, _ = problem.atoms(allowance=allowance)
+        decoded = answer_without_conflict(problem, allowance)
     except Abandoned:
         return None
-    try:
-        if atoms.conflicts:
-            return None
-        decoded = decode(problem.graph, atoms)
-    finally:
-        atoms.release_control()
+    if decoded is None:
+        return None
     out = input_requirements(problem.graph, decoded)
     for t, info in problem.graph.inputs.items():
         got = decoded.shapes.get(t)
