@@ -85,6 +85,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         # conflict does not touch) and stops: what is grounded stays, nothing false is added.
         self.halt_at: int | None = None
         self.after_conflict = AFTER_CONFLICT  # (relating.after_conflict: by the graph's size)
+        self.collided = False  # two values collided at a place of the graph (relate)
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
@@ -101,21 +102,22 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         self.stamps = stamps
         self.distrust = distrust
 
-
     @property
     def past_conflict(self) -> bool:
         """Whether a search for floors (asp/floors.py: up to 256 values of a symbol each,
         and a floor raised again from the one found) finds none now: in the fast mode
         once the graph is known inconsistent (its floors say nothing more then, and the
         search is refused like arithmetic: `halted`); explaining, where a conflict holds
-        under some sources only, once the computations allowed after it are spent. It
+        under some sources only, and after a budget's halt (bodies' clashes, unsolved
+        pairs: the graph may be consistent), once the computations allowed are spent. It
         makes no value, so the allowance never stopped it: a 6-node graph whose ranks
         collided spent 35 s in 23,000 searches, and one whose declared outputs shared a
         name for s0 and 3*s0 raised floors past every time limit (fuzz --kind ops
         --narrowing --seed 5623, graph 459). Every search checks the time limit too."""
         if self.deadline is not None:
             self.deadline.check()
-        if self.halt_at is None or (self.known is None and self.calls <= self.halt_at):
+        if self.halt_at is None or self.calls <= self.halt_at and not (
+                self.collided and self.known is not None):
             return False
         self.refused += 1
         return True
