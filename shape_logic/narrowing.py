@@ -44,6 +44,7 @@ from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, op
                          open_upstream, zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
+from .requirements import input_requirements
 from .shapes import has_fresh_name
 
 
@@ -261,30 +262,6 @@ def _pool():
 
             _POOL.append(ThreadPoolExecutor(2, thread_name_prefix="shape-logic-narrowing"))
         return _POOL[0]
-
-
-def _input_bindings(graph, decoded) -> dict:
-    return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
-
-
-def input_requirements(graph, decoded) -> list[str]:
-    """What a solve requires of the inputs' symbols: bindings, ranges, and equations among
-    them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
-    `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
-    for a declared `k*l`) names the dim; it requires nothing of the inputs."""
-    inputs = graph.input_symbols()
-    out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
-    out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
-    # (a floor an equation requires that the solve no longer states: E = 2*E as s >= 4,
-    # where E is 0 and the equation gone; a convolution's window is the graph's own, and
-    # an equation stated below says as much as its floor)
-    met = set(decoded.met_constraints)
-    out += [f"{s} >= {v}" for s, v in decoded.floors.items() if s in inputs and not (
-        isinstance(origin := decoded.floor_origins.get(s), str) or
-        isinstance(origin, tuple) and (origin in met or origin[::-1] in met))]
-    out += [f"{a} = {b}" for a, b in decoded.met_constraints
-            if (a.symbols() | b.symbols()) <= inputs]
-    return out
 
 
 def _shared_names(graph, declared) -> set[str]:

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from .error_table import answer_without_conflict
+from .requirements import input_requirements
 from .limits import Abandoned, TimeLimit
 from .shapes import has_fresh_name
 
@@ -200,8 +201,6 @@ def _requirements(problem, allowance) -> list[str] | None:
     """What the whole graph of `problem` requires of its inputs' sizes (as narrowing
     states it, and the sizes it gives an input's axis declared `?`), or None when it
     conflicts (or its solve runs past `allowance`)."""
-    from .narrowing import input_requirements
-
     try:
         decoded = answer_without_conflict(problem, allowance)
     except Abandoned:

@@ -1,6 +1,8 @@
 """What a graph requires of its input dims beyond equations, as the decoder reads it back:
 ranges and floors with the node that bounds them (range_from/3, floor_from/3), the shapes
-printed under the ranges, and inequalities of several symbols (requires_le/3).
+printed under the ranges, and inequalities of several symbols (requires_le/3); and all a
+solve requires of the inputs' symbols, as text (input_requirements: narrowing.py compares
+a declaration's with the graph's own, repair.py a changed node's).
 
 A learned position table bounds the sequence a model runs: BERT's 64 positions sliced to
 the sequence and added to it broadcast only where seq <= 64 (encodings/broadcast.lp's
@@ -121,3 +123,27 @@ def inequalities(found: list, resolve) -> list:
         if d not in out or t < out[d][2]:
             out[d] = (a, b, t)
     return sorted(out.values(), key=lambda abt: (str(abt[0]), str(abt[1])))
+
+
+def _input_bindings(graph, decoded) -> dict:
+    return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
+
+
+def input_requirements(graph, decoded) -> list[str]:
+    """What a solve requires of the inputs' symbols: bindings, ranges, and equations among
+    them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
+    `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
+    for a declared `k*l`) names the dim; it requires nothing of the inputs."""
+    inputs = graph.input_symbols()
+    out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
+    out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
+    # (a floor an equation requires that the solve no longer states: E = 2*E as s >= 4,
+    # where E is 0 and the equation gone; a convolution's window is the graph's own, and
+    # an equation stated below says as much as its floor)
+    met = set(decoded.met_constraints)
+    out += [f"{s} >= {v}" for s, v in decoded.floors.items() if s in inputs and not (
+        isinstance(origin := decoded.floor_origins.get(s), str) or
+        isinstance(origin, tuple) and (origin in met or origin[::-1] in met))]
+    out += [f"{a} = {b}" for a, b in decoded.met_constraints
+            if (a.symbols() | b.symbols()) <= inputs]
+    return out

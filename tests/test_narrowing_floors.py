@@ -1,6 +1,6 @@
 """Floors that a solve under floors no longer derives are still the graph's requirements
 (floor_rounds.with_bounds_in_force), and narrowing reads one an equation requires as a
-requirement of the declaration that makes the equation (narrowing.input_requirements)."""
+requirement of the declaration that makes the equation (requirements.input_requirements)."""
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
