@@ -24,26 +24,26 @@ def diagnosed(problem, atoms, decoded, funcs, explain: bool) -> tuple[list, obje
     from .diagnose import diagnose, unexplained
     from .node_behind import node_behind_unexplained
 
-    if not explain:
-        diagnostics = unexplained(problem.graph, atoms, None)
-        explained_under_bounds(problem, atoms, diagnostics)
-        return diagnostics, decoded
     t1 = time.perf_counter()
-    with phase("explain"):
-        try:
-            diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
-                                   allowance=allowance(funcs.calls))
-        except Abandoned:  # the error stands; only its explanation is given up
-            diagnostics = node_behind_unexplained(
-                problem, atoms, unexplained(problem.graph, atoms, UNEXPLAINED),
-                allowance(funcs.calls))
+    if explain:
+        with phase("explain"):
+            try:
+                diagnostics = diagnose(problem, atoms, decoded, hidden=funcs.halted,
+                                       allowance=allowance(funcs.calls))
+            except Abandoned:  # the error stands; only its explanation is given up
+                diagnostics = node_behind_unexplained(
+                    problem, atoms, unexplained(problem.graph, atoms, UNEXPLAINED),
+                    allowance(funcs.calls))
+    else:
+        diagnostics = unexplained(problem.graph, atoms, None)
     explained_under_bounds(problem, atoms, diagnostics)
-    # (another axis, flag or permutation for the node named as the mistake: repair.py)
-    add_repair_hint(problem, atoms, diagnostics, allowance(funcs.calls))
-    if problem.switched_off:
-        from .error_table import fixed_table
+    if explain:
+        # (another axis, flag or permutation for the node named as the mistake: repair.py)
+        add_repair_hint(problem, atoms, diagnostics, allowance(funcs.calls))
+        if problem.switched_off:
+            from .error_table import fixed_table
 
-        decoded = fixed_table(problem, decoded) or decoded
+            decoded = fixed_table(problem, decoded) or decoded
     # explaining, apart from solving the whole graph again to look for more errors
     problem.timings["explain"] = time.perf_counter() - t1 - problem.timings.get("rescan", 0)
     return diagnostics, decoded

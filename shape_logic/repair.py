@@ -9,16 +9,16 @@ KV cache's keys joined along the batch or the heads for the sequence, an incepti
 Concat along the batch for the channels), a flag (Gemm's transB for a weight stored
 [out, in], a reduction's keepdims), a Transpose's permutation (two entries swapped), a
 convolution's pads (a residual block's 3x3 without padding=1: the pads that keep its
-sizes). Each
-other value is tried in a solve of the whole graph with that node changed, and one that
-leaves no conflict is offered: `help: if Concat "c" had axis = 2, the graph would solve`.
-A suggestion, shown as one: each is checked by a solve, and offered only if it then
-requires nothing of the inputs' sizes that the graph without the node does not (a change
-that clears the graph for one input size is no repair). Where no value, or too many,
-clear the graph, there is no hint, nor an axis where every other axis clears it (the
-node's own is then out of range, as its error says). Where two nodes are named, the one whose change
-clears the graph tells them apart: leaving out either of a KV cache's two Concats clears
-it, changing only the keys' one does; the table then shows the graph without that one.
+sizes). Each other value is tried in a solve of the whole graph with that node changed,
+and one that leaves no conflict is offered: `help: if Concat "c" had axis = 2, the graph
+would solve`. A suggestion, shown as one: each is checked by a solve, and offered only if
+it then requires nothing of the inputs' sizes that the graph without the node does not (a
+change that clears the graph for one input size is no repair). Where no value, or too
+many, clear the graph, there is no hint, nor an axis where every other axis clears it
+(the node's own is then out of range, as its error says). Where two nodes are named, the
+one whose change clears the graph tells them apart: leaving out either of a KV cache's
+two Concats clears it, changing only the keys' one does; the table then shows the graph
+without that one.
 """
 from __future__ import annotations
 

@@ -180,8 +180,8 @@ class Problem:
                           if self.floors or self.ceilings else None,
                           floors_everywhere=self.floors_everywhere,
                           distrust=self.distrust if distrust is None else distrust,
-                          stamps=stamps)
-        funcs.after_conflict = after_conflict(len(self.graph.nodes) + len(self.graph.body_nodes))
+                          stamps=stamps, after_conflict=after_conflict(
+                              len(self.graph.nodes) + len(self.graph.body_nodes)))
         t0 = time.perf_counter()
         try:
             paths = core_encodings() + [rf.path for rf in self.rule_files] + [VOIDS_FILE]

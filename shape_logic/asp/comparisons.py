@@ -87,7 +87,7 @@ class Comparisons:
     def least_roots(self, e1: clingo.Symbol, e2: clingo.Symbol):
         """@least_roots(E1, E2): (S, L) for each graph's name S of an equation E1 = E2 that
         could not be solved, where S >= L > 1 follows (floors.least_roots)."""
-        if self.past_conflict:
+        if self.refuses_floor_search():
             return []
         try:
             hits = floors.least_roots(reduced(symbol_to_expr(e1) - symbol_to_expr(e2)))
@@ -101,7 +101,7 @@ class Comparisons:
                         floor: clingo.Symbol):
         """@least_root_from(E1, E2, S, L): the greater floor of S that the equation E1 = E2
         of S alone gives above floor L (floors.least_root_from); no term otherwise."""
-        if self.past_conflict:
+        if self.refuses_floor_search():
             return []
         try:
             x, y = symbol_to_expr(e1), symbol_to_expr(e2)

@@ -45,7 +45,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
                  allowance: int | None = None, give_up_at: float | None = None,
                  cancel=None, body_nodes: frozenset = frozenset(), floors=None,
                  distrust: frozenset = frozenset(), stamps=None,
-                 floors_everywhere: bool = False):
+                 floors_everywhere: bool = False, after_conflict: int = AFTER_CONFLICT):
         self.order = order
         # the symbols' lower bounds the graph requires (floors.py; fast mode, from the solve
         # before): bounds and results take them, as they take the bindings known so far;
@@ -84,8 +84,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         # then gets a bounded allowance of new values (for the parts of the graph the
         # conflict does not touch) and stops: what is grounded stays, nothing false is added.
         self.halt_at: int | None = None
-        self.after_conflict = AFTER_CONFLICT  # (relating.after_conflict: by the graph's size)
-        self.collided = False  # two values collided at a place of the graph (relate)
+        self.after_conflict = after_conflict  # (relating.after_conflict: by the graph's size)
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()
@@ -102,8 +101,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         self.stamps = stamps
         self.distrust = distrust
 
-    @property
-    def past_conflict(self) -> bool:
+    def refuses_floor_search(self) -> bool:
         """Whether a search for floors (asp/floors.py: up to 256 values of a symbol each,
         and a floor raised again from the one found) finds none now: in the fast mode
         once the graph is known inconsistent (its floors say nothing more then, and the
@@ -116,8 +114,9 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         --narrowing --seed 5623, graph 459). Every search checks the time limit too."""
         if self.deadline is not None:
             self.deadline.check()
+        # (`tainted` holds values only once two collided at a place of the graph: relate)
         if self.halt_at is None or self.calls <= self.halt_at and not (
-                self.collided and self.known is not None):
+                self.tainted and self.known is not None):
             return False
         self.refused += 1
         return True

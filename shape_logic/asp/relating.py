@@ -76,7 +76,6 @@ class Relating:
         if hit.name == "conflict" and not (a in self.tainted and b in self.tainted):
             self.tainted.update((a, b))
             self.taint_made((a, b))
-            self.collided = True
             if self.halt_at is None:
                 self.halt_at = self.calls + self.after_conflict
         return hit

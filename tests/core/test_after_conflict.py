@@ -1,6 +1,6 @@
 """Once a graph is known inconsistent, the computations after the conflict are bounded by
 the graph's size (asp/relating.after_conflict) and no floors are searched (Functions.
-past_conflict): the values a conflict lets loose stay few."""
+refuses_floor_search): the values a conflict lets loose stay few."""
 import shape_logic
 from shape_logic.asp.relating import AFTER_CONFLICT, after_conflict
 
