@@ -44,7 +44,7 @@ from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, op
                          open_upstream, zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
-from .requirements import input_requirements
+from .requirements import EQUATED, input_requirements, new_requirements
 from .shapes import has_fresh_name
 
 
@@ -75,7 +75,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
             not data_sizes_given(upstream, decoded, declared) and not open_upstream(
             upstream, decoded, declared) and not zero_named(graph, decoded, declared) and (
-            not input_requirements(graph, decoded) or names_only(graph, declared, atoms, decoded)):
+            not input_requirements(graph, decoded, EQUATED) or
+            names_only(graph, declared, atoms, decoded)):
         return as_is
     kept = solves.solved([])
     if kept[1].conflicts:  # the graph itself is inconsistent: the first answer stands
@@ -83,10 +84,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     solves.floors = dict(kept[0].floors)
     alone = kept[2]
-    free = input_requirements(graph, alone)
-    if not atoms.conflicts and not related and set(input_requirements(graph, decoded)) <= set(
-            free) and not any(_borrowed(graph, name, alone, decoded, shared) or
-                              _filled(graph, name, alone, decoded) for name in declared):
+    if not atoms.conflicts and not related and not new_requirements(graph, decoded, alone) \
+            and not any(_borrowed(graph, name, alone, decoded, shared) or
+                        _filled(graph, name, alone, decoded) for name in declared):
         solves.drop(kept)
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
     kept_names: list[str] = []
@@ -113,7 +113,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         if trial[1].conflicts:
             why, status = "which contradicts it", "contradiction"
         else:
-            fixed = [text for text in input_requirements(graph, trial[2]) if text not in free]
+            fixed = new_requirements(graph, trial[2], alone)
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
             filled = [] if borrowed else _filled(graph, name, alone, trial[2])
             if not fixed and not borrowed and not filled:

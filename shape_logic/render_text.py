@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .sequences import columns
-from .solution import one_of_text
+from .requirements import one_of_text
 
 
 def _range_origin(sol, s: str) -> str:

@@ -11,6 +11,9 @@ cache, by arange(past, past + seq) only where past + seq <= 64 (floors.lp's at_m
 """
 from __future__ import annotations
 
+from itertools import product
+from math import prod
+
 from .shapes import Shape
 from .symbolic.bounds import bounds
 from .symbolic.divisibility import condition_of
@@ -129,21 +132,195 @@ def _input_bindings(graph, decoded) -> dict:
     return {s: v for s, v in decoded.bindings.items() if graph.symbol_class.get(s) == 0}
 
 
-def input_requirements(graph, decoded) -> list[str]:
-    """What a solve requires of the inputs' symbols: bindings, ranges, and equations among
-    them alone that it could not solve (each as text: `seq = 5`, `h in 223..224`,
-    `3*h*w = b`). An equation that also names a declared output's own symbol (`m*n = k*l`
-    for a declared `k*l`) names the dim; it requires nothing of the inputs."""
+def input_requirements(graph, decoded, kinds=None) -> list[str]:
+    """What a solve requires of the inputs' symbols: bindings, ranges, floors, the values a
+    broadcast allows, inequalities, and equations among them alone that it could not solve
+    (each as text: `seq = 5`, `h in 223..224`, `s in {1, 4}`, `past + seq <= 64`, `3*h*w =
+    b`); only those of `kinds` if given (EQUATED). An equation that also names a declared
+    output's own symbol (`m*n = k*l` for a declared `k*l`) names the dim; it requires
+    nothing of the inputs."""
+    return [text for text, _, kind in _requirements(graph, decoded)
+            if kinds is None or kind in kinds]
+
+
+# The kinds of requirement an equation makes: a declared output meets the graph in
+# equations of its dims, so it requires the values of a broadcast or an inequality only
+# by way of one of these (narrowing's first check reads them alone; a GPT-2 over a KV cache
+# requires `past + seq <= 64` of itself, which its declarations do not change)
+EQUATED = frozenset({"binding", "range", "floor", "equation"})
+
+
+def new_requirements(graph, decoded, alone) -> list[str]:
+    """The input_requirements of `decoded` that the solve `alone` (of the graph without a
+    declaration) does not make already: neither among its own texts nor implied by the
+    values it leaves each input symbol. A declared 4 meeting the broadcast of s with 4
+    gives `s in 1..4` where the graph alone gives `s in {1, 4}`: nothing new (narrowing
+    set such a declaration aside, fuzz seed 5701 graph 1305)."""
+    free = set(input_requirements(graph, alone))
+    domains = _Domains(graph, alone)
+    return [text for text, holds, _ in _requirements(graph, decoded)
+            if text not in free and not holds(domains)]
+
+
+def _requirements(graph, decoded) -> list[tuple]:
+    """input_requirements as (text, whether a _Domains makes it hold, kind)."""
     inputs = graph.input_symbols()
-    out = [f"{s} = {v}" for s, v in _input_bindings(graph, decoded).items()]
-    out += [f"{s} in {lo}..{hi}" for s, (lo, hi) in decoded.ranges.items() if s in inputs]
+    out = [(f"{s} = {v}", lambda d, s=s, v=v.value: d.implies(s, v, v), "binding")
+           for s, v in _input_bindings(graph, decoded).items() if v.is_int]
+    out += [(f"{s} = {v}", _never, "binding") for s, v in _input_bindings(graph, decoded).items()
+            if not v.is_int]
+    out += [(f"{s} in {lo}..{hi}", lambda d, s=s, lo=lo, hi=hi: d.implies(s, lo, hi), "range")
+            for s, (lo, hi) in decoded.ranges.items() if s in inputs]
     # (a floor an equation requires that the solve no longer states: E = 2*E as s >= 4,
     # where E is 0 and the equation gone; a convolution's window is the graph's own, and
     # an equation stated below says as much as its floor)
     met = set(decoded.met_constraints)
-    out += [f"{s} >= {v}" for s, v in decoded.floors.items() if s in inputs and not (
-        isinstance(origin := decoded.floor_origins.get(s), str) or
-        isinstance(origin, tuple) and (origin in met or origin[::-1] in met))]
-    out += [f"{a} = {b}" for a, b in decoded.met_constraints
-            if (a.symbols() | b.symbols()) <= inputs]
+    out += [(f"{s} >= {v}", lambda d, s=s, v=v: d.implies(s, v, None), "floor")
+            for s, v in decoded.floors.items() if s in inputs and not (
+                isinstance(origin := decoded.floor_origins.get(s), str) or
+                isinstance(origin, tuple) and (origin in met or origin[::-1] in met))]
+    for e, values in decoded.one_of.items():
+        if _in_terms_of(inputs, e, *values):
+            out.append((one_of_text(e, values), lambda d, e=e, values=values: d.holds(
+                lambda at: _at(e, at) in {_at(v, at) for v in values} - {None}, e, *values),
+                "one_of"))
+    out += [(f"{a} <= {b}", lambda d, a=a, b=b: d.holds(
+        lambda at: _compare(a, b, at, int.__le__), a, b), "inequality")
+            for a, b, _ in decoded.inequalities if _in_terms_of(inputs, a, b)]
+    out += [(f"{a} = {b}", lambda d, a=a, b=b: d.holds(
+        lambda at: _compare(a, b, at, int.__eq__), a, b) or d.states(a - b), "equation")
+            for a, b in decoded.met_constraints if _in_terms_of(inputs, a, b)]
     return out
+
+
+def one_of_text(e, values) -> str:
+    """A requirement of one_of as text: `s in {1, 3}`."""
+    return f"{e} in {{{', '.join(map(str, values))}}}"
+
+
+def _never(_domains) -> bool:
+    return False
+
+
+def _in_terms_of(inputs, *values) -> bool:
+    return all(isinstance(v, int) or v.symbols() <= inputs for v in values)
+
+
+def _proportional(d, e) -> bool:
+    """Whether d is a nonzero rational multiple of e (both expressions)."""
+    if e.is_int:
+        return False
+    mono, c = e.terms[0]
+    k = dict(d.terms).get(mono, 0)
+    if not k:
+        return False
+    try:
+        return d * c == e * k
+    except ExprOverflow:
+        return False
+
+
+def _compare(a, b, at: dict, op) -> bool:
+    x, y = _at(a, at), _at(b, at)
+    return x is not None and y is not None and op(x, y)
+
+
+def _at(value, at: dict) -> int | None:
+    """The integer a dim value (an integer or an Expr) takes at integer values of its
+    symbols (None where it is none: a division by zero, an overflow)."""
+    if isinstance(value, int):
+        return value
+    try:
+        got = value.subs(at)
+    except (ExprOverflow, ZeroDivisionError):
+        return None
+    return got.value if got.is_int else None
+
+
+# the most points of the symbols' values a requirement is checked at (decode.ONE_OF_SPAN's)
+_SPAN = 64
+
+
+class _Domains:
+    """The values a solve leaves each input symbol: its binding, one_of (of the symbol
+    alone, integers), range and floor met together (a symbol is at least 1)."""
+
+    def __init__(self, graph, decoded):
+        from .asp.floors import Floors
+        from .symbolic.expr import Expr
+
+        self.const = Expr.const
+        self.lo: dict = {}
+        self.hi: dict = {}
+        self.values: dict = {}
+        for s, v in _input_bindings(graph, decoded).items():
+            if v.is_int:
+                self._meet(s, v.value, v.value)
+        for s, (lo, hi) in decoded.ranges.items():
+            self._meet(s, lo, hi)
+        for s, v in decoded.floors.items():
+            self._meet(s, v, None)
+        for e, values in decoded.one_of.items():
+            if not e.is_int and len(e.symbols()) == 1 and e == Expr.sym(next(iter(e.symbols()))) \
+                    and all(isinstance(v, int) for v in values):
+                s = next(iter(e.symbols()))
+                old = self.values.get(s)
+                self.values[s] = set(values) if old is None else old & set(values)
+        for s, values in self.values.items():  # (its least and greatest value bound it too)
+            if values:
+                self._meet(s, min(values), max(values))
+        # the max and min arguments the ranges and floors dominate (requirements.under_ranges)
+        self.under = Floors({s: lo for s, lo in self.lo.items() if lo > 1},
+                            {s: hi for s, hi in self.hi.items() if hi >= self.lo.get(s, 1)})
+        inputs = graph.input_symbols()
+        self.equations = [a - b for a, b in decoded.met_constraints
+                          if _in_terms_of(inputs, a, b)]
+
+    def _meet(self, s, lo, hi) -> None:
+        self.lo[s] = max(self.lo.get(s, 1), lo)
+        if hi is not None:
+            self.hi[s] = min(self.hi.get(s, hi), hi)
+
+    def _finite(self, s) -> set | None:
+        lo, hi = self.lo.get(s, 1), self.hi.get(s)
+        values = self.values.get(s)
+        if values is not None:
+            return {v for v in values if lo <= v and (hi is None or v <= hi)}
+        if hi is not None and hi - lo < _SPAN:
+            return set(range(lo, hi + 1))
+        return None
+
+    def implies(self, s, lo, hi) -> bool:
+        """Whether every value left to s lies in lo..hi (hi None: no upper end)."""
+        values = self._finite(s)
+        if values is not None:
+            return all(lo <= v and (hi is None or v <= hi) for v in values)
+        return self.lo.get(s, 1) >= lo and hi is None
+
+    def states(self, difference) -> bool:
+        """Whether `difference` = 0 says what an equation of the solve says, or nothing, once
+        the max and min arguments its symbols' values dominate are dropped: `s1*s3*max(5,
+        s1) = 20` is `s1*s3 = 4` where s1 in 1..5 (fuzz seed 5622, graph 1292)."""
+        try:
+            d = self.under.simplified(difference)
+        except ExprOverflow:
+            return False
+        if d.is_int:
+            return d.value == 0
+        return any(_proportional(d, e) for e in self.equations)
+
+    def holds(self, test, *values) -> bool:
+        """Whether `test` (of a substitution symbol -> Expr) is true at every point of the
+        finite values left to the symbols of `values` (at most _SPAN points; False where
+        one symbol's are not finite). A value undefined at a point (None) meets nothing."""
+        names = sorted({s for v in values if not isinstance(v, int) for s in v.symbols()})
+        domains = [self._finite(s) for s in names]
+        if not names or any(d is None or not d for d in domains) or \
+                prod(len(d) for d in domains) > _SPAN:
+            return False
+        for point in product(*(sorted(d) for d in domains)):
+            at = {s: self.const(v) for s, v in zip(names, point)}
+            if not test(at):
+                return False
+        return True
+

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from .decode import Decoded, meet_one_of, one_of_order, one_of_values_at
 from .diagnostics import with_printed_names
 from .graph import Graph
+from .requirements import one_of_text
 from .shapes import Shape, format_shape, has_fresh_name
 from .symbolic.expr import Expr
 
@@ -273,11 +274,6 @@ class Solution:
         if node is not None:
             return f'{node.op} "{node.name}"'
         return ""
-
-
-def one_of_text(e, values) -> str:
-    """A requirement of one_of as text: `s in {1, 3}`."""
-    return f"{e} in {{{', '.join(map(str, values))}}}"
 
 
 def _json_dim(e: Expr) -> int | str:
