@@ -14,7 +14,8 @@ means:
 * ``unsolved``  - true but not solvable here (non-linear, several symbols...).
 
 Soundness: `bind` and `range` are consequences of the equation; `conflict` is
-only returned when the equation has no solution with every symbol >= 0.
+only returned when the equation has no solution with every symbol of the graph >= 1 and
+every name the solver made (`_k`) >= 0 (DESIGN.md: the one assumption).
 """
 from __future__ import annotations
 
@@ -77,7 +78,21 @@ def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -
         if rel is UNSOLVED and identically_zero(d, top, least_value(top)):
             return SAME
         return rel
-    return UNSOLVED
+    return CONFLICT if _never_zero(d) else UNSOLVED
+
+
+def _never_zero(d: Expr) -> bool:
+    """d is nonzero wherever each of its symbols is >= 1, all of them the graph's (a name
+    the solver made may be 0): `s0*s1*s1 + 2 = 1` has no solution. (An annotation of
+    s0*s1*s1 + 2 beside a Reshape of it to 1 element was no conflict: each side was
+    taken for 1 in later arithmetic, and `s0*s1*s1 + 2 = s0*s1*s1` printed as a
+    constraint; fuzz --narrowing seed 5624, graph 633.)"""
+    if any(least_value(s) < 1 for s in d.symbol_set()):
+        return False
+    try:
+        return not_zero(d)
+    except (ExprOverflow, ZeroDivisionError, ValueError):
+        return False
 
 
 def _expand_mod(e: Expr) -> Expr:

@@ -197,6 +197,14 @@ def test_caps_stop_blow_up():
     ("(h + 2*h%3)*(w + 2*w%3) + 1", "9*((h + 2*h%3)//3)*((w + 2*w%3)//3)", "conflict", None,
      None),
     ("3*(h//3)*w", "h*w", "unsolved", None, None),  # only where 3 divides h
+    # several symbols, each >= 1: a side that cannot reach the other is a conflict
+    # (fuzz --narrowing seed 5624, graph 633: an annotation s0*s1*s1 + 2 against 1)
+    ("s0*s1*s1 + 2", "1", "conflict", None, None),
+    ("a*b + a*h", "1", "conflict", None, None),
+    ("a*b", "1", "unsolved", None, None),  # a = b = 1
+    ("a*b*h + 1", "a + b", "unsolved", None, None),  # a = b = h = 1 solves it
+    # ... but a name the solver made may be 0 (a data-dependent count): a = 2, _k = 0
+    ("_k*a + 2", "a", "unsolved", None, None),
 ])
 def test_relate(a, b, kind, symbol, value):
     r = relate(parse_dim(a), parse_dim(b))
