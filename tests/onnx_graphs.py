@@ -214,7 +214,7 @@ def assert_every_dim_determined(sol) -> None:
             f"{t}: {sol.shape(t)} has an undetermined dim"
 
 
-def assert_same_outputs(model, feeds: list) -> None:
+def assert_same_outputs(model, feeds: list, atol: float = 1e-4) -> None:
     """Our executor runs the model at each feed and computes what onnxruntime does."""
     import onnxruntime as ort
 
@@ -227,7 +227,7 @@ def assert_same_outputs(model, feeds: list) -> None:
         got = run(model, f)
         for name, want in zip(names, session.run(None, f)):
             np.testing.assert_allclose(np.asarray(got[name], np.float64),
-                                       np.asarray(want, np.float64), rtol=1e-3, atol=1e-4,
+                                       np.asarray(want, np.float64), rtol=1e-3, atol=atol,
                                        err_msg=name)
 
 

@@ -42,4 +42,7 @@ def test_bert_fused_then_dynamically_quantized(tmp_path):
     assert_every_dim_determined(sol)
     for feed in feeds:
         assert_runtime_shapes(q, sol, feed)
-    assert_same_outputs(q, feeds)
+    # (DynamicQuantizeLinear rounds x/scale to int8, where float32 sums taken in another
+    # order can move one value a step: one of the output's 672 elements was 1.2e-4 off in
+    # one full parallel run of the suite, and equal run alone)
+    assert_same_outputs(q, feeds, atol=1e-3)

@@ -78,7 +78,23 @@ def relate(e1: Expr, e2: Expr, order: Callable[[str], object] = default_order) -
         if rel is UNSOLVED and identically_zero(d, top, least_value(top)):
             return SAME
         return rel
-    return CONFLICT if _never_zero(d) else UNSOLVED
+    if _never_zero(d):
+        return CONFLICT
+    one = _product_of_ones(d)
+    return UNSOLVED if one is None else Relation("bind", max(one, key=order), Expr.const(1))
+
+
+def _product_of_ones(d: Expr) -> set | None:
+    """The symbols of M where d = c*M - c for a product M of the graph's symbols: each is
+    >= 1 and their product 1, so each is 1 (a Reshape of x [b, s] to one element: b = s =
+    1, one binding at a time); None for any other d."""
+    if len(d.terms) != 2:
+        return None
+    (mono, c), (const, k) = d.terms
+    if const != () or k != -c or not all(a.kind == "sym" for a, _ in mono):
+        return None
+    names = {a.args[0] for a, _ in mono}
+    return names if all(least_value(s) >= 1 for s in names) else None
 
 
 def _never_zero(d: Expr) -> bool:

@@ -201,7 +201,10 @@ def test_caps_stop_blow_up():
     # (fuzz --narrowing seed 5624, graph 633: an annotation s0*s1*s1 + 2 against 1)
     ("s0*s1*s1 + 2", "1", "conflict", None, None),
     ("a*b + a*h", "1", "conflict", None, None),
-    ("a*b", "1", "unsolved", None, None),  # a = b = 1
+    # a product of sizes that is 1: each is 1, one binding at a time
+    ("a*b*b", "1", "bind", "b", "1"),
+    ("3*a*h", "3", "bind", "h", "1"),
+    ("a*b", "2", "unsolved", None, None),
     ("a*b*h + 1", "a + b", "unsolved", None, None),  # a = b = h = 1 solves it
     # ... but a name the solver made may be 0 (a data-dependent count): a = 2, _k = 0
     ("_k*a + 2", "a", "unsolved", None, None),

@@ -33,7 +33,8 @@ def test_the_checks_find_a_narrowing_that_keeps_what_requires_of_the_inputs(monk
     # a narrowing that took no requirement for one (traced sizes kept): the fuzzer says so
     from shape_logic import narrowing
 
-    monkeypatch.setattr(narrowing, "input_requirements", lambda graph, decoded: [])
+    monkeypatch.setattr(narrowing, "input_requirements", lambda graph, decoded, kinds=None: [])
+    monkeypatch.setattr(narrowing, "new_requirements", lambda graph, decoded, alone: [])
     verdicts = {fuzz_narrowing.fuzz_one(b, rng, {})[0] for b, rng in _cases(40, 3)}
     assert verdicts & {"unsound", "inconsistent", "dropped"}, verdicts
 
