@@ -188,7 +188,7 @@ def _requirements(graph, decoded) -> list[tuple]:
         lambda at: _compare(a, b, at, int.__le__), a, b), "inequality")
             for a, b, _ in decoded.inequalities if _in_terms_of(inputs, a, b)]
     out += [(f"{a} = {b}", lambda d, a=a, b=b: d.holds(
-        lambda at: _compare(a, b, at, int.__eq__), a, b) or d.states(a - b), "equation")
+        lambda at: _compare(a, b, at, int.__eq__), a, b) or d.states(a, b), "equation")
             for a, b in decoded.met_constraints if _in_terms_of(inputs, a, b)]
     return out
 
@@ -295,14 +295,14 @@ class _Domains:
         values = self._finite(s)
         if values is not None:
             return all(lo <= v and (hi is None or v <= hi) for v in values)
-        return self.lo.get(s, 1) >= lo and hi is None
+        return self.lo.get(s, 1) >= lo and (hi is None or self.hi.get(s, hi + 1) <= hi)
 
-    def states(self, difference) -> bool:
-        """Whether `difference` = 0 says what an equation of the solve says, or nothing, once
-        the max and min arguments its symbols' values dominate are dropped: `s1*s3*max(5,
-        s1) = 20` is `s1*s3 = 4` where s1 in 1..5 (fuzz seed 5622, graph 1292)."""
+    def states(self, a, b) -> bool:
+        """Whether a = b says what an equation of the solve says, or nothing, once the max
+        and min arguments its symbols' values dominate are dropped: `s1*s3*max(5, s1) = 20`
+        is `s1*s3 = 4` where s1 in 1..5 (fuzz seed 5622, graph 1292)."""
         try:
-            d = self.under.simplified(difference)
+            d = self.under.simplified(a - b)
         except ExprOverflow:
             return False
         if d.is_int:

@@ -83,6 +83,9 @@ def _e(text: str) -> Expr:
     # a binding the graph's one_of and floor leave as the only value: nothing new
     (dict(one_of={S: (1, 4)}, floors={"s": 2}), dict(bindings={"s": Expr.const(4)}), []),
     (dict(one_of={S: (1, 4)}), dict(bindings={"s": Expr.const(4)}), ["s = 4"]),
+    # a range wider than the values enumerated, within the graph's: nothing new
+    (dict(ranges={"s": (100, 900)}), dict(ranges={"s": (1, 1000)}), []),
+    (dict(floors={"s": 100}), dict(ranges={"s": (1, 1000)}), ["s in 1..1000"]),
     # a floor the graph's range keeps: nothing new; above it: new
     (dict(ranges={"s": (5, 9)}), dict(floors={"s": 3}), []),
     (dict(ranges={"s": (1, 9)}), dict(floors={"s": 3}), ["s >= 3"]),
