@@ -242,15 +242,13 @@ class Relating:
         return hit
 
     def _collide(self, a, b) -> bool:
-        """Whether two values at one place cannot be equal (relate's conflict), computed
-        without a binding, a rewrite or a taint: it makes nothing new."""
+        """Whether two values at one place cannot be equal (relate's conflict, under the
+        floors; explaining substitutes no binding): no binding is made, nothing new."""
         try:
             x, y = _integer(a), _integer(b)
         except NotADim:
             return real_of(a) != real_of(b)
         try:
-            if self._substituting and not _plain_pair(x, y):
-                x, y = self._known(x, False), self._known(y, False)
             return relate(self._floored(x), self._floored(y), self.order).kind == "conflict"
         except FAILURES:
             return False
