@@ -19,7 +19,7 @@ from .alternatives import (alternatives_seconds, enumerate_alternatives, may_be_
                            open_matmuls)
 from .asp.floors import Floors
 from .asp.functions import Functions
-from .asp.relating import after_conflict
+from .asp.budgets import after_conflict
 from .asp.premises import Stamps, held_answer
 from .asp.program import (CONDITIONS_FILE, ROWS_FILE, SCOPES_FILE, VOIDS_FILE, VOIDS_PART,
                           add_program_files, core_encodings, is_shipped)

@@ -22,7 +22,8 @@ from ..symbolic.parse import compile_formula
 from . import element_arith, float_ints
 from .lifting import FAILURES, arithmetic, handles, remembered
 from .lifting import dims as _dims
-from .relating import AFTER_CONFLICT, Relating, real_of as _real
+from .budgets import AFTER_CONFLICT
+from .relating import Relating, real_of as _real
 from ..symbolic.bounds import not_one as _not_one
 from .comparisons import Comparisons
 from .float_elements import FloatElements
@@ -84,7 +85,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         # then gets a bounded allowance of new values (for the parts of the graph the
         # conflict does not touch) and stops: what is grounded stays, nothing false is added.
         self.halt_at: int | None = None
-        self.after_conflict = after_conflict  # (relating.after_conflict: by the graph's size)
+        self.after_conflict = after_conflict  # (budgets.after_conflict: by the graph's size)
         self.calls = 0
         self.refused = 0  # computations not done because of the above (or the budget)
         self.tainted: set = set()

@@ -13,40 +13,12 @@ import clingo
 from ..symbolic.bounds import bounds
 from ..symbolic.equation import relate
 from ..symbolic.expr import Expr
+from .budgets import AFTER_SCOPE_CLASHES, EXPLAIN_DEPTH, SCOPE_CLASHES, UNSOLVED_PAIRS, depth
 from .lifting import FAILURES, remembered
 from .terms import NotADim, expr_to_symbol, symbol_to_expr
 
 String, Function, Number = clingo.String, clingo.Function, clingo.Number
 String_type = clingo.SymbolType.String
-# new computations allowed once the graph is known inconsistent: enough for the rest of the
-# graph (a consistent one makes at most ~3 a node: the default set, 206 models), and few
-# enough that the values a conflict lets loose stay few - every pair of values at one axis
-# is a clash for clingo to ground: a 6-node graph whose ranks collided (an output declared
-# rank 3 for 4) carried s//2, s//4 ... from a Resize to every axis, 197 values each and
-# 290,000 clashes in 35 s with 20,000 (fuzz --kind ops --narrowing --seed 5621, graph 795)
-AFTER_CONFLICT = 20_000
-AFTER_CONFLICT_PER_NODE, AFTER_CONFLICT_LEAST = 20, 2_000
-
-
-def after_conflict(nodes: int) -> int:
-    """The computations allowed after a conflict in a graph of `nodes` nodes."""
-    return min(AFTER_CONFLICT, max(AFTER_CONFLICT_LEAST, AFTER_CONFLICT_PER_NODE * nodes))
-# distinct pairs of integers colliding in bodies after which arithmetic gets an allowance
-# too: a branch not taken has a few (each place where its sizes cannot meet), a branch
-# that feeds a collision back into its sizes a new one each round, without end
-# (x2 / Concat(x0, x2) of x2 [2, ...]: 2 against 6, 10, 14...)
-SCOPE_CLASHES = 200
-# and that allowance, smaller than an inconsistent graph's: each new value is one more
-# round of the feedback, paired with all before (fuzz --kind control --seed 133, graph
-# 523: 20,000 took 7 s and left 31,000 conflicts to sort; 2,000 takes 1 s)
-AFTER_SCOPE_CLASHES = 2_000
-# distinct pairs left unsolved after which arithmetic gets that allowance too: an
-# equation the rules cannot solve (8 = ((h + 3)//4)*((w + 3)//4), a LayerNorm's weight of 8
-# over a Transpose left out) leaves both values at the place, each feeding the arithmetic
-# after it with its own spelling, and a Reshape's element count multiplies the spellings
-# of every axis: HF SegFormer so mutated made 190,000 such pairs in 19 s of grounding and
-# went on. The 155 models of the peers' benchmarks leave at most 47 (Swin).
-UNSOLVED_PAIRS = 2_000
 # the atoms whose pair @relate is called on (encodings/equations.lp, scopes.lp): a binding
 # it finds holds when one of them does
 EQUATIONS = ("eqn", "eqn_in_scope", "eqn_in_body")
@@ -248,6 +220,8 @@ class Relating:
             x, y = _integer(a), _integer(b)
         except NotADim:
             return real_of(a) != real_of(b)
+        if max(depth(x), depth(y)) > EXPLAIN_DEPTH:
+            return False
         try:
             return relate(self._floored(x), self._floored(y), self.order).kind == "conflict"
         except FAILURES:
@@ -258,6 +232,8 @@ class Relating:
             x, y = _integer(a), _integer(b)
         except NotADim:
             return Function("same" if real_of(a) == real_of(b) else "conflict")
+        if self.known is None and max(depth(x), depth(y)) > EXPLAIN_DEPTH:
+            return Function("unsolved")
         try:
             substituted = self._substituting and not _plain_pair(x, y)
             if substituted:

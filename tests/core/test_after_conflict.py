@@ -1,8 +1,8 @@
 """Once a graph is known inconsistent, the computations after the conflict are bounded by
-the graph's size (asp/relating.after_conflict) and no floors are searched (Functions.
+the graph's size (asp/budgets.after_conflict) and no floors are searched (Functions.
 refuses_floor_search): the values a conflict lets loose stay few."""
 import shape_logic
-from shape_logic.asp.relating import AFTER_CONFLICT, after_conflict
+from shape_logic.asp.budgets import AFTER_CONFLICT, after_conflict
 
 
 def _rank_declared_wrong() -> dict:

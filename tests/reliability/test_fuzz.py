@@ -342,7 +342,7 @@ def test_sizes_in_a_branch_that_cannot_run_stop_growing():
     # (2 and 6, neither can be 1): x2's copy gets 6, the Concat 10, and so on. A collision
     # in a body taints no value (the graph around it uses the same integers), so the sizes
     # grew to the time limit (fuzz --kind control --seed 133, graph 523, at other sizes);
-    # past relating.SCOPE_CLASHES pairs of integers arithmetic gets an allowance and stops
+    # past budgets.SCOPE_CLASHES pairs of integers arithmetic gets an allowance and stops
     from shape_logic import solve
 
     case = regression("flood_of_a_branch_that_cannot_run")

@@ -30,3 +30,27 @@ def test_the_checks_find_an_error_the_solver_misses(monkeypatch):
     monkeypatch.setattr(relating, "relate", blind)
     r = fuzz_wrong.fuzz(30, seed=57, kind="base", out=None, timeout=4, explain_every=0)
     assert r["verdicts"].get("missed", 0) > 0, r["verdicts"]
+
+
+def test_explaining_relates_no_value_nested_past_its_depth(monkeypatch):
+    # fuzz_wrong --kind ops --seed 5714, graph 366: explaining fed values back into
+    # themselves one floor deeper each round, 923 equations of them in 24 s
+    import json
+
+    from shape_logic import solve
+    from shape_logic.asp import budgets, relating
+
+    case = json.loads((Path(__file__).parent / "fuzz_regressions" /
+                       "explaining_values_nested_ever_deeper.json").read_text())
+    deepest = []
+    relate = relating.relate
+
+    def watched(x, y, *order):
+        deepest.append(max(budgets.depth(x), budgets.depth(y)))
+        return relate(x, y, *order)
+
+    monkeypatch.setattr(relating, "relate", watched)
+    sol = solve(case["graph"])
+    (d,) = sol.diagnostics
+    assert {c["source"] for c in d.core} == {"inputs.x0", "annotations.t1", 'node "n0"'}
+    assert max(deepest) <= budgets.EXPLAIN_DEPTH, max(deepest)
