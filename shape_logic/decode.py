@@ -9,8 +9,6 @@ of appearance.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
-from math import prod
 
 from .scopes import is_scoped, name_scope, surely_running, unscoped_name
 from .graph import Graph
@@ -23,8 +21,8 @@ from .symbolic.implied import independent
 from .symbolic.orders import minimal
 from .symbolic.values import function_of
 from .answer_set import Atoms
-from .requirements import (floor_origins, inequalities, range_origins, respelled_shapes,
-                           under_ranges)
+from .requirements import (ONE_OF_SPAN, floor_origins, holds_at_every_point, inequalities,
+                           range_origins, respelled_shapes, under_ranges)
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
@@ -253,10 +251,6 @@ def _constraint(a: Expr, b: Expr):
         return None
 
 
-# the values of its one symbol over which a range is tried for a requirement it implies
-ONE_OF_SPAN = 64
-
-
 def _one_of(one_or: dict, resolve, ranges: dict) -> dict:
     """Dim value -> the sorted values it may take (broadcast.lp's one_or(E, N): E is 1 or
     N, an integer or a value that cannot be 1), after the bindings: 1 and N, or 1 alone
@@ -285,20 +279,10 @@ def _implied_by_one_of(pair: tuple, one_of: dict) -> bool:
     to be one of a few integers (`max(5, s3) = 5` beside `s3 in {1, 5}`, from a declared
     output meeting a broadcast: a trial of narrowing.py took it for a new requirement)."""
     a, b = pair
-    names = (a - b).symbol_set()
-    domains = [one_of.get(Expr.sym(s)) for s in sorted(names)]
-    if not names or any(d is None or not all(isinstance(v, int) for v in d) for d in domains):
+    domains = {s: one_of.get(Expr.sym(s)) for s in (a - b).symbol_set()}
+    if any(d is None or not all(isinstance(v, int) for v in d) for d in domains.values()):
         return False
-    if prod(len(d) for d in domains) > ONE_OF_SPAN:
-        return False
-    try:
-        for values in product(*domains):
-            at = {s: Expr.const(v) for s, v in zip(sorted(names), values)}
-            if a.subs(at) != b.subs(at):
-                return False
-    except (ArithmeticError, ValueError):  # (no value at some of them: not implied)
-        return False
-    return True
+    return holds_at_every_point(lambda at: a.subs(at) == b.subs(at), domains)
 
 
 def meet_one_of(old: set | None, new: set) -> set:

@@ -1,8 +1,9 @@
 """What a graph requires of its input dims beyond equations, as the decoder reads it back:
 ranges and floors with the node that bounds them (range_from/3, floor_from/3), the shapes
 printed under the ranges, and inequalities of several symbols (requires_le/3); and all a
-solve requires of the inputs' symbols, as text (input_requirements: narrowing.py compares
-a declaration's with the graph's own, repair.py a changed node's).
+solve requires of the inputs' symbols, as text (input_requirements: repair.py compares a
+changed node's with the graph's own; new_requirements, by what they allow: narrowing.py a
+declaration's).
 
 A learned position table bounds the sequence a model runs: BERT's 64 positions sliced to
 the sequence and added to it broadcast only where seq <= 64 (encodings/broadcast.lp's
@@ -17,7 +18,7 @@ from math import prod
 from .shapes import Shape
 from .symbolic.bounds import bounds
 from .symbolic.divisibility import condition_of
-from .symbolic.expr import ExprOverflow
+from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.respell import respelled, respelling_rules
 
 
@@ -237,8 +238,24 @@ def _at(value, at: dict) -> int | None:
     return got.value if got.is_int else None
 
 
-# the most points of the symbols' values a requirement is checked at (decode.ONE_OF_SPAN's)
-_SPAN = 64
+# the most points of the symbols' values a requirement is checked at (and the values of
+# its one symbol over which a range is tried for a requirement it implies: decode._within)
+ONE_OF_SPAN = 64
+
+
+def holds_at_every_point(test, domains: dict) -> bool:
+    """Whether `test` (of a substitution symbol -> Expr) is true at every point of the
+    symbols' values (`domains`: symbol -> its integers), at most ONE_OF_SPAN points: False
+    where there are more, where a symbol has none, or where a point has no value."""
+    names = sorted(domains)
+    values = [sorted(domains[s]) for s in names]
+    if not names or not all(values) or prod(len(v) for v in values) > ONE_OF_SPAN:
+        return False
+    try:
+        return all(test({s: Expr.const(v) for s, v in zip(names, point)})
+                   for point in product(*values))
+    except (ArithmeticError, ValueError):  # (no value at some of them: not implied)
+        return False
 
 
 class _Domains:
@@ -247,9 +264,7 @@ class _Domains:
 
     def __init__(self, graph, decoded):
         from .asp.floors import Floors
-        from .symbolic.expr import Expr
 
-        self.const = Expr.const
         self.lo: dict = {}
         self.hi: dict = {}
         self.values: dict = {}
@@ -286,7 +301,7 @@ class _Domains:
         values = self.values.get(s)
         if values is not None:
             return {v for v in values if lo <= v and (hi is None or v <= hi)}
-        if hi is not None and hi - lo < _SPAN:
+        if hi is not None and hi - lo < ONE_OF_SPAN:
             return set(range(lo, hi + 1))
         return None
 
@@ -310,17 +325,10 @@ class _Domains:
         return any(_proportional(d, e) for e in self.equations)
 
     def holds(self, test, *values) -> bool:
-        """Whether `test` (of a substitution symbol -> Expr) is true at every point of the
-        finite values left to the symbols of `values` (at most _SPAN points; False where
-        one symbol's are not finite). A value undefined at a point (None) meets nothing."""
-        names = sorted({s for v in values if not isinstance(v, int) for s in v.symbols()})
-        domains = [self._finite(s) for s in names]
-        if not names or any(d is None or not d for d in domains) or \
-                prod(len(d) for d in domains) > _SPAN:
-            return False
-        for point in product(*(sorted(d) for d in domains)):
-            at = {s: self.const(v) for s, v in zip(names, point)}
-            if not test(at):
-                return False
-        return True
+        """Whether `test` is true at every point of the finite values left to the symbols
+        of `values` (holds_at_every_point; False where one symbol's are not finite). A
+        value undefined at a point (None) meets nothing."""
+        domains = {s: self._finite(s) for v in values if not isinstance(v, int)
+                   for s in v.symbols()}
+        return None not in domains.values() and holds_at_every_point(test, domains)
 
