@@ -76,11 +76,16 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
     run has each symbol in its range, so BERT's 64 learned positions sliced to the
     sequence, `min(64, seq)` rows, are `seq` rows where seq in 1..64 (asp/floors.py's
     simplification, under the ranges' ends as floors and ceilings)."""
+    return _each_dim(shapes, _under(ranges).simplified)
+
+
+def _under(ranges: dict):
+    """asp/floors.py's Floors of the ranges' ends (symbol -> (lo, hi), hi None: no upper
+    end): the max and min arguments they dominate go."""
     from .asp.floors import Floors
 
-    under = Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
-                   {s: hi for s, (lo, hi) in ranges.items() if hi >= lo})
-    return _each_dim(shapes, under.simplified)
+    return Floors({s: lo for s, (lo, _) in ranges.items() if lo > 1},
+                  {s: hi for s, (lo, hi) in ranges.items() if hi is not None and hi >= lo})
 
 
 def respelled_shapes(shapes: dict, equations: list) -> dict:
@@ -263,8 +268,6 @@ class _Domains:
     alone, integers), range and floor met together (a symbol is at least 1)."""
 
     def __init__(self, graph, decoded):
-        from .asp.floors import Floors
-
         self.lo: dict = {}
         self.hi: dict = {}
         self.values: dict = {}
@@ -285,8 +288,7 @@ class _Domains:
             if values:
                 self._meet(s, min(values), max(values))
         # the max and min arguments the ranges and floors dominate (requirements.under_ranges)
-        self.under = Floors({s: lo for s, lo in self.lo.items() if lo > 1},
-                            {s: hi for s, hi in self.hi.items() if hi >= self.lo.get(s, 1)})
+        self.under = _under({s: (lo, self.hi.get(s)) for s, lo in self.lo.items()})
         inputs = graph.input_symbols()
         self.equations = [a - b for a, b in decoded.met_constraints
                           if _in_terms_of(inputs, a, b)]
