@@ -3,9 +3,10 @@ MatMulNBitsQuantizer (int4, int8 MatMulNBits), quantize_dynamic then onnxruntime
 optimizer (DynamicQuantizeMatMul), quantize_dynamic of an LSTM (DynamicQuantizeLSTM),
 quantize_static in the QOperator format (QLinearConv, QLinearSigmoid, QLinearAdd,
 QLinearMul, QLinearConcat, QLinearGlobalAveragePool; QGemm, QLinearSoftmax,
-QLinearAveragePool, QLinearLeakyRelu), and the optimizer's saved model of a CNN (FusedConv,
-with a residual sum, FusedGemm). Each solves with symbolic input dims, every operator
-known, and runs like onnxruntime."""
+QLinearAveragePool, QLinearLeakyRelu), quantize_static in the QDQ format with 16-bit
+activations (com.microsoft's QuantizeLinear and DequantizeLinear), and the optimizer's
+saved model of a CNN (FusedConv, with a residual sum, FusedGemm). Each solves with
+symbolic input dims, every operator known, and runs like onnxruntime."""
 import numpy as np
 import onnx
 import pytest
@@ -107,7 +108,7 @@ def dynamic_lstm(tmp_path):
     return onnx.load(tmp_path / "dyn.onnx")
 
 
-def qoperator(tmp_path, net=convnet):
+def qoperator(tmp_path, net=convnet, **options):
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
 
@@ -121,9 +122,19 @@ def qoperator(tmp_path, net=convnet):
 
     onnx.save(net(), tmp_path / "net.onnx")
     quantize_static(tmp_path / "net.onnx", tmp_path / "q.onnx", Calibration(),
-                    quant_format=QuantFormat.QOperator, activation_type=QuantType.QUInt8,
-                    weight_type=QuantType.QInt8)
+                    **({"quant_format": QuantFormat.QOperator, "activation_type":
+                        QuantType.QUInt8, "weight_type": QuantType.QInt8} | options))
     return onnx.load(tmp_path / "q.onnx")
+
+
+def qdq_contrib(tmp_path):
+    """QDQ with 16-bit activations as com.microsoft's QuantizeLinear and DequantizeLinear
+    (onnx's take 16 bits from opset 21 only)."""
+    from onnxruntime.quantization import QuantFormat, QuantType
+
+    return qoperator(tmp_path, classifier, quant_format=QuantFormat.QDQ,
+                     activation_type=QuantType.QUInt16, weight_type=QuantType.QInt8,
+                     extra_options={"UseQDQContribOps": True})
 
 
 CASES = {
@@ -140,6 +151,8 @@ CASES = {
                               "QLinearLeakyRelu"}, "[n, 10]", (2, 3, 8, 8), 0.005),
     "optimizer's saved model": (saved_by_optimizer, {"FusedConv", "FusedGemm"}, "[n, 10]",
                                 (2, 3, 8, 10)),
+    "QDQ, 16-bit, com.microsoft": (qdq_contrib, {"QuantizeLinear", "DequantizeLinear"},
+                                   "[n, 10]", (2, 3, 8, 8), 1e-4),
     # (onnxruntime quantizes the LSTM's input and state as it runs: ours dequantizes only
     # the weights)
     "DynamicQuantizeLSTM": (dynamic_lstm, {"DynamicQuantizeLSTM"}, "[s, 1, b, 16]", (5, 2, 8),

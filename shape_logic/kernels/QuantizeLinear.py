@@ -11,6 +11,7 @@ from .quant import laid_out, quantize
 class QuantizeLinear(Kernel):
     attrs = {"axis": 1, "block_size": 0, "output_dtype": 0, "saturate": 1, "precision": 0}
     n_inputs = (2, 3)
+    domains = ("", "com.microsoft")  # (onnxruntime's: opset 19's without blocks)
     widens_small_floats = False  # bfloat16 x and scales are divided as they are
 
     def run(self, x, scale, zero=None, axis=1, block_size=0, output_dtype=0, saturate=1,

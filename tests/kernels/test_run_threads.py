@@ -3,14 +3,17 @@
 import threading
 
 import pytest
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
+from shape_logic.kernels import blas
 from shape_logic.kernels import run_threads as rt
 from shape_logic.kernels import workers
 
 
 def blas_now() -> list:
-    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    """The threads of the BLAS libraries the run sets: those loaded when it first set one
+    (NumPy's; one another test's import loads later, scipy's or torch's, is not ours)."""
+    return [i["num_threads"] for i in blas._controller().info() if i["user_api"] == "blas"]
 
 
 def inside(threads, blas=rt.AUTO) -> tuple:

@@ -1,9 +1,12 @@
 """QuantizeLinear: rules/QuantizeLinear.lp on data cases (per tensor, per axis, per block,
-the output type by opset), and against onnx's reference on random shapes."""
+the output type by opset), and against onnx's reference on random shapes; onnxruntime's
+com.microsoft QuantizeLinear on data cases and against onnxruntime."""
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, random_array
+from shape_logic.testing import check_against_reference, check_case, random_array
+from tests.contrib_ops import MS, check_against_onnxruntime
 from tests.ops.cases import case_test
 
 OPSET = 21
@@ -84,3 +87,43 @@ def test_matches_reference(q):
     x, scale, zero, attrs = q
     inputs = [x, scale] + ([zero] if zero is not None else [])
     check_against_reference("QuantizeLinear", inputs, attrs, opset=OPSET)
+
+
+# onnxruntime's com.microsoft QuantizeLinear: opset 19's at any opset (x and the scale one
+# float type), without blocks or output_dtype, 8-, 16- and 4-bit outputs
+MS_CASES = {
+    "the scale is x's type at opset 13": (
+        {"inputs": [("f16", "[b, c]"), ("f16", "[]"), ("i16", "[]")], "opset": 13},
+        {"y0": "[b, c]", "dtypes": {"y0": "i16"}}),
+    "the scale's type differs from x's": (
+        {"inputs": [("f16", "[n]"), ("f32", "[]")], "opset": 13}, "error"),
+    "per axis": ({"inputs": ["[b, c, h]", ("f32", "[5]"), ("u16", "Z")], "opset": 13},
+                 {"x0": "[b, 5, h]", "x2": "[5]", "dtypes": {"y0": "u16"}}),
+    "no zero point: uint8": ({"inputs": ["[b, 3]", ("f32", "[]")]}, {"dtypes": {"y0": "u8"}}),
+    "bfloat16 x": ({"inputs": [("bf16", "[n]"), ("bf16", "[]")], "opset": 21}, "error"),
+    "float8 output": ({"inputs": ["[n]", ("f32", "[]"), ("f8e4m3fn", "[]")], "opset": 21},
+                      "error"),
+}
+
+
+@pytest.mark.parametrize("name", MS_CASES)
+def test_com_microsoft_case(name):
+    spec, expected = MS_CASES[name]
+    check_case("QuantizeLinear", {"opset": OPSET, **spec, "domain": MS}, expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=3), st.data(),
+       st.sampled_from([None, np.uint8, np.int8, np.uint16, np.int16]), st.integers(0, 2**32 - 1))
+def test_com_microsoft_matches_onnxruntime(shape, data, zdtype, seed):
+    """Our kernel's values and the rules' shapes and types against onnxruntime's CPU kernel
+    (per tensor and per axis; f32 and f16)."""
+    rng = np.random.default_rng(seed)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    sshape = data.draw(st.sampled_from([[], [1], [shape[axis]]]))
+    ftype = data.draw(st.sampled_from([np.float32, np.float16]))
+    x = (rng.standard_normal(shape) * 3).astype(ftype)
+    inputs = [x, rng.uniform(0.05, 0.5, sshape).astype(ftype)]
+    if zdtype is not None:
+        inputs.append(np.abs(rng.integers(-5, 5, sshape)).astype(zdtype))
+    check_against_onnxruntime("QuantizeLinear", inputs, {"axis": axis}, rtol=0, atol=1)
