@@ -316,16 +316,18 @@ def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:
 
 
 def without_symbol_content(d: Expr) -> Expr:
-    """d divided by the graph's symbols common to all its terms: each is >= 1 (never 0), so the
+    """d divided by the symbols common to all its terms: each is >= 1 (never 0), so the
     quotient has d's sign and d = 0 the same solutions (equation.reduced), and its interval
     can decide where d's cannot (s0*s1 - s1 is s1*(s0 - 1), so max(s0*s1, s1) is s0*s1:
     a Scan state broadcast with its own element count nested max(s0*max(s0*s1, s1), s1)...
-    without end, fuzz --kind control --seed 116, graph 686)."""
+    without end, fuzz --kind control --seed 116, graph 686). A name the solver made is
+    divided out too: in a solve each is a body's or a call's copy of a graph's name
+    (`_i1_t`: an If branch reshaping x [b, t, 4] to [b, 3, 4] binds its t = 3 only so) or
+    a dim a JSON graph leaves unnamed (`?`, `_1`), each >= 1 wherever it is a size; the
+    names that may be 0 (an axis without a value, voids.lp) carry no value in the program."""
     common = None
     for mono, _ in d.terms:
-        # (a name the solver made, `_k`, may be 0: dividing by it loses d's solutions
-        # at 0 - `_k*a + 1 = 1` holds at _k = 0)
-        syms = {a: p for a, p in mono if a.kind == "sym" and not a.args[0].startswith("_")}
+        syms = {a: p for a, p in mono if a.kind == "sym"}
         common = syms if common is None else {
             a: min(k, syms[a]) for a, k in common.items() if a in syms}
     if not common:  # (d = 0, or no symbol in every term)
