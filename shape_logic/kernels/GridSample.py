@@ -3,7 +3,9 @@ to [-1, 1], the last axis's coordinates in reverse order: x, y, ...), giving [n,
 mode: nearest (rounding half to even), linear (bilinear) or cubic (bicubic, Keys' a =
 -0.75), over 2^r or 4^r taps; padding_mode for positions and taps outside: zeros, border
 (clamped) or reflection (mirrored at the borders); align_corners: -1 and 1 are the
-corner pixels' centres rather than the image's edges. As onnx's reference and torch."""
+corner pixels' centres rather than the image's edges. As onnx's reference and torch.
+onnxruntime's com.microsoft GridSample is opset 16's: X 4-D, modes bilinear (default),
+nearest and bicubic, padding each tap alone (a position outside is not moved inside)."""
 import numpy as np
 
 from .base import Kernel
@@ -16,8 +18,12 @@ CUBIC_A = -0.75
 class GridSample(Kernel):
     attrs = {"align_corners": 0, "mode": None, "padding_mode": "zeros"}
     n_inputs = (2, 2)
+    domains = ("", "com.microsoft")
 
     def run(self, x, grid, align_corners, mode, padding_mode):
+        if self.domain and (mode in ("linear", "cubic") or x.ndim != 4):
+            raise self.fail(f"com.microsoft's takes 4-D inputs and modes bilinear, nearest "
+                            f"and bicubic, not {list(x.shape)} in mode {mode!r}")
         mode = MODES.get(mode or ("bilinear" if self.opset < 20 else "linear"))
         if mode is None or padding_mode not in ("zeros", "border", "reflection"):
             raise self.fail(f"unknown mode {self.kw['mode']!r} or padding_mode {padding_mode!r}")
@@ -34,10 +40,13 @@ class GridSample(Kernel):
         pos = pos.astype(np.float32)
         if mode == "nearest":
             pos = np.rint(pos)
+        # a position outside is moved inside (onnx's reference); onnxruntime's kernel, the
+        # only one of com.microsoft's, leaves it and clamps or mirrors each tap alone
+        # (fetch): the two differ for linear and cubic taps near the borders
         outside = (pos < lo) | (pos > hi)
-        if padding_mode == "border":
+        if padding_mode == "border" and not self.domain:
             pos = np.where(outside, np.clip(pos, 0, size - 1), pos)
-        elif padding_mode == "reflection":
+        elif padding_mode == "reflection" and not self.domain:
             pos = np.where(outside, reflect(pos, lo, hi), pos)
         xf = x.astype(np.float64)
         if mode == "nearest":

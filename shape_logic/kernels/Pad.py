@@ -1,6 +1,8 @@
 """Pad: pads [b_1.., e_1..] added before/after each axis (negative ones crop), in mode
 constant (with constant_value), reflect, edge or wrap. Opset < 11: pads and value are
-attributes; from 11 inputs, and from 18 an optional `axes` input says which axes."""
+attributes; from 11 inputs, and from 18 an optional `axes` input says which axes.
+onnxruntime's com.microsoft Pad is opset 11's at any opset, its pads [2 * rank] or
+[1, 2 * rank]."""
 import numpy as np
 
 from .base import Kernel
@@ -12,10 +14,17 @@ class Pad(Kernel):
     attrs = {"mode": "constant", "pads": None, "value": 0.0}
     legacy = ("paddings",)
     n_inputs = (1, 4)
+    domains = ("", "com.microsoft")
 
     def run(self, x, pads_in=None, value_in=None, axes_in=None, mode="constant", pads=None,
             value=0.0):
-        if self.opset >= 11:
+        if self.domain:
+            if pads_in is None or axes_in is not None:
+                raise self.fail("com.microsoft's takes 2 or 3 inputs: data, pads, value?")
+            if not (np.ndim(pads_in) == 1 or np.ndim(pads_in) == 2 and len(pads_in) == 1):
+                raise self.fail(f"pads must be [2 * rank] or [1, 2 * rank], not "
+                                f"{list(np.shape(pads_in))}")
+        if self.opset >= 11 or self.domain:
             pads = self.ints(pads_in)
             if value_in is not None and np.size(value_in) != 1:  # (onnxruntime's check too)
                 raise self.fail(f"constant_value must hold one element, not {np.size(value_in)}")

@@ -1,5 +1,6 @@
 """Range: start, start + delta, ... up to limit (exclusive): max(ceil((limit - start) /
-delta), 0) elements of the inputs' dtype."""
+delta), 0) elements of the inputs' dtype. onnxruntime's com.microsoft Range takes delta
+optional, 1 where absent."""
 import math
 
 import numpy as np
@@ -8,10 +9,14 @@ from .base import Kernel
 
 
 class Range(Kernel):
-    n_inputs = (3, 3)
+    n_inputs = (2, 3)
+    domains = ("", "com.microsoft")
 
-    def run(self, start, limit, delta):
-        s, lim, d = (self.scalar(v) for v in (start, limit, delta))
+    def run(self, start, limit, delta=None):
+        if delta is None and not self.domain:
+            raise self.fail("takes 3 inputs, got 2 (delta is optional in com.microsoft's only)")
+        s, lim = self.scalar(start), self.scalar(limit)
+        d = 1 if delta is None else self.scalar(delta)
         if d == 0:
             raise self.fail("delta cannot be 0")
         n = max(math.ceil((lim - s) / d), 0)

@@ -1,5 +1,5 @@
 """Trilu: the upper (upper = 1) or lower triangle of the last two axes, from diagonal k
-(the optional second input)."""
+(the optional second input); onnxruntime's com.microsoft Trilu is the same."""
 import numpy as np
 
 from .base import Kernel
@@ -8,6 +8,7 @@ from .base import Kernel
 class Trilu(Kernel):
     attrs = {"upper": 1}
     n_inputs = (1, 2)
+    domains = ("", "com.microsoft")
 
     def run(self, x, k_in=None, upper=1):
         if x.ndim < 2:

@@ -1,11 +1,13 @@
-"""GatherND: rules/GatherND.lp on data cases, and against onnx's reference."""
+"""GatherND: rules/GatherND.lp on data cases, and against onnx's reference; onnxruntime's
+com.microsoft GatherND on data cases and against onnxruntime."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import shape_logic
 from shape_logic.kernels.GatherND import GatherND
-from shape_logic.testing import check_against_reference, random_array
+from shape_logic.testing import check_against_reference, check_case, random_array
+from tests.contrib_ops import MS, check_against_onnxruntime
 from tests.ops.cases import case_test
 
 CASES = {
@@ -150,3 +152,60 @@ def test_coordinates_joined_bound_each_its_own_axis():
             assert sol.unmet({"b": b, "s": s, "t": t}) == ["s <= t"]
             with pytest.raises(ExecutionError):
                 run(_mask_read(), feeds)
+
+
+# onnxruntime's com.microsoft GatherND: ONNX's without batch_dims at any opset, int32 or
+# int64 indices, and indices [..., 0] (no coordinate) take the whole of X at each position
+MS_CASES = {
+    "full coordinates, opset 9": ({"inputs": ["[a, b]", ("i64", "[n, 2]")], "opset": 9},
+                                  {"y0": "[n]"}),
+    "int32 indices": ({"inputs": ["[a, b, c]", ("i32", "[n, m, 1]")]},
+                      {"y0": "[n, m, b, c]", "dtypes": {"y0": "f32"}}),
+    "no coordinate: the whole of X": ({"inputs": ["[a, b]", ("i64", "[n, 0]")]},
+                                      {"y0": "[n, a, b]"}),
+    "strings": ({"inputs": [("str", "[a, b]"), ("i64", "[n, 1]")]},
+                {"y0": "[n, b]", "dtypes": {"y0": "str"}}),
+    "a coordinate count the data decides: Y's rank unknown": (
+        {"inputs": ["[a, b, c]", ("i64", "[n, k]")]}, {"y0": "_1"}),
+    "no coordinate of a scalar": ({"inputs": ["[]", ("i64", "[n, 0]")]}, "error"),
+    "scalar indices": ({"inputs": ["[a, b]", ("i64", "[]")]}, "error"),
+    "too many coordinates": ({"inputs": ["[a, b]", ("i64", "[n, 3]")]}, "error"),
+    "int16 indices": ({"inputs": ["[a, b]", ("i16", "[n, 1]")]}, "error"),
+    "bfloat16 data": ({"inputs": [("bf16", "[a, b]"), ("i64", "[n, 1]")]}, "error"),
+    "batch_dims": ({"inputs": ["[b, s, d]", ("i64", "[b, k, 1]")], "attrs": {"batch_dims": 1}},
+                   "error"),
+    "batch_dims 0": ({"inputs": ["[b, s]", ("i64", "[k, 1]")], "attrs": {"batch_dims": 0}},
+                     "error"),
+}
+
+
+@pytest.mark.parametrize("name", MS_CASES)
+def test_com_microsoft_case(name):
+    spec, expected = MS_CASES[name]
+    check_case("GatherND", {**spec, "domain": MS}, expected)
+
+
+def test_com_microsoft_batch_dims_is_refused_by_kernel_and_onnxruntime():
+    from tests.contrib_ops import onnxruntime_verdict
+
+    x, idx = np.zeros((2, 3), np.float32), np.zeros((2, 1), np.int64)
+    assert onnxruntime_verdict("GatherND", [x, idx], {"batch_dims": 0}) == "rejected"
+    with pytest.raises(Exception, match="no attribute batch_dims"):
+        GatherND({"batch_dims": 0}, domain=MS)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data(),
+       st.sampled_from([np.float32, np.int64, np.uint8, np.bool_]),
+       st.sampled_from([np.int64, np.int32]))
+def test_com_microsoft_matches_onnxruntime(shape, data, dtype, itype):
+    """Our kernel's values and the rules' shapes and types against onnxruntime's CPU kernel
+    (k = 0 coordinates too; negative indices; k past the rank: both refuse it)."""
+    k = data.draw(st.integers(0, len(shape) + 1))
+    outer = data.draw(st.lists(st.integers(0, 3), max_size=2)) + [k]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    idx = np.stack([rng.integers(-shape[j], shape[j], size=outer[:-1]) if j < len(shape)
+                    else np.zeros(outer[:-1], np.int64) for j in range(k)],
+                   axis=-1) if k else np.zeros(outer, np.int64)
+    x = random_array(shape, rng=rng).astype(dtype)
+    check_against_onnxruntime("GatherND", [x, idx.astype(itype)])
