@@ -16,7 +16,7 @@ def select_rules(graph: Graph, rule_dirs=(),
     A node without a rule file says nothing about its outputs, so they get the safety
     net (unknown dtype and rank, fresh names) and the rest of the graph is still solved
     (Relax's "safety net"); with `strict` it is an input error instead. So does a node of
-    a domain its operator's rule file does not describe (com.microsoft's Unique is not
+    a domain its operator's rule file does not describe (a com.microsoft Softmax is not
     ONNX's). The files a chosen one uses (`% uses: Conv`) are chosen too."""
     known = available_ops(rule_dirs)
     files = {}

@@ -20,6 +20,7 @@ FAMILIES = {
     ("conv", 4), ("conv_bias", 2),  # ConvInteger, DeformConv, FusedConv, QLinearConv use Conv
     ("cumulative", 4),  # CumProd uses CumSum
     ("embed_ln", 4),  # QEmbedLayerNormalization uses EmbedLayerNormalization
+    ("fusedmm", 4),  # TransposeMatMul uses FusedMatMul
     ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
     ("legacy_binary", 1), ("legacy_comparison", 1),  # broadcast before opset 7
     ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
