@@ -12,6 +12,13 @@ from shape_logic.testing import node_graph
 MS = "com.microsoft"
 
 
+def ms_case(inputs, attrs=None, outputs=None):
+    """A check_case spec of one com.microsoft node: its inputs, attributes and declared
+    outputs (if any)."""
+    spec = {"inputs": inputs, "attrs": attrs or {}, "domain": MS}
+    return {**spec, "outputs": outputs} if outputs else spec
+
+
 def infer_contrib(op, inputs, attrs=None, n_outputs=1, outputs=None):
     """Like shape_logic.testing.infer, with the node in the com.microsoft domain."""
     g = node_graph(op, inputs, attrs, n_outputs, outputs=outputs)

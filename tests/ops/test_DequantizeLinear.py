@@ -2,10 +2,9 @@
 QuantizeLinear.lp) on data cases, and against onnx's reference on random shapes;
 onnxruntime's com.microsoft DequantizeLinear on data cases and against onnxruntime."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_against_reference, check_case
+from shape_logic.testing import check_against_reference
 from tests.contrib_ops import MS, check_against_onnxruntime
 from tests.ops.cases import case_test
 
@@ -77,10 +76,9 @@ MS_CASES = {
 }
 
 
-@pytest.mark.parametrize("name", MS_CASES)
-def test_com_microsoft_case(name):
-    spec, expected = MS_CASES[name]
-    check_case("DequantizeLinear", {"opset": OPSET, **spec, "domain": MS}, expected)
+test_com_microsoft_case = case_test(
+    "DequantizeLinear", {k: ({"opset": OPSET, **spec, "domain": MS}, want)
+                       for k, (spec, want) in MS_CASES.items()})
 
 
 @settings(max_examples=20, deadline=None)

@@ -7,14 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import load_kernel
 from shape_logic.testing import check_case
-from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.contrib_ops import MS, check_against_onnxruntime, ms_case as case
 
 SWIGLU = {"activation_type": "swiglu", "swiglu_fusion": 1}
-
-
-def case(inputs, attrs=None, outputs=None):
-    spec = {"inputs": inputs, "attrs": attrs or {}, "domain": MS}
-    return {**spec, "outputs": outputs} if outputs else spec
 
 
 CASES = {

@@ -7,18 +7,13 @@ from hypothesis import given, settings, strategies as st
 
 from shape_logic.kernels import load_kernel
 from shape_logic.testing import check_case
-from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.contrib_ops import MS, check_against_onnxruntime, ms_case as case
 
 SWIGLU = {"activation_type": "swiglu", "swiglu_fusion": 1}
 
 
 def U(shape):
     return ("u8", shape)
-
-
-def case(inputs, attrs=None, outputs=None):
-    spec = {"inputs": inputs, "attrs": attrs or {}, "domain": MS}
-    return {**spec, "outputs": outputs} if outputs else spec
 
 
 def node(x, w2, s1="S1", b1="B1", s2="S2", b2="B2", z1=None, z2=None, rw=None, w1="W1"):

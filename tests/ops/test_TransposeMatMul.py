@@ -6,12 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import check_case
-from tests.contrib_ops import MS, check_against_onnxruntime
-
-
-def case(inputs, attrs=None, outputs=None):
-    spec = {"inputs": inputs, "attrs": attrs or {}, "domain": MS}
-    return {**spec, "outputs": outputs} if outputs else spec
+from tests.contrib_ops import check_against_onnxruntime, ms_case as case
 
 
 CASES = {
