@@ -26,8 +26,9 @@ def test_every_kernel_is_tested_against_the_reference():
     # they check as the tests run; statically, each op name must appear in one of them -
     # or the op's own test (tests/ops/test_<Op>.py) runs its kernel against onnxruntime
     # (tests/contrib_ops.check_against_onnxruntime: values, shapes and dtypes, as here; or
-    # the kernel's outputs beside ort_contrib's, where a graph attribute - GreedySearch's
-    # decoder - goes to onnxruntime as a GraphProto and to our kernel as a body)
+    # the kernel's outputs beside ort_contrib's or an InferenceSession's, where a graph
+    # attribute - GreedySearch's decoder - goes to onnxruntime as a GraphProto and to our
+    # kernel as a body, or a sparse input - SparseToDenseMatMul's - as an OrtValue)
     import pathlib
 
     here = pathlib.Path(__file__).parent
@@ -40,7 +41,8 @@ def test_every_kernel_is_tested_against_the_reference():
         own = here.parent / "ops" / f"test_{op}.py"
         text = own.read_text() if own.exists() else ""
         return "check_against_onnxruntime(" in text or (
-            "ort_contrib(" in text and "load_kernel(" in text)
+            ("ort_contrib(" in text or "InferenceSession(" in text)
+            and "load_kernel(" in text)
 
     untested = [op for op in available_kernels()
                 if f'"{op}"' not in text and not against_onnxruntime(op)]
