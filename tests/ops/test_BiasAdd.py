@@ -1,10 +1,9 @@
 """BiasAdd (com.microsoft, CUDA only in onnxruntime): rules on data cases; onnxruntime's
 checks accept the shapes the rules accept (its CPU provider has no kernel to compare)."""
 import numpy as np
-import pytest
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, onnxruntime_verdict
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic": ({"inputs": ["[n, s, c]", "B", "K"]},
@@ -21,10 +20,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("BiasAdd", {**spec, "domain": MS}, expected)
+test_case = case_test("BiasAdd", CASES, domain=MS)
 
 
 def test_onnxruntime_takes_the_shapes():

@@ -4,8 +4,8 @@ kernel to compare)."""
 import numpy as np
 import pytest
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, onnxruntime_verdict
+from tests.ops.cases import case_test
 
 CASES = {
     "stable diffusion's widths": ({"inputs": ["[n, s, 2560]", "B"]},
@@ -22,10 +22,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("BiasSplitGelu", {**spec, "domain": MS}, expected)
+test_case = case_test("BiasSplitGelu", CASES, domain=MS)
 
 
 @pytest.mark.parametrize("shapes, verdict", [

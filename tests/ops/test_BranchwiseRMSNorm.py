@@ -1,11 +1,10 @@
 """BranchwiseRMSNorm (com.microsoft): rules/BranchwiseRMSNorm.lp on data cases, and the rules
 and the kernel against onnxruntime (grouped and flat X, the three scale shapes)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 FLAT = {"num_branches": 3}
 CASES = {
@@ -42,10 +41,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("BranchwiseRMSNorm", {**spec, "domain": MS}, expected)
+test_case = case_test("BranchwiseRMSNorm", CASES, domain=MS)
 
 
 @settings(max_examples=15, deadline=None)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic rows": ({"inputs": ["[m, k]", "[n, k]"]}, {"y0": "[m, n]"}),
@@ -31,10 +31,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("CDist", {**spec, "domain": MS}, expected)
+test_case = case_test("CDist", CASES, domain=MS)
 
 
 @settings(max_examples=20, deadline=None)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic import solve
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 
 def crop(*v):
@@ -63,10 +63,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("CropAndResize", {**spec, "domain": MS}, expected)
+test_case = case_test("CropAndResize", CASES, domain=MS)
 
 
 @pytest.mark.parametrize("op, want", [("Identity", "[k, c, h, w]"), ("Neg", "error")])

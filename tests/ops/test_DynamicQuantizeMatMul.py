@@ -1,11 +1,10 @@
 """DynamicQuantizeMatMul (com.microsoft): rules on data cases (MatMul's shapes), and the rules
 and the kernel (A quantized as DynamicQuantizeLinear does) against onnxruntime."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 W = ("i8", "[k, n]")
 CASES = {
@@ -25,10 +24,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("DynamicQuantizeMatMul", {**spec, "domain": MS}, expected)
+test_case = case_test("DynamicQuantizeMatMul", CASES, domain=MS)
 
 
 @settings(max_examples=25, deadline=None)

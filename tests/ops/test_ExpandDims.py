@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic import solve
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 
 def axis(v):
@@ -51,10 +51,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("ExpandDims", {**spec, "domain": MS}, expected)
+test_case = case_test("ExpandDims", CASES, domain=MS)
 
 
 def test_an_axis_computed_from_sizes_places_nothing():

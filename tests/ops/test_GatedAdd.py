@@ -1,11 +1,10 @@
 """GatedAdd (com.microsoft): rules/GatedAdd.lp on data cases, and the rules and the kernel
 against onnxruntime (plain mode: its CPU kernel has no gate_weight mode)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic shape": ({"inputs": ["[b, t, c]", "Y", "G"]},
@@ -33,10 +32,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GatedAdd", {**spec, "domain": MS}, expected)
+test_case = case_test("GatedAdd", CASES, domain=MS)
 
 
 @settings(max_examples=15, deadline=None)

@@ -1,11 +1,10 @@
 """GatedRMSNorm (com.microsoft): rules/GatedRMSNorm.lp on data cases, and the rules and the
 kernel against onnxruntime (per-head groups, both activations)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic shape": ({"inputs": ["[b, t, e]", "[c]", "G"]},
@@ -30,10 +29,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GatedRMSNorm", {**spec, "domain": MS}, expected)
+test_case = case_test("GatedRMSNorm", CASES, domain=MS)
 
 
 @settings(max_examples=15, deadline=None)

@@ -3,8 +3,8 @@ checks accept the shapes the rules accept (its CPU provider has no kernel to com
 import numpy as np
 import pytest
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, onnxruntime_verdict
+from tests.ops.cases import case_test
 
 SD = {"groups": 32, "activation": 1}  # stable diffusion's
 CASES = {
@@ -29,10 +29,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("GroupNorm", {**spec, "domain": MS}, expected)
+test_case = case_test("GroupNorm", CASES, domain=MS)
 
 
 @pytest.mark.parametrize("attrs, verdict", [(SD, "no kernel"), ({"groups": 32}, "rejected")])

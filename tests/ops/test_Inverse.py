@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "a batch of matrices, symbolic": ({"inputs": ["[b, n, n]"]}, {"y0": "[b, n, n]"}),
@@ -28,10 +28,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("Inverse", {**spec, "domain": MS}, expected)
+test_case = case_test("Inverse", CASES, domain=MS)
 
 
 @settings(max_examples=20, deadline=None)

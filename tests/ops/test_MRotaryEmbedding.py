@@ -1,11 +1,10 @@
 """MRotaryEmbedding (com.microsoft): rules/MRotaryEmbedding.lp on data cases, and the rules
 and the kernel against onnxruntime (both layouts, 3-D and 4-D X, partial rotation)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 SEC = {"mrope_section": [2, 1, 1]}
 P = ("i64", "P")  # position ids (an input is f32 unless given)
@@ -64,10 +63,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MRotaryEmbedding", {**spec, "domain": MS}, expected)
+test_case = case_test("MRotaryEmbedding", CASES, domain=MS)
 
 
 @settings(max_examples=15, deadline=None)

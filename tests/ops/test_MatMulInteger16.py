@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from shape_logic.kernels import load_kernel
 from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime, onnxruntime_verdict
+from tests.ops.cases import case_test
 
 CASES = {
     "batched by a matrix": ({"inputs": [("i16", "[b, s, 8]"), ("i16", "[8, 16]")]},
@@ -38,10 +39,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MatMulInteger16", {**spec, "domain": MS}, expected)
+test_case = case_test("MatMulInteger16", CASES, domain=MS)
 
 
 @settings(max_examples=20, deadline=None)

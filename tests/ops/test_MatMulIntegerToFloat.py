@@ -1,11 +1,10 @@
 """MatMulIntegerToFloat (com.microsoft): rules on data cases (MatMul's shapes), and the rules
 and the kernel against onnxruntime on random 8-bit operands."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 U8, I8 = ("u8", "[b, s, k]"), ("i8", "[k, n]")
 CASES = {
@@ -30,10 +29,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MatMulIntegerToFloat", {**spec, "domain": MS}, expected)
+test_case = case_test("MatMulIntegerToFloat", CASES, domain=MS)
 
 
 def ints(rng, dtype, shape):

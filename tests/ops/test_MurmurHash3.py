@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "uint32 by default": ({"inputs": [("i64", "[b, n]")]},
@@ -32,10 +32,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("MurmurHash3", {**spec, "domain": MS}, expected)
+test_case = case_test("MurmurHash3", CASES, domain=MS)
 
 
 TEXT = st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)),

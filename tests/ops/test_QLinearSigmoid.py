@@ -1,10 +1,9 @@
 """QLinearSigmoid (com.microsoft): rules on data cases, and against onnxruntime."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic": ({"inputs": [("u8", "[b, s, 4]"), "S", ("u8", "Z"), "[]", ("u8", "[]")]},
@@ -19,10 +18,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("QLinearSigmoid", {**spec, "domain": MS}, expected)
+test_case = case_test("QLinearSigmoid", CASES, domain=MS)
 
 
 @settings(max_examples=20, deadline=None)

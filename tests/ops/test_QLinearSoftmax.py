@@ -1,11 +1,10 @@
 """QLinearSoftmax (com.microsoft): rules on data cases, and against onnxruntime (both opset
 semantics, the axis' default)."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 U8 = [("u8", "Z"), "S2", ("u8", "Z2")]
 CASES = {
@@ -25,10 +24,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("QLinearSoftmax", {**spec, "domain": MS}, expected)
+test_case = case_test("QLinearSoftmax", CASES, domain=MS)
 
 
 @settings(max_examples=30, deadline=None)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shape_logic.testing import check_case
 from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.ops.cases import case_test
 
 CASES = {
     "symbolic shape": ({"inputs": ["[b, s, 768]"]}, {"y0": "[b, s, 768]"}),
@@ -23,10 +23,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_case(name):
-    spec, expected = CASES[name]
-    check_case("ScaledSiLU", {**spec, "domain": MS}, expected)
+test_case = case_test("ScaledSiLU", CASES, domain=MS)
 
 
 @settings(max_examples=20, deadline=None)
