@@ -4,8 +4,7 @@ X grouped (..., C, H) or flat (..., C * H) with C = num_branches; times the scal
 import numpy as np
 
 from .base import Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 class BranchwiseRMSNorm(Kernel):
@@ -16,7 +15,7 @@ class BranchwiseRMSNorm(Kernel):
 
     def run(self, x, scale=None, *, num_branches, epsilon):
         for t in (x, scale):
-            if t is not None and t.dtype.name not in FLOATS:
+            if t is not None and t.dtype.name not in NARROW_FLOATS:
                 raise self.fail(f"takes float16, bfloat16 or float32 tensors, not {t.dtype}")
         if num_branches < 0:
             raise self.fail(f"num_branches must not be negative: {num_branches}")

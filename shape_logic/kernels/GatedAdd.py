@@ -6,8 +6,7 @@ import numpy as np
 
 from .Sigmoid import sigmoid
 from .base import Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 class GatedAdd(Kernel):
@@ -18,7 +17,7 @@ class GatedAdd(Kernel):
     def run(self, x, y, gate, gate_weight=None):
         t = x.dtype
         ins = [a for a in (x, y, gate, gate_weight) if a is not None]
-        if t.name not in FLOATS or any(a.dtype != t for a in ins):
+        if t.name not in NARROW_FLOATS or any(a.dtype != t for a in ins):
             raise self.fail(f"takes one float type, not {[a.dtype.name for a in ins]}")
         if x.ndim == 0 or x.shape[-1] == 0:
             raise self.fail(f"X {list(x.shape)} needs a last axis of one or more elements")

@@ -5,8 +5,7 @@ import numpy as np
 
 from .Sigmoid import sigmoid
 from .base import Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 class GatedRMSNorm(Kernel):
@@ -23,7 +22,7 @@ class GatedRMSNorm(Kernel):
         self.activation = activation
 
     def run(self, x, scale, gate, *, epsilon, **_):
-        if x.dtype.name not in FLOATS or not x.dtype == scale.dtype == gate.dtype:
+        if x.dtype.name not in NARROW_FLOATS or not x.dtype == scale.dtype == gate.dtype:
             raise self.fail(f"takes one float type, not {x.dtype}, {scale.dtype}, {gate.dtype}")
         if x.ndim == 0 or gate.shape != x.shape:
             raise self.fail(f"X {list(x.shape)} must have an axis, gate {list(gate.shape)} "

@@ -5,8 +5,7 @@ import numpy as np
 
 from .Sigmoid import sigmoid
 from .base import Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 class LinearAttentionGate(Kernel):
@@ -15,7 +14,7 @@ class LinearAttentionGate(Kernel):
     widens_small_floats = False
 
     def run(self, a, dt_bias, decay_scale, b=None):
-        if a.dtype.name not in FLOATS or (b is not None and b.dtype != a.dtype):
+        if a.dtype.name not in NARROW_FLOATS or (b is not None and b.dtype != a.dtype):
             raise self.fail(f"takes one float type for a and b, not {a.dtype}, "
                             f"{None if b is None else b.dtype}")
         if dt_bias.dtype != np.float32 or decay_scale.dtype != np.float32:

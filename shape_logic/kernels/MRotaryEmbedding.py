@@ -7,8 +7,7 @@ import numpy as np
 
 from .RotaryEmbedding import RotaryEmbedding
 from .base import REQUIRED, Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 class MRotaryEmbedding(Kernel):
@@ -24,8 +23,9 @@ class MRotaryEmbedding(Kernel):
             raise self.fail(f"mrope_section must be 3 non-negative integers, not {sec}")
         if mrope_layout not in (0, 1):
             raise self.fail(f"mrope_layout must be 0 or 1, not {mrope_layout}")
-        if x.dtype.name not in FLOATS or cos_cache.dtype != x.dtype != sin_cache.dtype:
-            raise self.fail(f"takes one float type, not {x.dtype}, {cos_cache.dtype}")
+        if x.dtype.name not in NARROW_FLOATS or not x.dtype == cos_cache.dtype == sin_cache.dtype:
+            raise self.fail(f"takes one float type, not {x.dtype}, {cos_cache.dtype}, "
+                            f"{sin_cache.dtype}")
         if x.ndim not in (3, 4):
             raise self.fail(f"X must be 3-D or 4-D, not of rank {x.ndim}")
         if (x.ndim == 3 or rotary_embedding_dim) and num_heads <= 0:

@@ -19,8 +19,7 @@ FC3 and interleaved SwiGLU only: those follow the documented formulas."""
 import numpy as np
 
 from .MoE import GATED, MOE_ATTRS, MoEBase
-
-FLOATS = ("float16", "bfloat16", "float32")
+from .dtypes import NARROW_FLOATS
 
 
 def unpack(packed: np.ndarray, bits: int, n: int) -> np.ndarray:
@@ -77,7 +76,7 @@ class QMoE(MoEBase):
         if any(s is not None for s in scales):
             raise self.fail("global and activation scales (the float quant types) are not "
                             "supported")
-        if x.dtype.name not in FLOATS:
+        if x.dtype.name not in NARROW_FLOATS:
             raise self.fail(f"takes float16, bfloat16 or float32 tensors, not {x.dtype}")
         for t in (router, b1, b2, b3, router_weights):
             if t is not None and t.dtype != x.dtype:
@@ -153,7 +152,7 @@ class QMoE(MoEBase):
             raise self.fail(f"{name}_experts_weights of shape {list(q.shape)} does not hold "
                             f"[{experts}, {rows}, {cols}] {bits}-bit weights")
         codes = unpack(q.reshape(experts, rows, cols * bits // 8), bits, cols)
-        if scales.dtype.name not in FLOATS:
+        if scales.dtype.name not in NARROW_FLOATS:
             raise self.fail(f"{name}_scales of type {scales.dtype} are not float scales")
         if self.blocked:
             blocks = -(-cols // block)

@@ -6,8 +6,7 @@ import numpy as np
 
 from .Sigmoid import sigmoid
 from .base import Kernel
-
-FLOATS = ("float16", "bfloat16", "float32")  # (not float64: onnxruntime's type constraint)
+from .dtypes import NARROW_FLOATS
 
 
 class ScaledSiLU(Kernel):
@@ -18,7 +17,7 @@ class ScaledSiLU(Kernel):
 
     def run(self, x, scale=None, *, alpha):
         for t in (x, scale):
-            if t is not None and t.dtype.name not in FLOATS:
+            if t is not None and t.dtype.name not in NARROW_FLOATS:
                 raise self.fail(f"takes float16, bfloat16 or float32 tensors, not {t.dtype}")
         if scale is not None and scale.ndim != 0:
             raise self.fail(f"scale of shape {list(scale.shape)} is not a scalar")

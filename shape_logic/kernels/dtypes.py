@@ -6,6 +6,10 @@ import numpy as np
 from ..graph import NUMPY_DTYPES
 from ..onnx_import import ONNX_DTYPES
 
+# the float types onnxruntime's newer contrib kernels take (their type constraints: no
+# float64): GatedRMSNorm, ScaledSiLU, QMoE...
+NARROW_FLOATS = ("float16", "bfloat16", "float32")
+
 
 def numpy_dtype(elem: int, op: str) -> np.dtype:
     """The NumPy dtype of ONNX element type `elem`; a ValueError naming `op` if none."""
