@@ -26,7 +26,7 @@ FAMILIES = {
     ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
     ("legacy_binary", 1), ("legacy_comparison", 1),  # broadcast before opset 7
     ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
-    ("maxpool", 3), ("maxpool_large", 1),  # NhwcMaxPool and MaxpoolWithMask use MaxPool
+    ("maxpool", 3), ("maxpool_op", 1),  # NhwcMaxPool and MaxpoolWithMask use MaxPool
     ("mm", 4),  # the MatMul family
     ("ms_attention", 4), ("ms_attention_bias", 2), ("ms_attention_past", 2),  # QAttention
     ("nonneg_axes", 1), ("nonneg_upto", 2),  # Pad, Slice: each for its own nodes
