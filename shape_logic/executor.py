@@ -259,9 +259,14 @@ class Program:
                            for d in dims.values()):
             dims = self._resolve(feeds, bindings, dims)
         expected = {t: Expected.of(d, sol.dtype(t), sol.dims(t)) for t, d in dims.items()}
+        # the symbols of what this run computes: a body's tensors are its kernel's, each
+        # run unchecked (kernels/bodies.py), so their names stay open whatever the run
         open_symbols = set()
-        for d in dims.values():
-            for e in d or ():
+        g = self.graph
+        top = {*g.inputs, *g.initializers, *g.outputs,
+               *(t for n in g.nodes for t in n.inputs + n.outputs if t)}
+        for t in top:
+            for e in dims.get(t) or ():
                 open_symbols |= e.symbols()
         open_symbols -= VARIES.symbols()  # (a sequence's axis its elements need not share)
         return Plan(expected, open_symbols)

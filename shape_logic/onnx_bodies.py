@@ -57,7 +57,8 @@ def node_dict(n, i: int, where: str) -> dict:
         if a.ref_attr_name:
             raise InputError("function attributes referring to the caller's "
                              "(ref_attr_name) are not supported", place=place)
-        attrs[a.name] = _converted(attribute_value(a, place))
+        attrs[a.name] = _converted(attribute_value(a, place),
+                                   n.domain == "com.microsoft" and n.op_type in READS_DECLARED)
     out = {"name": name, "op": n.op_type, "inputs": list(n.input), "outputs": list(n.output),
            "attrs": attrs}
     if n.domain not in ("", "ai.onnx"):
@@ -65,14 +66,34 @@ def node_dict(n, i: int, where: str) -> dict:
     return out
 
 
-def _converted(v):
+# onnxruntime's generation operators read their decoder's declared inputs: the past's
+# [2, batch, heads, past, head size] gives the heads and head size of the empty first cache
+# (kernels/GreedySearch.py), as onnxruntime's subgraph validation reads them
+READS_DECLARED = frozenset({"GreedySearch", "BeamSearch", "WhisperBeamSearch"})
+
+
+def _converted(v, declared: bool = False):
     if isinstance(v, TensorInfo):  # a type attribute, as the JSON format writes it
         return declaration(v)
     if isinstance(v, dict) and "onnx_graph" in v:
-        return body_dict(v["onnx_graph"])
+        return body_dict(v["onnx_graph"], declared)
     if isinstance(v, list) and v and isinstance(v[0], dict) and "onnx_graph" in v[0]:
-        return [body_dict(x["onnx_graph"]) for x in v]
+        return [body_dict(x["onnx_graph"], declared) for x in v]
     return v
+
+
+def _declared(t) -> dict | None:
+    """A body input's type as a declaration: its marks, dtype and sizes, each an integer or
+    `?` (None: nothing declared)."""
+    from .onnx_import import ONNX_DTYPES, unwrapped_type
+
+    d = _marks(t)
+    tt = unwrapped_type(t)
+    if tt is not None and ONNX_DTYPES.get(tt.elem_type):
+        d["dtype"] = ONNX_DTYPES[tt.elem_type]
+    if tt is not None and tt.HasField("shape"):
+        d["shape"] = [x.dim_value if x.HasField("dim_value") else "?" for x in tt.shape.dim]
+    return d or None
 
 
 def _marks(t) -> dict:
@@ -84,7 +105,10 @@ def _marks(t) -> dict:
     return {mark: True for mark in ("optional", "sequence") if getattr(info, mark)}
 
 
-def body_dict(g) -> dict:
+def body_dict(g, declared: bool = False) -> dict:
+    """A GraphProto as a graph object; with `declared`, its inputs with the sizes their
+    declarations give (integers; a named or unknown size `?`: the body's names are not the
+    graph's, and a body runs at other sizes, as a beam search's decoder at batch * beams)."""
     from onnx import numpy_helper
 
     inits = {}
@@ -95,7 +119,10 @@ def body_dict(g) -> dict:
     inputs = [vi.name for vi in g.input if vi.name not in inits]
     # sequences and optionals declared as such (the executor feeds them lists, and None)
     marks = {vi.name: _marks(vi.type) for vi in g.input}
-    if any(marks.get(n) for n in inputs):
+    if declared:
+        types = {vi.name: vi.type for vi in g.input}
+        inputs = {n: _declared(types[n]) if n in types else None for n in inputs}
+    elif any(marks.get(n) for n in inputs):
         inputs = {n: marks.get(n) or None for n in inputs}
     return {"inputs": inputs,
             "outputs": [vi.name for vi in g.output],

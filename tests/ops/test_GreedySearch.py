@@ -82,11 +82,7 @@ def test_case(name):
     check_contrib_case("GreedySearch", inputs, a, 1, want)
 
 
-def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
-    import onnx
-
-    import shape_logic
-
+def greedy_model():
     node = helper.make_node("GreedySearch", ["input_ids", "max_length"], ["sequences"],
                             domain="com.microsoft", decoder=DECODER, eos_token_id=3,
                             pad_token_id=5, model_type=0)
@@ -94,11 +90,51 @@ def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
         [node], "g", [helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])],
         [helper.make_empty_tensor_value_info("sequences")],
         [numpy_helper.from_array(i32([12]), "max_length")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
-                                                    helper.make_opsetid("com.microsoft", 1)])
-    onnx.save(model, tmp_path / "greedy.onnx")
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                   helper.make_opsetid("com.microsoft", 1)])
+
+
+def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
+    import onnx
+
+    import shape_logic
+
+    onnx.save(greedy_model(), tmp_path / "greedy.onnx")
     sol = shape_logic.solve(str(tmp_path / "greedy.onnx"))
     assert sol.status == "ok" and sol.shape("sequences") == "[batch, 12]"
+    # the decoder's declared inputs are kept, their names as `?` (the body's batch is no
+    # graph's symbol): the importer's graph object, as the kernel reads it
+    assert sol.dtype("GreedySearch_0/decoder/input_ids") == "i32"
+    assert sol.dims("GreedySearch_0/decoder/past_0")[2::2] == (2, 3)
+
+
+def test_a_whole_model_runs_as_onnxruntime_runs_it(tmp_path):
+    """Imported, the decoder keeps its past's declared heads and head size, which the
+    kernel needs for the first, empty cache; through the JSON graph `import` writes too."""
+    import json
+    import subprocess
+    import sys
+
+    import onnx
+    import onnxruntime as ort
+
+    import shape_logic
+
+    model = greedy_model()
+    onnx.save(model, tmp_path / "greedy.onnx")
+    ids = i32([[1, 2, 3], [4, 2, 1]])
+    want = ort.InferenceSession(model.SerializeToString(),
+                                providers=["CPUExecutionProvider"]).run(None, {"input_ids": ids})[0]
+    out = shape_logic.run(str(tmp_path / "greedy.onnx"), {"input_ids": ids})
+    np.testing.assert_array_equal(out["sequences"], want)
+    assert out.data_dependent == {}  # (the decoder's own names are its kernel's)
+    subprocess.run([sys.executable, "-m", "shape_logic.cli", "import",
+                    str(tmp_path / "greedy.onnx"), "-o", str(tmp_path / "greedy.json")],
+                   check=True)
+    body = json.loads((tmp_path / "greedy.json").read_text())["nodes"][0]["attrs"]["decoder"]
+    assert body["inputs"]["past_0"] == {"dtype": "f32", "shape": [2, "?", 2, "?", 3]}
+    again = shape_logic.run(str(tmp_path / "greedy.json"), {"input_ids": ids})
+    np.testing.assert_array_equal(again["sequences"], want)
 
 
 ORT_CASES = {
