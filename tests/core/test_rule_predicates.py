@@ -24,7 +24,6 @@ FAMILIES = {
     ("embed_ln", 4),  # QEmbedLayerNormalization uses EmbedLayerNormalization
     ("fusedmm", 4),  # TransposeMatMul uses FusedMatMul
     ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
-    ("legacy_binary", 1), ("legacy_comparison", 1),  # broadcast before opset 7
     ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
     ("maxpool", 3), ("maxpool_op", 1),  # NhwcMaxPool and MaxpoolWithMask use MaxPool
     ("mm", 4),  # the MatMul family
