@@ -37,18 +37,16 @@ from .exec_branches import Group, branch_groups, run_group
 from .exec_concat import chain_concats
 from .exec_fold import scale_into_conv
 from .exec_shuffle import fuse_conv_shuffle
-from .exec_feeds import (SMALL_INT_INPUT, BadInput, closed_sequence, feed_key, small_int_bytes,
-                         typed_input)
+from .exec_feeds import BadInput, feed_key, small_int_bytes, typed_input
+from .exec_plan import Plan, closed_plan, diagnostic_line as _diagnostic_line
 from .exec_shape_values import record_step, skipped_in
 from .exec_step import StepRunner
-from .graph import NUMPY_DTYPES, Graph, TensorInfo, dtype_of_array
+from .graph import NUMPY_DTYPES, Graph
 from .kernels import KernelError, graph_kernel
 from .kernels.base import Seq
 from .kernels.run_threads import AUTO, run_threads
 from .load import load_graph
-from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch, format_bindings
-from .sequences import VARIES
-from .shapes import Shape, has_fresh_name
+from .match_cast import Binder, ExecutionError, Expected, ShapeMismatch
 from .validate import validate
 
 __all__ = ["BadInput", "ExecutionError", "Program", "RunResult", "ShapeMismatch", "run"]
@@ -73,23 +71,6 @@ class Step:
     aliases: list = dataclasses.field(default_factory=list)  # per output: [(tensor, origin)]
     # of tensors a rewrite left unmade whose shape is this output's: checked with it; or
     # (tensor, origin, shape): its dtype is the output's, its shape this one (exec_shuffle)
-
-
-@dataclasses.dataclass
-class Plan:
-    """The expected shapes for one signature of input shapes, after closing."""
-
-    expected: dict  # tensor -> Expected
-    open_symbols: set  # symbols no input decides: data-dependent
-    checks: dict = dataclasses.field(default_factory=dict)  # exec_step.compile_checks
-    # the steps whose outputs the input shapes decide (exec_shape_values.py): their ids,
-    # found at the first run; their outputs' values, recorded by the first run that ends
-    skips: set | None = None
-    values: dict | None = None
-    folded_checked: bool = False  # the constants folded at build time checked for good
-    # what checking the inputs bound and left undecided (the same for the same signature)
-    input_bindings: dict = dataclasses.field(default_factory=dict)
-    input_unchecked: list = dataclasses.field(default_factory=list)
 
 
 def run(graph, inputs: dict, check: bool = True, profile: bool = False,
@@ -238,65 +219,10 @@ class Program:
             return plan
         for name, arr in feeds.items():  # (Binder.check passes an empty optional by)
             binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
-        plan = self._close(feeds, binder.bindings)
+        plan = closed_plan(self.graph, sol, self.rules, feeds, binder.bindings)
         plan.input_bindings, plan.input_unchecked = dict(binder.bindings), list(binder.unchecked)
         self._plans[key] = plan  # (whole before another thread's run can find it)
         return plan
-
-    def _close(self, feeds: dict, bindings: dict) -> Plan:
-        from .symbolic.expr import Expr
-
-        sol = self.solution
-        subst = {s: Expr.const(v) for s, v in bindings.items()}
-        dims = {}
-        for t in self.graph.tensors():
-            d = sol.dims(t)
-            dims[t] = None if d is None else tuple(e.subs(subst) for e in d)
-        # solve again for these input shapes when the inputs bound symbols (the solver
-        # then also checks what no single shape shows, such as broadcasting p with q) or
-        # when dims stay open; a graph with concrete inputs is solved for them already
-        if bindings or any(d is not None and not all(e.is_int for e in d)
-                           for d in dims.values()):
-            dims = self._resolve(feeds, bindings, dims)
-        expected = {t: Expected.of(d, sol.dtype(t), sol.dims(t)) for t, d in dims.items()}
-        # the symbols of what this run computes: a body's tensors are its kernel's, each
-        # run unchecked (kernels/bodies.py), so their names stay open whatever the run
-        open_symbols = set()
-        g = self.graph
-        top = {*g.inputs, *g.initializers, *g.outputs,
-               *(t for n in g.nodes for t in n.inputs + n.outputs if t)}
-        for t in top:
-            for e in dims.get(t) or ():
-                open_symbols |= e.symbols()
-        open_symbols -= VARIES.symbols()  # (a sequence's axis its elements need not share)
-        return Plan(expected, open_symbols)
-
-    def _resolve(self, feeds: dict, bindings: dict, dims: dict) -> dict:
-        """Solve again with the inputs' concrete shapes; keep the more precise dim."""
-        from .solver import solve
-
-        closed = solve(closing_graph(self.graph, feeds), rules=self.rules)
-        if closed.status == "error":
-            below = self.solution.unmet(bindings)
-            raise ExecutionError(f"{_diagnostic_line(closed)} (with the inputs' shapes; "
-                                 f"bindings: {format_bindings(bindings)}"
-                                 + (f"; the graph requires {', '.join(below)})" if below
-                                    else ")"))
-        out = {}
-        for t, d in dims.items():
-            c = closed.dims(t)
-            if d is None and c is not None:
-                # (a rank only that solve gives: its fresh names are its own, another dim
-                # than this solution's `_1`, so they get names of their own)
-                out[t] = tuple(_closing_names(e) for e in c)
-                continue
-            if d is None or c is None or len(c) != len(d):
-                out[t] = d
-                continue
-            # (not a fresh name of that solve: `_1` there is another dim than `_1` here,
-            # which the bindings may hold)
-            out[t] = tuple(a if a.is_int or has_fresh_name(b) else b for a, b in zip(d, c))
-        return out
 
     # ----- running
     def run(self, inputs: dict, profile: bool = False, warmup: int = 2,
@@ -371,36 +297,12 @@ class Program:
         return env
 
 
-def closing_graph(graph: Graph, feeds: dict) -> Graph:
-    """A copy of the graph whose inputs have the feeds' concrete shapes; small integer
-    inputs become constants (shape computations need their values)."""
-    inputs, inits, made = {}, dict(graph.initializers), []
-    for name, info in graph.inputs.items():
-        arr = feeds[name]
-        if arr is None or type(arr) is Seq:  # (closed_sequence: an empty optional too)
-            parts, construct = closed_sequence(name, info, arr)
-            inputs.update(parts)
-            made += construct
-        elif arr.dtype.kind in "iu" and arr.size <= SMALL_INT_INPUT:
-            inits[name] = TensorInfo(name, info.place, dtype_of_array(arr), Shape.of(arr.shape),
-                                     arr)
-        else:
-            inputs[name] = dataclasses.replace(info, shape=Shape.of(arr.shape))
-    return dataclasses.replace(graph, inputs=inputs, initializers=inits, nodes=made + graph.nodes)
-
-
 def _output_names(graph: Graph) -> list[str]:
     """The declared outputs; without any, the node outputs no node uses."""
     if graph.outputs:
         return list(graph.outputs)
     used = {t for n in graph.nodes for t in n.inputs}
     return [t for n in graph.nodes for t in n.outputs if t and t not in used]
-
-
-def _diagnostic_line(sol) -> str:
-    d = sol.diagnostics[0]
-    more = f" (and {len(sol.diagnostics) - 1} more)" if len(sol.diagnostics) > 1 else ""
-    return f"shape error: {d.message}{more}"
 
 
 def _kernel_failure(node, args, e: Exception) -> str:
@@ -422,12 +324,3 @@ def _described(a) -> str:
     if type(a) is Seq:
         return "sequence of " + (", ".join(f"{list(e.shape)} {e.dtype}" for e in a) or "none")
     return f"{list(a.shape)} {a.dtype}"
-
-
-def _closing_names(e):
-    """e with the closing solve's fresh names `_k` as `_closing_k`: names of that solve,
-    equal where it says so, none of the solution's own."""
-    from .symbolic.expr import Expr
-
-    fresh = {n: Expr.sym("_closing" + n) for n in e.symbols() if n.startswith("_")}
-    return e.subs(fresh) if fresh else e
