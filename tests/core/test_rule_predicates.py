@@ -24,8 +24,10 @@ FAMILIES = {
     ("embed_ln", 4),  # QEmbedLayerNormalization uses EmbedLayerNormalization
     ("fusedmm", 4),  # TransposeMatMul uses FusedMatMul
     ("gemm", 4), ("gemm_bias", 2),  # FusedGemm and QGemm use Gemm
+    ("hconn", 4),  # HyperConnectionPostMix uses HyperConnectionPreMix
     ("lstm", 1), ("lstm_axis", 4), ("lstm_typed", 2), ("lstm_weights", 3),  # DynamicQuantizeLSTM
     ("maxpool", 3), ("maxpool_op", 1),  # NhwcMaxPool and MaxpoolWithMask use MaxPool
+    ("ngramh", 2), ("ngramh_in", 3),  # VarlenNGramHashMapping uses NGramHashMapping
     ("mm", 4),  # the MatMul family
     ("ms_attention", 4), ("ms_attention_bias", 2), ("ms_attention_past", 2),  # QAttention
     ("nonneg_axes", 1), ("nonneg_upto", 2),  # Pad, Slice: each for its own nodes
