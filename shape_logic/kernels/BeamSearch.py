@@ -1,0 +1,252 @@
+"""BeamSearch (com.microsoft): onnxruntime's beam search for a GPT-2 style decoder subgraph
+(model_type 0), as its CPU kernel runs it (beam_search_impl_gpt.h, ProcessLogits of
+generation_device_helper.cc, BeamSearchScorer of beam_search_scorer.cc):
+
+- the prompt is copied num_beams times; the first beam of each batch row starts with score
+  0, the others with -1e9 (so the first step picks among the first beam's tokens);
+- each step: log_softmax of the last position's logits, the logits processors in
+  onnxruntime's order (repetition penalty, no_repeat_ngram, vocab_mask, prefix_vocab_mask
+  on the first step only, min_length holding eos back), the beam's score added; then the
+  top 2 * num_beams over beams * vocab (ties: the lower index first);
+- the scorer walks those candidates in order: an eos among the first num_beams ends a
+  hypothesis (the sequence without the eos, its score sum / length ** length_penalty),
+  kept in a list of num_beams best (a new one goes after equal ones; one no better than
+  the worst of a full list is dropped); the other tokens continue, num_beams of them. A
+  batch row is done once its list is full and (without early_stopping) the best candidate
+  score, over length ** length_penalty, cannot beat the list's worst. onnxruntime reads
+  that best candidate at offset row * num_beams (not row * 2 * num_beams) of the top-k
+  scores, as this kernel does. A done row continues with pad tokens, score 0, beam 0 (the
+  batch's first: its past and sequence are copied from there);
+- at max_length the open beams join their row's list with their scores; the best
+  num_return_sequences of each row are the output, padded with pad_token_id.
+The decoder's inputs after the first step: the chosen tokens, the positions (the count of
+the prompt's tokens other than pad, then one more each step), the attention mask with a 1
+appended, the presents picked by beam (num_beams 1: as they are)."""
+import numpy as np
+
+from .base import REQUIRED, Kernel
+from .bodies import Body
+from .GreedySearch import body_of, declared_past
+
+LOWEST = np.finfo(np.float32).min  # onnxruntime's masked score (numeric_limits::lowest)
+MAX_LENGTH, MAX_BEAMS = 4096, 128  # onnxruntime's kMaxSequenceLength, kMaxNumBeams
+
+
+class BeamSearch(Kernel):
+    domains = ("com.microsoft",)
+    attrs = {"decoder": REQUIRED, "eos_token_id": REQUIRED, "pad_token_id": REQUIRED,
+             "init_decoder": None, "encoder": None, "model_type": 0, "vocab_size": -1,
+             "no_repeat_ngram_size": 0, "decoder_start_token_id": -1, "early_stopping": 0}
+    # onnxruntime needs inputs 0 to 5 (min_length and length_penalty too)
+    n_inputs = (6, 12)
+
+    def setup(self, decoder, init_decoder, encoder, model_type, **_):
+        if model_type != 0 or encoder is not None:
+            raise self.fail("only GPT-2 style decoders (model_type 0) are run")
+        body = body_of(decoder)
+        self.decoder = Body(self, body)
+        self.first = self.decoder if init_decoder is None else Body(self, body_of(init_decoder))
+        # the empty pasts of the first step: each layer's declared heads and head size
+        self.pasts = [declared_past(body, n) for n in self.decoder.params[3:]]
+        if len(self.pasts) < 1 or None in self.pasts:
+            raise self.fail("the decoder must declare each past input [2, batch, heads, "
+                            "past, head size] with its heads and head size")
+        self.outer_names, self.outer_values = self.decoder.outer, {}
+
+    def run(self, ids, max_length, min_length, num_beams, num_return, length_penalty,
+            penalty=None, vocab_mask=None, prefix_mask=None, attention_mask=None,
+            decoder_input_ids=None, logits_processor=None, *, eos_token_id, pad_token_id,
+            vocab_size, early_stopping, no_repeat_ngram_size, **_):
+        if ids.ndim != 2:
+            raise self.fail(f"input_ids must be [batch, length], not {list(ids.shape)}")
+        for k, a in enumerate((max_length, min_length, num_beams, num_return,
+                               length_penalty), 1):
+            if a.ndim > 1 or a.size != 1:
+                raise self.fail(f"input {k} must be a scalar, not {list(a.shape)}")
+        b, s = ids.shape
+        width, least = self.scalar(max_length), self.scalar(min_length)
+        nb, nrs = self.scalar(num_beams), self.scalar(num_return)
+        if not s < width <= MAX_LENGTH:
+            raise self.fail(f"max_length ({width}) must exceed the prompt's length ({s}) "
+                            f"and be at most {MAX_LENGTH}")
+        if not 1 <= nrs <= nb <= MAX_BEAMS:
+            raise self.fail(f"needs 1 <= num_return_sequences ({nrs}) <= num_beams ({nb}) "
+                            f"<= {MAX_BEAMS}")
+        rep = 1.0 if penalty is None else float(np.asarray(penalty).reshape(-1)[0])
+        if rep <= 0:
+            raise self.fail(f"repetition_penalty ({rep}) must be positive")
+        if logits_processor is not None and self.scalar(logits_processor) < 0:
+            raise self.fail("logits_processor must not be negative")
+        vocab = self._vocab(ids, vocab_size)
+        self._check_masks(ids, vocab, vocab_mask, prefix_mask, attention_mask)
+        if b == 0:  # (nothing to search: empty outputs)
+            return (np.zeros((0, nrs, width), np.int32), np.zeros((0, nrs), np.float32),
+                    np.zeros((width - s, 0, nb, vocab), np.float32))
+        if s == 0:  # (onnxruntime reads the logits of position -1 then)
+            raise self.fail("an empty prompt is not supported")
+        if least > s and not 0 <= eos_token_id < vocab:
+            raise self.fail("min_length with an eos_token_id out of the vocabulary")
+        search = _Search(self, ids, width, nb, nrs, vocab, eos_token_id, pad_token_id,
+                         float(self.scalar(length_penalty)), early_stopping == 1)
+        search.processors = (rep, no_repeat_ngram_size, vocab_mask, prefix_mask, least)
+        return search.run(attention_mask)
+
+    def _vocab(self, ids, vocab_size):
+        """The logits' width (a first run of the decoder tells it), which the vocab_size
+        attribute must not exceed; a smaller one is not supported."""
+        one = np.zeros((1, 1), np.int32)
+        outs = self.first(one, one, one + 1,
+                          *[np.zeros((2, 1, h, 0, d), np.float32) for h, d in self.pasts],
+                          outer=self.outer_values)
+        width = np.shape(outs[0])[-1]
+        if vocab_size > width:
+            raise self.fail(f"vocab_size ({vocab_size}) exceeds the logits' width ({width})")
+        if vocab_size not in (-1, 0, width):
+            raise self.fail("a vocab_size other than the logits' width is not supported")
+        return width
+
+    def _check_masks(self, ids, vocab, vocab_mask, prefix_mask, attention_mask):
+        if vocab_mask is not None and (vocab_mask.ndim != 1 or len(vocab_mask) != vocab):
+            raise self.fail(f"vocab_mask must be [{vocab}], not {list(vocab_mask.shape)}")
+        if prefix_mask is not None and (prefix_mask.ndim != 2 or prefix_mask.shape !=
+                                        (ids.shape[0], vocab)):
+            raise self.fail(f"prefix_vocab_mask must be [batch, {vocab}], not "
+                            f"{list(prefix_mask.shape)}")
+        if attention_mask is not None and attention_mask.shape != ids.shape:
+            raise self.fail(f"attention_mask must be input_ids' shape {list(ids.shape)}, "
+                            f"not {list(attention_mask.shape)}")
+
+
+class _Search:
+    """One run: the beams' sequences and scores, each row's finished hypotheses."""
+
+    def __init__(self, kernel, ids, width, nb, nrs, vocab, eos, pad, lp, early):
+        self.k, self.ids, self.width, self.nb, self.nrs = kernel, ids, width, nb, nrs
+        self.vocab, self.eos, self.pad, self.lp, self.early = vocab, eos, pad, lp, early
+        b = ids.shape[0]
+        self.seqs = np.repeat(ids, nb, 0).astype(np.int32)
+        self.beam_scores = np.zeros((b, nb), np.float32)
+        self.beam_scores[:, 1:] = -1e9
+        self.beam_scores = self.beam_scores.reshape(-1)
+        self.hyps = [[] for _ in range(b)]  # (score, sequence), best first
+        self.done = np.zeros(b, bool)
+
+    def run(self, attention_mask):
+        k, ids, nb = self.k, self.ids, self.nb
+        b, s = ids.shape
+        real = (ids != self.pad).astype(np.int32)
+        mask = real if attention_mask is None else attention_mask.astype(np.int32)
+        pos = np.where(real == 1, np.cumsum(real, 1) - 1, 0).astype(np.int32)
+        lengths = np.repeat(real.sum(1), nb).astype(np.int32)[:, None]
+        mask, pos = np.repeat(mask, nb, 0), np.repeat(pos, nb, 0)
+        pasts = [np.zeros((2, b * nb, h, 0, d), np.float32) for h, d in k.pasts]
+        run, feed, step, steps = k.first, self.seqs, 0, []
+        layers = len(k.decoder.params) - 3
+        for length in range(s, self.width):
+            step += 1
+            outs = run(feed, pos, mask, *pasts, outer=k.outer_values)
+            logits = np.asarray(outs[0], np.float32)[:, -1, :]
+            scores = self._processed(_log_softmax(logits), step, length)
+            scores = scores + self.beam_scores[:, None]
+            steps.append(scores.reshape(b, nb, self.vocab))
+            tokens, beams = self._step(scores, length)
+            self.seqs = np.concatenate([self.seqs[beams], tokens[:, None]], 1)
+            if self.done.all():
+                break
+            presents = list(outs[1:1 + layers])
+            pasts = presents if nb == 1 else [np.asarray(p)[:, beams] for p in presents]
+            run, feed = k.decoder, tokens[:, None]
+            pos = lengths if step == 1 else pos + 1
+            mask = np.concatenate([mask, np.ones((b * nb, 1), np.int32)], 1)
+        return self._finish(steps)
+
+    def _processed(self, scores, step, length):
+        rep, ngram, vocab_mask, prefix_mask, least = self.processors
+        if rep != 1.0:
+            for i, row in enumerate(self.seqs):
+                w = np.unique(row)
+                scores[i, w] = np.where(scores[i, w] < 0, scores[i, w] * np.float32(rep),
+                                        scores[i, w] / np.float32(rep))
+        if 0 < ngram <= length:
+            for i, row in enumerate(self.seqs):
+                prefix = row[length - ngram + 1:]
+                for j in range(length - ngram + 1):
+                    if ngram == 1 or np.array_equal(row[j:j + ngram - 1], prefix):
+                        scores[i, row[j + ngram - 1]] = LOWEST
+        if vocab_mask is not None:
+            scores[:, np.asarray(vocab_mask).reshape(-1) == 0] = LOWEST
+        if prefix_mask is not None and step == 1:
+            scores[np.repeat(np.asarray(prefix_mask), self.nb, 0) == 0] = LOWEST
+        if least > 0 and length < least:
+            scores[:, self.eos] = LOWEST
+        return scores
+
+    def _step(self, scores, length):
+        """The scorer's Process: the next tokens and the beams they continue."""
+        b, nb, vocab = len(self.done), self.nb, self.vocab
+        flat = scores.reshape(b, nb * vocab)
+        order = np.argsort(-flat, axis=1, kind="stable")[:, :2 * nb]
+        top = np.take_along_axis(flat, order, 1)
+        new_scores = np.zeros(b * nb, np.float32)
+        tokens = np.full(b * nb, self.pad, np.int32)
+        beams = np.zeros(b * nb, np.int64)
+        for r in range(b):
+            if self.done[r]:
+                continue
+            used = 0
+            for j in range(2 * nb):
+                tok, beam = int(order[r, j] % vocab), r * nb + int(order[r, j] // vocab)
+                if self.eos >= 0 and tok == self.eos:
+                    if j < nb:
+                        self._add(r, self.seqs[beam].copy(), top[r, j])
+                else:
+                    new_scores[r * nb + used], tokens[r * nb + used] = top[r, j], tok
+                    beams[r * nb + used] = beam
+                    used += 1
+                if used == nb:
+                    break
+            if used != nb:
+                raise self.k.fail("fewer candidates than beams (a vocabulary too small)")
+            if len(self.hyps[r]) < nb:
+                continue
+            if not self.early:
+                best = top.reshape(-1)[r * nb:r * nb + 2 * nb].max()  # (onnxruntime's offset)
+                if self.hyps[r][-1][0] < self._score(best, length):
+                    continue
+            self.done[r] = True
+        self.beam_scores = new_scores
+        return tokens, beams
+
+    def _score(self, total, length):
+        return np.float32(np.float32(total) / np.float32(length) ** np.float32(self.lp))
+
+    def _add(self, r, seq, total):
+        hyps, score = self.hyps[r], self._score(total, len(seq))
+        if len(hyps) == self.nb:
+            if score <= hyps[-1][0]:
+                return
+            hyps.pop()
+        at = next((i for i, (h, _) in enumerate(hyps) if score > h), len(hyps))
+        hyps.insert(at, (score, seq))
+
+    def _finish(self, steps):
+        """The scorer's Finalize: the open beams join; the best of each row, padded."""
+        b, nb = len(self.done), self.nb
+        for r in np.flatnonzero(~self.done):
+            for j in range(nb):
+                self._add(r, self.seqs[r * nb + j].copy(), self.beam_scores[r * nb + j])
+        seqs = np.full((b, self.nrs, self.width), self.pad, np.int32)
+        best = np.zeros((b, self.nrs), np.float32)
+        for r in range(b):
+            for i, (score, seq) in enumerate(self.hyps[r][:self.nrs]):
+                seqs[r, i, :len(seq)], best[r, i] = seq, score
+        total = self.width - self.ids.shape[1]
+        if self.k.n_outputs > 2 and len(steps) < total:
+            raise self.k.fail("scores of a search that stops before max_length (onnxruntime "
+                              "leaves the rest unwritten)")
+        return seqs, best, np.stack(steps)
+
+
+def _log_softmax(x):
+    shifted = x - x.max(-1, keepdims=True)
+    return (shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))).astype(np.float32)

@@ -1,0 +1,212 @@
+"""BeamSearch (com.microsoft): rules on data cases (the sizes wait for max_length's,
+num_beams' and num_return_sequences' values), a whole ONNX model with its decoder subgraph,
+and the kernel and the rules against onnxruntime on a tiny GPT-2 style decoder."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from onnx import TensorProto as TP, helper, numpy_helper
+
+from shape_logic.graph import dtype_of_array
+from shape_logic.kernels import load_kernel
+from shape_logic.kernels.base import KernelError
+from shape_logic.kernels.GreedySearch import body_of
+from tests.contrib_ops import MS, _check_symbolic, infer_contrib, ort_contrib
+from tests.ops.cases import case_test
+from tests.ops.test_GreedySearch import VOCAB, gpt2_decoder
+
+
+def beam_decoder():
+    """GreedySearch's decoder with its history term spread over the vocabulary: there the
+    term shifts a whole row of logits (log_softmax cancels it), so the next token depends on
+    the last one alone and reordered sequences tie; here it weighs each token differently
+    (sin(sum of the history * c[token])), which keeps the beams' scores apart."""
+    g = gpt2_decoder()
+    mul = next(n for n in g.node if n.op_type == "Mul")
+    unsq = next(n for n in g.node if n.op_type == "Unsqueeze" and n.input[0] == "hist2")
+    i, j = list(g.node).index(mul), list(g.node).index(unsq)
+    first, second = helper.make_node("Unsqueeze", ["hist", "ax12"], ["histu"]), \
+        helper.make_node("Mul", ["histu", "c"], ["hist3"])
+    g.node[i].CopyFrom(first)  # (the Mul came first: the Unsqueeze takes its place)
+    g.node[j].CopyFrom(second)
+    c = next(t for t in g.initializer if t.name == "c")
+    c.CopyFrom(numpy_helper.from_array(np.linspace(0.013, 0.171, VOCAB).astype(np.float32),
+                                       "c"))
+    return g
+
+
+DECODER = beam_decoder()
+BODY = body_of(DECODER)  # (the importer's graph object, its inputs' shapes declared)
+
+
+def attrs(eos=3, pad=5, **more):
+    return {"decoder": BODY, "eos_token_id": eos, "pad_token_id": pad, **more}
+
+
+def i32(v):
+    return np.array(v, np.int32)
+
+
+IDS, F = ("i32", "[b, s]"), ("f32", "[]")
+VALUES = [i32([9]), i32(1), i32(3), i32(2), F]  # max_length, min_length, beams, returns, lp
+
+
+def spec(inputs, n_outputs=3, **more):
+    return {"inputs": inputs, "attrs": attrs(**more), "n_outputs": n_outputs}
+
+
+CASES = {
+    "constant values: the sizes": (
+        spec([IDS] + VALUES), {"y0": "[b, 2, 9]", "y1": "[b, 2]", "y2": "[9 - s, b, 3, 7]",
+                               "dtypes": {"y0": "i32", "y1": "f32", "y2": "f32"}}),
+    "a concrete prompt": (spec([("i32", "[2, 4]")] + VALUES),
+                          {"y0": "[2, 2, 9]", "y2": "[5, 2, 3, 7]"}),
+    "values graph inputs: fresh sizes": (
+        spec([IDS, ("i32", "[1]"), ("i32", "[]"), ("i32", "[]"), ("i32", "[1]"), F]),
+        {"y0": "[b, _1, _2]", "y1": "[b, _1]", "y2": "[_3, b, _4, 7]"}),
+    "the masks: batch and vocabulary": (
+        spec([IDS] + VALUES + [F, ("i32", "[v]"), ("i32", "[p, q]"), ("i32", "[a, c]")]),
+        {"y2": "[9 - c, a, 3, 7]", "x7": "[7]", "x8": "[a, 7]", "x9": "[a, c]"}),
+    "the vocab_size attribute": (spec([IDS] + VALUES, vocab_size=5),
+                                 {"y2": "[9 - s, b, 3, 5]", "y1": "[b, 2]"}),
+    "float16 scores": (spec([IDS] + VALUES[:4] + [("f16", "[1]")]),
+                       {"y1": "[b, 2]", "dtypes": {"y1": "f16", "y2": "f16"}}),
+    "one output": (spec([IDS] + VALUES, 1), {"y0": "[b, 2, 9]"}),
+    "vocab_size above the logits' width": (spec([IDS] + VALUES, vocab_size=8), "error"),
+    "a vocab_mask of another width": (spec([IDS] + VALUES + [None, ("i32", "[6]")]), "error"),
+    "max_length not above the prompt": (spec([("i32", "[2, 9]")] + VALUES), "error"),
+    "max_length above 4096": (spec([IDS, i32(4097)] + VALUES[1:]), "error"),
+    "more returns than beams": (spec([IDS] + VALUES[:2] + [i32(2), i32(3), F]), "error"),
+    "no beams": (spec([IDS] + VALUES[:2] + [i32(0), i32(1), F]), "error"),
+    "129 beams": (spec([IDS] + VALUES[:2] + [i32(129), i32(1), F]), "error"),
+    "no returns": (spec([IDS] + VALUES[:2] + [i32(2), i32(0), F]), "error"),
+    "no length_penalty": (spec([IDS] + VALUES[:4]), "error"),
+    "no min_length": (spec([IDS, VALUES[0], None] + VALUES[2:]), "error"),
+    "max_length of two elements": (spec([IDS, ("i32", "[2]")] + VALUES[1:]), "error"),
+    "num_beams a matrix": (spec([IDS] + VALUES[:2] + [("i32", "[1, 1]")] + VALUES[3:]),
+                           "error"),
+    "a negative logits_processor": (spec([IDS] + VALUES + [None] * 5 + [i32(-1)]), "error"),
+    "a vocab_mask of a matrix": (spec([IDS] + VALUES + [None, ("i32", "[1, 7]")]), "error"),
+    "int64 ids": (spec([("i64", "[b, s]")] + VALUES), "error"),
+    "ids not a matrix": (spec([("i32", "[s]")] + VALUES), "error"),
+    "a float64 length_penalty": (spec([IDS] + VALUES[:4] + [("f64", "[]")]), "error"),
+    "an attention_mask of another shape": (
+        spec([("i32", "[2, 3]")] + VALUES + [None, None, None, ("i32", "[2, 4]")]), "error"),
+    "four outputs": (spec([IDS] + VALUES, 4), "error"),
+    "no pad_token_id": ({"inputs": [IDS] + VALUES, "attrs": {"decoder": BODY,
+                                                             "eos_token_id": 3}}, "error"),
+}
+
+test_case = case_test("BeamSearch", CASES, domain=MS)
+
+
+def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
+    import onnx
+
+    import shape_logic
+
+    node = helper.make_node("BeamSearch", ["input_ids", "max_length", "min_length",
+                                           "num_beams", "num_return_sequences",
+                                           "length_penalty"],
+                            ["sequences", "sequences_scores", "scores"],
+                            domain="com.microsoft", decoder=DECODER, eos_token_id=3,
+                            pad_token_id=5, model_type=0)
+    inits = [numpy_helper.from_array(i32(v), n) for n, v in
+             [("max_length", [12]), ("min_length", [1]), ("num_beams", [4]),
+              ("num_return_sequences", [2])]]
+    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])],
+        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("com.microsoft", 1)])
+    onnx.save(model, tmp_path / "beam.onnx")
+    sol = shape_logic.solve(str(tmp_path / "beam.onnx"))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("sequences") == "[batch, 2, 12]"
+    assert sol.shape("sequences_scores") == "[batch, 2]"
+    assert sol.shape("scores") == "[12 - seq, batch, 4, 7]"
+
+
+VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
+
+
+def check(arrays, more, n_outputs):
+    """onnxruntime (the decoder a GraphProto) against our kernel (the same) and our rules
+    (the decoder the importer's graph object): values, shapes, dtypes, rejections; with
+    every size a symbol, each inferred dim without a fresh name evaluates to the size.
+    Returns onnxruntime's outputs (None where it rejected the inputs)."""
+    ours, proto = attrs(**more), {**attrs(**more), "decoder": DECODER}
+    shapes = [None if a is None else a if k in VALUED else (dtype_of_array(a), list(a.shape))
+              for k, a in enumerate(arrays)]
+    sol = infer_contrib("BeamSearch", shapes, ours, n_outputs)
+    try:
+        want = ort_contrib("BeamSearch", arrays, proto, n_outputs)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
+        return None
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    kernel = load_kernel("BeamSearch")(proto, n_outputs=n_outputs, domain=MS)
+    try:
+        got = kernel(*arrays)
+    except KernelError as e:  # scores where the search stops early: onnxruntime leaves
+        assert n_outputs == 3 and "stops before max_length" in str(e)  # them unwritten
+        got = load_kernel("BeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
+    for k, w in enumerate(want):
+        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
+            (k, sol.shape(f"y{k}"), w.shape)
+        assert sol.dtype(f"y{k}") == dtype_of_array(w)
+    _check_symbolic("BeamSearch", arrays, ours, n_outputs, MS, VALUED, want)
+    return want
+
+
+ORT_CASES = {
+    "4 beams, 2 returned, every output": (
+        [i32([[1, 2, 3], [4, 2, 1]]), i32(8), i32(1), i32(4), i32(2), np.float32(1.0)], {}),
+    "eos met early, early_stopping": (
+        [i32([[3, 3], [2, 4], [1, 1]]), i32(7), i32(0), i32(3), i32(3), np.float32(0.5)],
+        {"eos": 0, "early_stopping": 1}),
+    "min_length, a repetition penalty, a prefix mask": (
+        [i32([[6, 1]]), i32(9), i32(5), i32(2), i32(1), np.float32(2.0), np.float32(1.3),
+         None, i32([[1, 0, 1, 1, 1, 0, 1]])], {"eos": 4}),
+    "pads in the prompt, an attention mask, no_repeat_ngram": (
+        [i32([[5, 2, 1], [6, 5, 0]]), i32(8), i32(2), i32(3), i32(2), np.float32(-0.5),
+         None, i32([1, 1, 1, 1, 0, 1, 1]), None, i32([[0, 1, 1], [1, 1, 1]])],
+        {"no_repeat_ngram_size": 2}),
+    "an empty batch": ([np.zeros((0, 2), np.int32), i32(6), i32(1), i32(2), i32(2),
+                        np.float32(1.0)], {}),
+}
+
+
+@pytest.mark.parametrize("name", ORT_CASES)
+def test_kernel_and_shapes_match_onnxruntime(name):
+    arrays, more = ORT_CASES[name]
+    assert check(arrays, more, 3) is not None
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), b=st.sampled_from([1, 1, 2, 3, 0]),
+       s=st.integers(1, 4), beams=st.integers(1, 4), extra=st.integers(-1, 1),
+       grow=st.integers(-1, 5), lp=st.sampled_from([1.0, 0.5, 2.0, -0.7, 0.0]),
+       early=st.booleans(), n_outputs=st.integers(1, 3), options=st.integers(0, 31))
+def test_matches_onnxruntime(seed, b, s, beams, extra, grow, lp, early, n_outputs, options):
+    """extra: num_return_sequences = num_beams + extra (above it: rejected); grow:
+    max_length - prompt length (0 or less: rejected); options, bit by bit: a repetition
+    penalty, a vocab_mask, a prefix_vocab_mask, an attention_mask, no_repeat_ngram_size."""
+    rng = np.random.default_rng(seed)
+    returns = max(1, min(beams + extra, int(rng.integers(1, beams + 1)) + max(extra, 0)))
+    arrays = [rng.integers(0, VOCAB, (b, s)).astype(np.int32), i32(s + grow),
+              i32(int(rng.integers(0, s + 4))), i32(beams), i32(returns), np.float32(lp),
+              np.float32(rng.choice([0.8, 1.3])) if options & 1 else None,
+              (rng.random(VOCAB) < 0.8).astype(np.int32) if options & 2 else None,
+              (rng.random((b, VOCAB)) < 0.7).astype(np.int32) if options & 4 else None,
+              (rng.random((b, s)) < 0.8).astype(np.int32) if options & 8 else None]
+    while arrays[-1] is None:
+        arrays.pop()
+    more = {"eos": int(rng.integers(0, VOCAB)), "pad": int(rng.integers(0, VOCAB)),
+            "early_stopping": int(early), "no_repeat_ngram_size": 2 if options & 16 else 0}
+    got = check(arrays, more, n_outputs)
+    assert (got is None) == (grow <= 0 or returns > beams)
