@@ -126,6 +126,17 @@ def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
     assert sol.shape("sequences") == "[batch, 2, 12]"
     assert sol.shape("sequences_scores") == "[batch, 2]"
     assert sol.shape("scores") == "[12 - seq, batch, 4, 7]"
+    # and it runs as onnxruntime runs it: the importer keeps the decoder's declared inputs
+    # (the past's heads and head size, for the first, empty cache)
+    import onnxruntime as ort
+
+    ids = i32([[1, 2, 4], [4, 2, 1]])
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
+                                ).run(None, {"input_ids": ids})
+    out = shape_logic.run(str(tmp_path / "beam.onnx"), {"input_ids": ids})
+    for k, name in enumerate(node.output):
+        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
+        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
 
 
 VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
