@@ -26,10 +26,11 @@ def infer_contrib(op, inputs, attrs=None, n_outputs=1, outputs=None):
     return solve(g)
 
 
-def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=()):
+def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(), absent=()):
     """onnxruntime's outputs for one contrib node (None entries are absent inputs; `domain`
     "" for the ones onnxruntime registers in ONNX's, SimplifiedLayerNormalization). The
-    inputs numbered in `const` are initializers (onnxruntime takes no int4 or float8 feeds)."""
+    inputs numbered in `const` are initializers (onnxruntime takes no int4 or float8 feeds);
+    the outputs numbered in `absent` are left out (named "": not among those returned)."""
     import onnxruntime as ort
 
     names, inputs, feeds, inits = [], [], {}, []
@@ -45,8 +46,10 @@ def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=()):
         elem = helper.np_dtype_to_tensor_dtype(a.dtype)
         inputs.append(helper.make_tensor_value_info(f"x{k}", elem, list(a.shape)))
         feeds[f"x{k}"] = a
-    outs = [helper.make_empty_tensor_value_info(f"y{k}") for k in range(n_outputs)]
-    node = helper.make_node(op, names, [o.name for o in outs], domain=domain, **(attrs or {}))
+    outs = [helper.make_empty_tensor_value_info(f"y{k}") for k in range(n_outputs)
+            if k not in absent]
+    node = helper.make_node(op, names, ["" if k in absent else f"y{k}" for k in range(n_outputs)],
+                            domain=domain, **(attrs or {}))
     graph = helper.make_graph([node], "g", inputs, outs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
                                                     helper.make_opsetid(MS, 1)])

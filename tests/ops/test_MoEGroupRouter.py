@@ -4,13 +4,12 @@ and without projection_weight), and the rules and the kernel against onnxruntime
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from onnx import helper
 
 from shape_logic import solve
 from shape_logic.graph import dtype_of_array
 from shape_logic.kernels import load_kernel
 from shape_logic.testing import node_graph
-from tests.contrib_ops import MS, check_against_onnxruntime
+from tests.contrib_ops import MS, check_against_onnxruntime, ort_contrib
 from tests.ops.cases import case_test
 
 OP = "MoEGroupRouter"
@@ -89,21 +88,7 @@ def test_full_score_case(name):
 
 def ort_full(arrays, attrs):
     """onnxruntime's (selection_scores, router_weights), router_probs absent."""
-    import onnxruntime as ort
-
-    names = [f"x{k}" for k in range(len(arrays))]
-    ins = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype),
-                                         list(a.shape)) for n, a in zip(names, arrays)]
-    outs = [helper.make_empty_tensor_value_info(n) for n in ("y1", "y2")]
-    node = helper.make_node(OP, names, ["", "y1", "y2"], domain=MS, **attrs)
-    model = helper.make_model(helper.make_graph([node], "g", ins, outs),
-                              opset_imports=[helper.make_opsetid("", 21),
-                                             helper.make_opsetid(MS, 1)])
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    sess = ort.InferenceSession(model.SerializeToString(), so,
-                                providers=["CPUExecutionProvider"])
-    return sess.run(None, dict(zip(names, arrays)))
+    return ort_contrib(OP, arrays, attrs, 3, absent=(0,))
 
 
 @settings(max_examples=20, deadline=None)
