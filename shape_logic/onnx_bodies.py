@@ -69,7 +69,7 @@ def node_dict(n, i: int, where: str) -> dict:
 # onnxruntime's generation operators read their decoder's declared inputs: the past's
 # [2, batch, heads, past, head size] gives the heads and head size of the empty first cache
 # (kernels/GreedySearch.py), as onnxruntime's subgraph validation reads them
-READS_DECLARED = frozenset({"GreedySearch", "BeamSearch", "WhisperBeamSearch"})
+READS_DECLARED = frozenset({"GreedySearch", "BeamSearch", "WhisperBeamSearch", "Sampling"})
 
 
 def _converted(v, declared: bool = False):
