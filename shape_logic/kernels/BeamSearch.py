@@ -1,13 +1,16 @@
 """BeamSearch (com.microsoft): onnxruntime's beam search for a GPT-2 style decoder subgraph
-(model_type 0), as its CPU kernel runs it (beam_search_impl_gpt.h, ProcessLogits of
-generation_device_helper.cc, BeamSearchScorer of beam_search_scorer.cc):
+(model_type 0), or a T5 style encoder and decoder (model_type 1, beam_search_impl_t5.h:
+the encoder once, its logits the first step's, then the decoder; WhisperBeamSearch's
+kernel runs Whisper's the same way), as its CPU kernel runs it (beam_search_impl_gpt.h,
+ProcessLogits of generation_device_helper.cc, BeamSearchScorer of beam_search_scorer.cc):
 
 - the prompt is copied num_beams times; the first beam of each batch row starts with score
   0, the others with -1e9 (so the first step picks among the first beam's tokens);
 - each step: log_softmax of the last position's logits, the logits processors in
   onnxruntime's order (repetition penalty, no_repeat_ngram, vocab_mask, prefix_vocab_mask
-  on the first step only, min_length holding eos back), the beam's score added; then the
-  top 2 * num_beams over beams * vocab (ties: the lower index first);
+  on the first step only, min_length holding eos back, Whisper's temperature dividing the
+  scores), the beam's score added; then the top 2 * num_beams over beams * vocab (ties:
+  the lower index first);
 - the scorer walks those candidates in order: an eos among the first num_beams ends a
   hypothesis (the sequence without the eos, its score sum / length ** length_penalty),
   kept in a list of num_beams best (a new one goes after equal ones; one no better than
@@ -26,7 +29,7 @@ import numpy as np
 
 from .base import REQUIRED, Kernel
 from .bodies import Body
-from .GreedySearch import body_of, declared_past
+from .GreedySearch import body_of, setup_gpt2
 
 LOWEST = np.finfo(np.float32).min  # onnxruntime's masked score (numeric_limits::lowest)
 MAX_LENGTH, MAX_BEAMS = 4096, 128  # onnxruntime's kMaxSequenceLength, kMaxNumBeams
@@ -40,18 +43,63 @@ class BeamSearch(Kernel):
     # onnxruntime needs inputs 0 to 5 (min_length and length_penalty too)
     n_inputs = (6, 12)
 
-    def setup(self, decoder, init_decoder, encoder, model_type, **_):
+    def setup(self, decoder, init_decoder, encoder, model_type, decoder_start_token_id, **_):
+        self.t5 = model_type == 1
+        if self.t5:
+            self._setup_t5(body_of(encoder) if encoder is not None else None,
+                           body_of(decoder), decoder_start_token_id)
+            return
         if model_type != 0 or encoder is not None:
-            raise self.fail("only GPT-2 style decoders (model_type 0) are run")
-        body = body_of(decoder)
-        self.decoder = Body(self, body)
-        self.first = self.decoder if init_decoder is None else Body(self, body_of(init_decoder))
-        # the empty pasts of the first step: each layer's declared heads and head size
-        self.pasts = [declared_past(body, n) for n in self.decoder.params[3:]]
-        if len(self.pasts) < 1 or None in self.pasts:
-            raise self.fail("the decoder must declare each past input [2, batch, heads, "
-                            "past, head size] with its heads and head size")
-        self.outer_names, self.outer_values = self.decoder.outer, {}
+            raise self.fail("only GPT-2 (model_type 0) and T5 (1) style models are run")
+        setup_gpt2(self, decoder, init_decoder)
+
+    def _setup_t5(self, encoder, decoder, start):
+        """convert_generation.py's T5 pair, as onnxruntime's subgraph_t5_encoder.cc and
+        subgraph_t5_decoder.cc validate it: the encoder (encoder_decoder_init) takes
+        (encoder_input_ids, encoder_attention_mask, decoder_input_ids) and gives (logits,
+        encoder_hidden_states, then per layer present_key_self, present_value_self, then
+        per layer present_key_cross, present_value_cross); the decoder takes (input_ids,
+        encoder_attention_mask, encoder_hidden_states?, the 4 * layers pasts in that order)
+        and gives (logits, the 2 * layers self-attention presents)."""
+        if encoder is None:
+            raise self.fail("model_type 1 needs the encoder subgraph")
+        if start < 0:  # (onnxruntime then wants the 2-input encoder, not run here)
+            raise self.fail("only an encoder with decoder_input_ids (decoder_start_token_id "
+                            "given) is supported")
+        self.encoder, self.decoder = Body(self, encoder), Body(self, decoder)
+        enc_in, enc_out = self.encoder.params, self.encoder.results
+        if enc_in != ["encoder_input_ids", "encoder_attention_mask", "decoder_input_ids"]:
+            raise self.fail("the encoder's inputs must be encoder_input_ids, "
+                            f"encoder_attention_mask, decoder_input_ids, not {enc_in}")
+        if (len(enc_out) < 6 or (len(enc_out) - 2) % 4 or enc_out[:4] != [
+                "logits", "encoder_hidden_states", "present_key_self_0", "present_value_self_0"]):
+            raise self.fail("the encoder's outputs must be logits, encoder_hidden_states and "
+                            f"4 presents per layer, not {enc_out}")
+        self.layers = (len(enc_out) - 2) // 4
+        self._setup_decoder(decoder, ["input_ids", "encoder_attention_mask"])
+
+    def _setup_decoder(self, decoder, first):
+        """An encoder-decoder model's decoder: inputs `first`, encoder_hidden_states?, the
+        encoder's 4 presents per layer; outputs logits and 2 presents per layer."""
+        dec_in, dec_out = self.decoder.params, self.decoder.results
+        at = len(first)
+        self.hidden = len(dec_in) > at and dec_in[at] == "encoder_hidden_states"
+        if (dec_in[:at] != first or dec_out[:1] != ["logits"]
+                or len(dec_in) - at - self.hidden != 4 * self.layers
+                or len(dec_out) != 1 + 2 * self.layers):
+            raise self.fail(f"the decoder must take {', '.join(first)}, "
+                            "encoder_hidden_states? and the encoder's 4 presents per layer, "
+                            "and give logits and 2 presents per layer")
+        # onnxruntime feeds the next tokens where input_ids is declared [batch, 1], else
+        # the whole sequences so far
+        inputs = decoder.get("inputs")
+        decl = (inputs.get("input_ids") or {}) if isinstance(inputs, dict) else {}
+        shape = decl.get("shape") if isinstance(decl, dict) else None
+        if not isinstance(shape, list) or len(shape) != 2:
+            raise self.fail("the decoder must declare input_ids [batch, length]")
+        self.whole = shape[1] != 1
+        self.outer_names = sorted(set(self.encoder.outer) | set(self.decoder.outer))
+        self.outer_values = {}
 
     def run(self, ids, max_length, min_length, num_beams, num_return, length_penalty,
             penalty=None, vocab_mask=None, prefix_mask=None, attention_mask=None,
@@ -59,11 +107,36 @@ class BeamSearch(Kernel):
             vocab_size, early_stopping, no_repeat_ngram_size, **_):
         if ids.ndim != 2:
             raise self.fail(f"input_ids must be [batch, length], not {list(ids.shape)}")
+        # (T5: the decoder's sequences start with decoder_start_token_id alone)
+        v = self._values(1 if self.t5 else ids.shape[1], max_length, min_length, num_beams,
+                         num_return, length_penalty, penalty, logits_processor)
+        if self.t5:
+            return self._run_t5(ids, v, vocab_mask, prefix_mask, attention_mask)
+        width, least, nb, nrs, rep, lp = v
+        b, s = ids.shape
+        vocab = self._vocab(ids, vocab_size)
+        self._check_masks(ids, vocab, vocab_mask, prefix_mask, attention_mask)
+        if b == 0:  # (nothing to search: empty outputs)
+            return (np.zeros((0, nrs, width), np.int32), np.zeros((0, nrs), np.float32),
+                    np.zeros((width - s, 0, nb, vocab), np.float32))
+        if s == 0:  # (onnxruntime reads the logits of position -1 then)
+            raise self.fail("an empty prompt is not supported")
+        if least > s and not 0 <= eos_token_id < vocab:
+            raise self.fail("min_length with an eos_token_id out of the vocabulary")
+        search = _Search(self, ids, width, nb, nrs, vocab, eos_token_id, pad_token_id, lp,
+                         early_stopping == 1)
+        search.processors = (rep, no_repeat_ngram_size, vocab_mask, prefix_mask, least)
+        return search.run(search.gpt(attention_mask))
+
+    def _values(self, s, max_length, min_length, num_beams, num_return, length_penalty,
+                penalty, logits_processor):
+        """The scalar inputs, checked as onnxruntime checks them (s: the length the
+        sequences start with): max_length, min_length, num_beams, num_return_sequences,
+        the repetition and length penalties."""
         for k, a in enumerate((max_length, min_length, num_beams, num_return,
                                length_penalty), 1):
             if a.ndim > 1 or a.size != 1:
                 raise self.fail(f"input {k} must be a scalar, not {list(a.shape)}")
-        b, s = ids.shape
         width, least = self.scalar(max_length), self.scalar(min_length)
         nb, nrs = self.scalar(num_beams), self.scalar(num_return)
         if not s < width <= MAX_LENGTH:
@@ -77,19 +150,48 @@ class BeamSearch(Kernel):
             raise self.fail(f"repetition_penalty ({rep}) must be positive")
         if logits_processor is not None and self.scalar(logits_processor) < 0:
             raise self.fail("logits_processor must not be negative")
-        vocab = self._vocab(ids, vocab_size)
-        self._check_masks(ids, vocab, vocab_mask, prefix_mask, attention_mask)
-        if b == 0:  # (nothing to search: empty outputs)
-            return (np.zeros((0, nrs, width), np.int32), np.zeros((0, nrs), np.float32),
-                    np.zeros((width - s, 0, nb, vocab), np.float32))
-        if s == 0:  # (onnxruntime reads the logits of position -1 then)
-            raise self.fail("an empty prompt is not supported")
-        if least > s and not 0 <= eos_token_id < vocab:
+        return width, least, nb, nrs, rep, float(self.scalar(length_penalty))
+
+    def _run_t5(self, ids, v, vocab_mask, prefix_mask, attention_mask):
+        """The encoder once on the batch (beam_search_impl_t5.h), with the mask: the input's,
+        else 0 for the left padding only (T5's tokenizer may end with an eos equal to pad)."""
+        b, pad = ids.shape[0], self.kw["pad_token_id"]
+        if attention_mask is None:
+            attention_mask = (np.cumsum(ids != pad, 1) > 0).astype(np.int32)
+        elif attention_mask.shape != ids.shape:
+            raise self.fail(f"attention_mask must be input_ids' shape {list(ids.shape)}, "
+                            f"not {list(attention_mask.shape)}")
+        mask = attention_mask.astype(np.int32)
+        starts = np.full((b, 1), self.kw["decoder_start_token_id"], np.int32)
+        return self._encoded(starts, v, vocab_mask, prefix_mask, (ids, mask, starts), [mask])
+
+    def _encoded(self, starts, v, vocab_mask, prefix_mask, feeds, extra, temperature=1.0):
+        """An encoder-decoder search (T5, Whisper): the encoder once on `feeds`, its logits
+        the first step's, its outputs repeated num_beams times for the decoder's first run
+        (with `extra`, T5's mask, first); the sequences start with `starts`."""
+        width, least, nb, nrs, rep, lp = v
+        b, s = starts.shape
+        if b == 0:  # (onnxruntime crashes on an empty batch)
+            raise self.fail("an empty batch is not supported for encoder-decoder models")
+        if width == s + 1:  # (onnxruntime then runs the decoder on unset inputs)
+            raise self.fail(f"max_length {width} (the start's length + 1) is not supported "
+                            "for encoder-decoder models")
+        outs = self.encoder(*feeds, outer=self.outer_values)
+        vocab, vocab_size = np.shape(outs[0])[-1], self.kw["vocab_size"]
+        if vocab_size > vocab:
+            raise self.fail(f"vocab_size ({vocab_size}) exceeds the logits' width ({vocab})")
+        if vocab_size not in (-1, 0, vocab):
+            raise self.fail("a vocab_size other than the logits' width is not supported")
+        self._check_masks(starts, vocab, vocab_mask, prefix_mask, None)
+        eos = self.kw["eos_token_id"]
+        if least > s and not 0 <= eos < vocab:
             raise self.fail("min_length with an eos_token_id out of the vocabulary")
-        search = _Search(self, ids, width, nb, nrs, vocab, eos_token_id, pad_token_id,
-                         float(self.scalar(length_penalty)), early_stopping == 1)
-        search.processors = (rep, no_repeat_ngram_size, vocab_mask, prefix_mask, least)
-        return search.run(attention_mask)
+        search = _Search(self, starts, width, nb, nrs, vocab, eos, self.kw["pad_token_id"],
+                         lp, self.kw["early_stopping"] == 1)
+        search.processors = (rep, self.kw["no_repeat_ngram_size"], vocab_mask, prefix_mask,
+                             least)
+        search.temperature = temperature
+        return search.run(search.encoder_decoder(outs, extra))
 
     def _vocab(self, ids, vocab_size):
         """The logits' width (a first run of the decoder tells it), which the vocab_size
@@ -130,8 +232,31 @@ class _Search:
         self.beam_scores = self.beam_scores.reshape(-1)
         self.hyps = [[] for _ in range(b)]  # (score, sequence), best first
         self.done = np.zeros(b, bool)
+        self.temperature = 1.0
 
-    def run(self, attention_mask):
+    def run(self, source):
+        """The search: `source` yields each step's last-position logits, and is sent the
+        tokens chosen and the beams they continue."""
+        s, steps = self.ids.shape[1], []
+        logits = next(source)
+        for step, length in enumerate(range(s, self.width), 1):
+            if logits.shape != (len(self.seqs), self.vocab):
+                raise self.k.fail(f"logits of width {logits.shape[-1]}, not {self.vocab}")
+            scores = self._processed(_log_softmax(logits), step, length)
+            with np.errstate(over="ignore"):  # (a masked score plus -1e9: -inf, as there)
+                scores = scores + self.beam_scores[:, None]
+            steps.append(scores.reshape(-1, self.nb, self.vocab))
+            tokens, beams = self._step(scores, length)
+            self.seqs = np.concatenate([self.seqs[beams], tokens[:, None]], 1)
+            if self.done.all():
+                break
+            if length + 1 < self.width:
+                logits = source.send((tokens, beams))
+        return self._finish(steps)
+
+    def gpt(self, attention_mask):
+        """GPT-2: the decoder on the prompt, then on each token, its positions and mask
+        growing, the presents picked by beam."""
         k, ids, nb = self.k, self.ids, self.nb
         b, s = ids.shape
         real = (ids != self.pad).astype(np.int32)
@@ -140,25 +265,35 @@ class _Search:
         lengths = np.repeat(real.sum(1), nb).astype(np.int32)[:, None]
         mask, pos = np.repeat(mask, nb, 0), np.repeat(pos, nb, 0)
         pasts = [np.zeros((2, b * nb, h, 0, d), np.float32) for h, d in k.pasts]
-        run, feed, step, steps = k.first, self.seqs, 0, []
         layers = len(k.decoder.params) - 3
-        for length in range(s, self.width):
-            step += 1
-            outs = run(feed, pos, mask, *pasts, outer=k.outer_values)
-            logits = np.asarray(outs[0], np.float32)[:, -1, :]
-            scores = self._processed(_log_softmax(logits), step, length)
-            scores = scores + self.beam_scores[:, None]
-            steps.append(scores.reshape(b, nb, self.vocab))
-            tokens, beams = self._step(scores, length)
-            self.seqs = np.concatenate([self.seqs[beams], tokens[:, None]], 1)
-            if self.done.all():
-                break
+        outs = k.first(self.seqs, pos, mask, *pasts, outer=k.outer_values)
+        step = 1
+        while True:
+            tokens, beams = yield np.asarray(outs[0], np.float32)[:, -1, :]
             presents = list(outs[1:1 + layers])
             pasts = presents if nb == 1 else [np.asarray(p)[:, beams] for p in presents]
-            run, feed = k.decoder, tokens[:, None]
             pos = lengths if step == 1 else pos + 1
             mask = np.concatenate([mask, np.ones((b * nb, 1), np.int32)], 1)
-        return self._finish(steps)
+            outs = k.decoder(tokens[:, None], pos, mask, *pasts, outer=k.outer_values)
+            step += 1
+
+    def encoder_decoder(self, enc, extra):
+        """T5 and Whisper: the encoder's logits first (repeated per beam); then the decoder
+        on the tokens (or the whole sequences), `extra` (T5's mask), the hidden states and
+        the encoder's presents, repeated per beam; later its self-attention presents
+        picked by beam, the cross-attention pasts kept."""
+        k, nb = self.k, self.nb
+        rep = lambda a: np.repeat(np.asarray(a), nb, 0)  # noqa: E731
+        tokens, beams = yield rep(np.asarray(enc[0], np.float32)[:, -1, :])
+        fixed = [rep(a) for a in extra] + ([rep(enc[1])] if k.hidden else [])
+        pasts = [rep(p) for p in enc[2:]]
+        own, cross = pasts[:2 * k.layers], pasts[2 * k.layers:]
+        while True:
+            feed = self.seqs if k.whole else tokens[:, None]
+            outs = k.decoder(feed, *fixed, *own, *cross, outer=k.outer_values)
+            tokens, beams = yield np.asarray(outs[0], np.float32)[:, -1, :]
+            presents = list(outs[1:])
+            own = presents if nb == 1 else [np.asarray(p)[beams] for p in presents]
 
     def _processed(self, scores, step, length):
         rep, ngram, vocab_mask, prefix_mask, least = self.processors
@@ -179,6 +314,9 @@ class _Search:
             scores[np.repeat(np.asarray(prefix_mask), self.nb, 0) == 0] = LOWEST
         if least > 0 and length < least:
             scores[:, self.eos] = LOWEST
+        if self.temperature > 0 and self.temperature != 1:  # (Whisper's input 14)
+            with np.errstate(over="ignore"):
+                scores = scores / np.float32(self.temperature)
         return scores
 
     def _step(self, scores, length):

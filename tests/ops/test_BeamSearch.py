@@ -1,6 +1,7 @@
 """BeamSearch (com.microsoft): rules on data cases (the sizes wait for max_length's,
-num_beams' and num_return_sequences' values), a whole ONNX model with its decoder subgraph,
-and the kernel and the rules against onnxruntime on a tiny GPT-2 style decoder."""
+num_beams' and num_return_sequences' values), whole ONNX models with their subgraphs, and
+the kernel and the rules against onnxruntime on a tiny GPT-2 style decoder and a tiny T5
+style encoder and decoder (model_type 1)."""
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from shape_logic.kernels.base import KernelError
 from shape_logic.kernels.GreedySearch import body_of
 from tests.contrib_ops import MS, _check_symbolic, infer_contrib, ort_contrib
 from tests.ops.cases import case_test
-from tests.ops.test_GreedySearch import VOCAB, gpt2_decoder
+from tests.ops.test_GreedySearch import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
 
 
 def beam_decoder():
@@ -37,6 +38,10 @@ def beam_decoder():
 
 DECODER = beam_decoder()
 BODY = body_of(DECODER)  # (the importer's graph object, its inputs' shapes declared)
+ENCODER, T5_DECODER = t5_encoder(), t5_decoder()
+T5 = {"encoder": body_of(ENCODER), "decoder": body_of(T5_DECODER), "model_type": 1,
+      "decoder_start_token_id": 0}
+T5_PROTO = {"encoder": ENCODER, "decoder": T5_DECODER}
 
 
 def attrs(eos=3, pad=5, **more):
@@ -52,7 +57,8 @@ VALUES = [i32([9]), i32(1), i32(3), i32(2), F]  # max_length, min_length, beams,
 
 
 def spec(inputs, n_outputs=3, **more):
-    return {"inputs": inputs, "attrs": attrs(**more), "n_outputs": n_outputs}
+    return {"inputs": inputs, "attrs": {k: v for k, v in attrs(**more).items() if v is not None},
+            "n_outputs": n_outputs}
 
 
 CASES = {
@@ -95,6 +101,17 @@ CASES = {
     "four outputs": (spec([IDS] + VALUES, 4), "error"),
     "no pad_token_id": ({"inputs": [IDS] + VALUES, "attrs": {"decoder": BODY,
                                                              "eos_token_id": 3}}, "error"),
+    "model_type 3": (spec([IDS] + VALUES, model_type=3), "error"),
+    # T5 (model_type 1): the sequences start with decoder_start_token_id (length 1)
+    "T5: the sizes": (spec([IDS] + VALUES, **T5),
+                      {"y0": "[b, 2, 9]", "y1": "[b, 2]", "y2": "[8, b, 3, 7]"}),
+    "T5: a prompt longer than max_length": (spec([("i32", "[2, 12]")] + VALUES, **T5),
+                                            {"y0": "[2, 2, 9]", "y2": "[8, 2, 3, 7]"}),
+    "T5: max_length 1": (spec([IDS, i32(1)] + VALUES[1:], **T5), "error"),
+    "T5: no encoder": (spec([IDS] + VALUES, **{**T5, "encoder": None}), "error"),
+    "T5: a 3-input encoder without decoder_start_token_id": (
+        spec([IDS] + VALUES, **{**T5, "decoder_start_token_id": -1}), "error"),
+    "T5: ids of rank 3": (spec([("i32", "[b, s, t]")] + VALUES, **T5), "error"),
 }
 
 test_case = case_test("BeamSearch", CASES, domain=MS)
@@ -142,12 +159,13 @@ def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
 VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
 
 
-def check(arrays, more, n_outputs):
-    """onnxruntime (the decoder a GraphProto) against our kernel (the same) and our rules
-    (the decoder the importer's graph object): values, shapes, dtypes, rejections; with
+def check(arrays, more, n_outputs, t5=False):
+    """onnxruntime (the subgraphs GraphProtos) against our kernel (the same) and our rules
+    (the subgraphs the importer's graph objects): values, shapes, dtypes, rejections; with
     every size a symbol, each inferred dim without a fresh name evaluates to the size.
     Returns onnxruntime's outputs (None where it rejected the inputs)."""
-    ours, proto = attrs(**more), {**attrs(**more), "decoder": DECODER}
+    proto = attrs(**{**({**T5, **T5_PROTO} if t5 else {"decoder": DECODER}), **more})
+    ours = {k: body_of(v) if k in ("encoder", "decoder") else v for k, v in proto.items()}
     shapes = [None if a is None else a if k in VALUED else (dtype_of_array(a), list(a.shape))
               for k, a in enumerate(arrays)]
     sol = infer_contrib("BeamSearch", shapes, ours, n_outputs)
@@ -161,8 +179,11 @@ def check(arrays, more, n_outputs):
     try:
         got = kernel(*arrays)
     except KernelError as e:  # scores where the search stops early: onnxruntime leaves
-        assert n_outputs == 3 and "stops before max_length" in str(e)  # them unwritten
-        got = load_kernel("BeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
+        if t5 and "the start's length + 1" in str(e):  # them unwritten; T5 with
+            got = want  # max_length 2: onnxruntime runs the decoder on no inputs
+        else:
+            assert n_outputs == 3 and "stops before max_length" in str(e), str(e)
+            got = load_kernel("BeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
     for k, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
@@ -221,3 +242,111 @@ def test_matches_onnxruntime(seed, b, s, beams, extra, grow, lp, early, n_output
             "early_stopping": int(early), "no_repeat_ngram_size": 2 if options & 16 else 0}
     got = check(arrays, more, n_outputs)
     assert (got is None) == (grow <= 0 or returns > beams)
+
+
+T5_ORT_CASES = {
+    "3 beams, 2 returned, every output": (
+        [i32([[1, 2, 4], [5, 2, 1]]), i32(6), i32(1), i32(3), i32(2), np.float32(1.0)], {}),
+    "eos met early, early_stopping": (
+        [i32([[3, 3], [2, 4], [1, 1]]), i32(7), i32(0), i32(3), i32(3), np.float32(0.5)],
+        {"eos": 0, "early_stopping": 1}),
+    "one beam, min_length, a repetition penalty": (
+        [i32([[1, 2, 4], [5, 2, 1]]), i32(7), i32(3), i32(1), i32(1), np.float32(1.0),
+         np.float32(1.3)], {}),
+    "the masks, no_repeat_ngram": (
+        [i32([[1, 2, 4], [5, 2, 1]]), i32(7), i32(4), i32(4), i32(3), np.float32(-0.5),
+         np.float32(0.8), i32([1, 1, 1, 1, 0, 1, 1]),
+         i32([[1, 0, 1, 1, 1, 1, 1], [1, 1, 1, 0, 1, 1, 0]]), i32([[1, 1, 0], [0, 1, 1]])],
+        {"no_repeat_ngram_size": 2}),
+    "an empty prompt": ([np.zeros((2, 0), np.int32), i32(5), i32(1), i32(2), i32(2),
+                         np.float32(1.0)], {}),
+    "a decoder without encoder_hidden_states": (
+        [i32([[1, 2, 4], [5, 5, 1]]), i32(6), i32(1), i32(3), i32(2), np.float32(1.0)],
+        {"decoder": t5_decoder(hidden=False)}),
+    "a decoder reading the whole sequences": (
+        [i32([[1, 2, 4], [5, 2, 1]]), i32(6), i32(1), i32(3), i32(2), np.float32(1.0)],
+        {"decoder": t5_decoder(width="w"), "decoder_start_token_id": 4}),
+}
+
+
+@pytest.mark.parametrize("name", T5_ORT_CASES)
+def test_t5_kernel_and_shapes_match_onnxruntime(name):
+    arrays, more = T5_ORT_CASES[name]
+    assert check(arrays, more, 3, t5=True) is not None
+
+
+def test_t5_what_the_kernel_refuses():
+    """onnxruntime crashes on an empty batch, runs the decoder on unset inputs at max_length
+    2 (T5's)."""
+    kernel = load_kernel("BeamSearch")({**attrs(), **T5}, n_outputs=3, domain=MS)
+    values = [i32(2), i32(1), i32(2), i32(1), np.float32(1.0)]
+    for ids in (np.zeros((0, 2), np.int32), i32([[1, 2]])):
+        with pytest.raises(KernelError, match="not supported"):
+            kernel(ids, *values)
+
+
+def test_a_whole_t5_model_imports_solves_and_runs(tmp_path):
+    import onnx
+    import onnxruntime as ort
+
+    import shape_logic
+
+    names = ["input_ids", "max_length", "min_length", "num_beams", "num_return_sequences",
+             "length_penalty"]
+    node = helper.make_node("BeamSearch", names, ["sequences", "sequences_scores", "scores"],
+                            domain="com.microsoft", encoder=ENCODER, decoder=T5_DECODER,
+                            eos_token_id=3, pad_token_id=5, decoder_start_token_id=0,
+                            model_type=1)
+    inits = [numpy_helper.from_array(i32(v), n) for n, v in zip(names[1:5], [[8], [1], [3],
+                                                                             [2]])]
+    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])],
+        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18),
+                                                    helper.make_opsetid("com.microsoft", 1)])
+    onnx.save(model, tmp_path / "t5.onnx")
+    sol = shape_logic.solve(str(tmp_path / "t5.onnx"))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert [sol.shape(n) for n in node.output] == ["[batch, 2, 8]", "[batch, 2]",
+                                                   "[7, batch, 3, 7]"]
+    ids = i32([[1, 2, 4, 6], [5, 2, 1, 1]])
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
+                                ).run(None, {"input_ids": ids})
+    out = shape_logic.run(str(tmp_path / "t5.onnx"), {"input_ids": ids})
+    for k, name in enumerate(node.output):
+        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
+        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+
+
+T5_DECODERS = [T5_DECODER, t5_decoder(hidden=False), t5_decoder(width="w")]
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), b=st.sampled_from([1, 1, 2, 3]),
+       s=st.integers(0, 4), beams=st.integers(1, 4), extra=st.integers(-1, 1),
+       width=st.sampled_from([1, 3, 4, 6, 7]), lp=st.sampled_from([1.0, 0.5, -0.7]),
+       early=st.booleans(), n_outputs=st.integers(1, 3), options=st.integers(0, 31),
+       decoder=st.integers(0, 2))
+def test_t5_matches_onnxruntime(seed, b, s, beams, extra, width, lp, early, n_outputs,
+                                options, decoder):
+    """As test_matches_onnxruntime, for T5 (no empty batch: onnxruntime crashes on it);
+    width is max_length (1: rejected; 2: onnxruntime runs the decoder on unset inputs, its
+    results garbage or an error); decoder: with encoder_hidden_states, without, or reading
+    the whole sequences."""
+    rng = np.random.default_rng(seed)
+    returns = max(1, min(beams + extra, int(rng.integers(1, beams + 1)) + max(extra, 0)))
+    arrays = [rng.integers(0, VOCAB, (b, s)).astype(np.int32), i32(width),
+              i32(int(rng.integers(0, 5))), i32(beams), i32(returns), np.float32(lp),
+              np.float32(rng.choice([0.8, 1.3])) if options & 1 else None,
+              (rng.random(VOCAB) < 0.8).astype(np.int32) if options & 2 else None,
+              (rng.random((b, VOCAB)) < 0.7).astype(np.int32) if options & 4 else None,
+              (rng.random((b, s)) < 0.8).astype(np.int32) if options & 8 else None]
+    while arrays[-1] is None:
+        arrays.pop()
+    more = {"eos": int(rng.integers(0, VOCAB)), "pad": int(rng.integers(0, VOCAB)),
+            "early_stopping": int(early), "no_repeat_ngram_size": 2 if options & 16 else 0,
+            "decoder_start_token_id": int(rng.integers(0, VOCAB)),
+            "decoder": T5_DECODERS[decoder]}
+    got = check(arrays, more, n_outputs, t5=True)
+    assert (got is None) == (width <= 1 or returns > beams)

@@ -1,6 +1,7 @@
 """GreedySearch (com.microsoft): rules on data cases (the width waits for max_length's
 value), a whole ONNX model with its decoder subgraph, and the kernel against onnxruntime
-on a tiny GPT-2 style decoder."""
+on a tiny GPT-2 style decoder; the tiny T5 style encoder and decoder BeamSearch's tests run,
+which onnxruntime's GreedySearch refuses (model_type 1)."""
 
 import numpy as np
 import pytest
@@ -46,6 +47,111 @@ def gpt2_decoder(vocab=VOCAB, heads=HEADS, size=SIZE):
     return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
 
 
+T5_HEADS, T5_SIZE = 2, 2
+T5_HIDDEN = T5_HEADS * T5_SIZE
+
+
+def _t5_value(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def _t5_consts(*arrays):
+    """Initializers: lists as int64 vectors, arrays (and NumPy scalars) as they are."""
+    return [numpy_helper.from_array(np.asarray(v, np.int64 if isinstance(v, list) else None),
+                                    n) for n, v in arrays]
+
+
+def t5_encoder(vocab=VOCAB):
+    """convert_generation.py's T5 encoder_decoder_init, one layer: (encoder_input_ids,
+    encoder_attention_mask, decoder_input_ids) -> (logits, encoder_hidden_states,
+    present_key_self_0, present_value_self_0, present_key_cross_0, present_value_cross_0):
+    hidden states the masked embedding, the cross presents its heads, the self presents
+    the start token's, the logits of the start token and the summed hidden states."""
+    rng = np.random.default_rng(1)
+    e, d, w = (rng.standard_normal(s).astype(np.float32) for s in
+               ((vocab, T5_HIDDEN), (vocab, T5_HIDDEN), (T5_HIDDEN, vocab)))
+    n, i32_, f32 = helper.make_node, TP.INT32, TP.FLOAT
+    kv = lambda name, s: _t5_value(name, f32, ["b", T5_HEADS, s, T5_SIZE])  # noqa: E731
+    inputs = [_t5_value("encoder_input_ids", i32_, ["b", "s"]),
+              _t5_value("encoder_attention_mask", i32_, ["b", "s"]),
+              _t5_value("decoder_input_ids", i32_, ["b", 1])]
+    outputs = [_t5_value("logits", f32, ["b", 1, vocab]),
+               _t5_value("encoder_hidden_states", f32, ["b", "s", T5_HIDDEN]),
+               kv("present_key_self_0", 1), kv("present_value_self_0", 1),
+               kv("present_key_cross_0", "s"), kv("present_value_cross_0", "s")]
+    nodes = [
+        n("Gather", ["E", "encoder_input_ids"], ["emb"]),
+        n("Cast", ["encoder_attention_mask"], ["mf"], to=f32),
+        n("Unsqueeze", ["mf", "two"], ["mu"]),
+        n("Mul", ["emb", "mu"], ["encoder_hidden_states"]),
+        n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
+        n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
+        n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
+        n("Gather", ["D", "decoder_input_ids"], ["dem"]),
+        n("Reshape", ["dem", "split"], ["d4"]),
+        n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
+        n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
+        n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1),
+        n("Mul", ["ctx", "c"], ["ctx2"]), n("Add", ["dem", "ctx2"], ["z"]),
+        n("Tanh", ["z"], ["tz"]), n("MatMul", ["tz", "W"], ["logits"])]
+    inits = _t5_consts(("E", e), ("D", d), ("W", w), ("two", [2]), ("one", [1]),
+                       ("split", [0, 0, T5_HEADS, T5_SIZE]), ("c", np.float32(0.3)))
+    return helper.make_graph(nodes, "encoder", inputs, outputs, inits)
+
+
+def t5_decoder(vocab=VOCAB, hidden=True, width=1, mask=True):
+    """The T5 decoder, one layer: (input_ids [b, width], encoder_attention_mask,
+    encoder_hidden_states (where `hidden`), past_key_self_0, past_value_self_0,
+    past_key_cross_0, past_value_cross_0) -> (logits, present_key_self_0,
+    present_value_self_0): the mean of the ids' embeddings (the token, or the sequence
+    where width is not 1) appended to the self pasts; the logits of it plus the product of
+    the self presents' sums (so the order of the history counts) plus the cross pasts' and
+    the mask's sums (where `mask`: Whisper's decoder has none), plus the hidden states'."""
+    rng = np.random.default_rng(2)
+    d, w = (rng.standard_normal(s).astype(np.float32) for s in
+            ((vocab, T5_HIDDEN), (T5_HIDDEN, vocab)))
+    n, f32 = helper.make_node, TP.FLOAT
+    kv = lambda name, s: _t5_value(name, f32, ["b", T5_HEADS, s, T5_SIZE])  # noqa: E731
+    inputs = [_t5_value("input_ids", TP.INT32, ["b", width])]
+    inputs += [_t5_value("encoder_attention_mask", TP.INT32, ["b", "s"])] * mask
+    inputs += [_t5_value("encoder_hidden_states", f32, ["b", "s", T5_HIDDEN])] * hidden
+    inputs += [kv("past_key_self_0", "p"), kv("past_value_self_0", "p"),
+               kv("past_key_cross_0", "s"), kv("past_value_cross_0", "s")]
+    outputs = [_t5_value("logits", f32, ["b", 1, vocab]),
+               kv("present_key_self_0", "t"), kv("present_value_self_0", "t")]
+    nodes = [
+        n("Gather", ["D", "input_ids"], ["tok"]),
+        n("ReduceMean", ["tok", "one"], ["tok1"], keepdims=1),
+        n("Reshape", ["tok1", "split"], ["t4"]),
+        n("Transpose", ["t4"], ["kn"], perm=[0, 2, 1, 3]),
+        n("Concat", ["past_key_self_0", "kn"], ["present_key_self_0"], axis=2),
+        n("Sin", ["kn"], ["vn"]),
+        n("Concat", ["past_value_self_0", "vn"], ["present_value_self_0"], axis=2),
+        n("ReduceSum", ["present_key_self_0", "two"], ["hk"], keepdims=0),
+        n("ReduceSum", ["present_value_self_0", "two"], ["hv"], keepdims=0),
+        n("Mul", ["hk", "hv"], ["hkv"]),
+        n("ReduceSum", ["past_key_cross_0", "two"], ["ck"], keepdims=0),
+        n("ReduceSum", ["past_value_cross_0", "two"], ["cv"], keepdims=0),
+        n("Add", ["ck", "cv"], ["c2"]), n("Add", ["hkv", "c2"], ["s3"]),
+        n("Reshape", ["s3", "flat"], ["s1" if mask else "s1m"])]
+    nodes += [n("Cast", ["encoder_attention_mask"], ["mf"], to=f32),
+              n("ReduceSum", ["mf", "one"], ["ml"], keepdims=1),
+              n("Unsqueeze", ["ml", "two"], ["ml3"]), n("Mul", ["ml3", "c"], ["mlc"]),
+              n("Add", ["s1", "mlc"], ["s1m"])] * mask
+    nodes += [
+        n("Mul", ["s1m", "c"], ["s1c"]),
+        n("Add", ["tok1", "s1c"], ["z"]), n("Sin", ["z"], ["sz"]),
+        n("MatMul", ["sz", "W"], ["logits" if not hidden else "l0"])]
+    if hidden:  # (ReduceSum: 0 over an empty prompt, as onnxruntime's)
+        nodes += [n("ReduceSum", ["encoder_hidden_states", "one"], ["hm"], keepdims=1),
+                  n("Tanh", ["hm"], ["th"]), n("MatMul", ["th", "W"], ["lh"]),
+                  n("Add", ["l0", "lh"], ["logits"])]
+    inits = _t5_consts(("D", d), ("W", w), ("one", [1]), ("two", [2]),
+                       ("split", [0, 0, T5_HEADS, T5_SIZE]), ("flat", [0, 1, T5_HIDDEN]),
+                       ("c", np.float32(0.41)))
+    return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
+
+
 DECODER = gpt2_decoder()
 BODY = body_dict(DECODER)
 
@@ -73,6 +179,9 @@ CASES = {
     "ids not a matrix": ([("i32", "[s]"), i32([9])], attrs(), "error"),
     "no eos_token_id": ([("i32", "[b, s]"), i32([9])], {"decoder": BODY, "pad_token_id": 0},
                         "error"),
+    # onnxruntime's GreedySearch::Init enforces model_type 0 (its schema allows T5's 1)
+    "model_type 1": ([("i32", "[b, s]"), i32([9])], attrs(model_type=1, encoder=BODY),
+                     "error"),
 }
 
 
@@ -170,3 +279,20 @@ def test_kernel_and_shapes_match_onnxruntime(name):
         assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
         b = want.shape[0] if isinstance(ids[1], list) else "b"
         assert sol.shape("y0") == f"[{b}, {want.shape[1]}]" and sol.dtype("y0") == "i32"
+
+
+def test_onnxruntime_refuses_t5_models_and_so_do_we():
+    """The schema allows model_type 1 (T5, with an encoder), but onnxruntime's CPU kernel
+    enforces model_type 0; so do the rules and the kernel."""
+    from shape_logic.kernels.base import KernelError
+
+    proto = attrs(encoder=t5_encoder(), decoder=t5_decoder(), model_type=1,
+                  decoder_start_token_id=0)
+    arrays = [i32([[1, 2, 4]]), i32([6])]
+    with pytest.raises(Exception, match="model_type"):
+        ort_contrib("GreedySearch", arrays, proto)
+    ours = {**proto, "encoder": body_dict(proto["encoder"]),
+            "decoder": body_dict(proto["decoder"])}
+    assert infer_contrib("GreedySearch", [("i32", [1, 3]), arrays[1]], ours).status == "error"
+    with pytest.raises(KernelError, match="only GPT-2"):
+        load_kernel("GreedySearch")(proto, domain="com.microsoft")

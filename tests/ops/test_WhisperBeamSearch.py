@@ -1,0 +1,267 @@
+"""WhisperBeamSearch (com.microsoft): rules on data cases (the sizes wait for max_length's,
+num_beams' and num_return_sequences' values; the start's length is decoder_input_ids'
+width, else 1), a whole ONNX model with its subgraphs, and the kernel and the rules
+against onnxruntime on a tiny Whisper style encoder and decoder."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from onnx import TensorProto as TP, helper
+
+from shape_logic.graph import dtype_of_array
+from shape_logic.kernels import load_kernel
+from shape_logic.kernels.base import KernelError
+from shape_logic.kernels.GreedySearch import body_of
+from tests.contrib_ops import MS, _check_symbolic, infer_contrib, ort_contrib
+from tests.ops.cases import case_test
+from tests.ops.test_GreedySearch import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
+                                         _t5_value, t5_decoder)
+
+MELS = 3
+
+
+def whisper_encoder(vocab=VOCAB):
+    """The encoder (and the decoder's initialization), one layer: (encoder_input_ids: the
+    features [b, n_mels, frames], decoder_input_ids [b, length]) -> (logits [b, length,
+    vocab], encoder_hidden_states, present_key_self_0, present_value_self_0,
+    present_key_cross_0, present_value_cross_0): hidden states the features' projection,
+    the cross presents its heads, the self presents the start tokens', the logits of the
+    start tokens' running sums and the summed hidden states."""
+    rng = np.random.default_rng(3)
+    p, d, w = (rng.standard_normal(s).astype(np.float32) for s in
+               ((MELS, T5_HIDDEN), (vocab, T5_HIDDEN), (T5_HIDDEN, vocab)))
+    n, f32 = helper.make_node, TP.FLOAT
+    kv = lambda name, s: _t5_value(name, f32, ["b", T5_HEADS, s, T5_SIZE])  # noqa: E731
+    inputs = [_t5_value("encoder_input_ids", f32, ["b", MELS, "f"]),
+              _t5_value("decoder_input_ids", TP.INT32, ["b", "l"])]
+    outputs = [_t5_value("logits", f32, ["b", "l", vocab]),
+               _t5_value("encoder_hidden_states", f32, ["b", "f", T5_HIDDEN]),
+               kv("present_key_self_0", "l"), kv("present_value_self_0", "l"),
+               kv("present_key_cross_0", "f"), kv("present_value_cross_0", "f")]
+    nodes = [
+        n("Transpose", ["encoder_input_ids"], ["ft"], perm=[0, 2, 1]),
+        n("MatMul", ["ft", "P"], ["encoder_hidden_states"]),
+        n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
+        n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
+        n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
+        n("Gather", ["D", "decoder_input_ids"], ["dem"]),
+        n("Reshape", ["dem", "split"], ["d4"]),
+        n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
+        n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
+        n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1),
+        n("CumSum", ["dem", "one"], ["dcum"]), n("Mul", ["ctx", "c"], ["ctx2"]),
+        n("Add", ["dcum", "ctx2"], ["z"]), n("Tanh", ["z"], ["tz"]),
+        n("MatMul", ["tz", "W"], ["logits"])]
+    inits = _t5_consts(("P", p), ("D", d), ("W", w), ("one", [1]),
+                       ("split", [0, 0, T5_HEADS, T5_SIZE]), ("c", np.float32(0.3)))
+    return helper.make_graph(nodes, "encoder", inputs, outputs, inits)
+
+
+def whisper_decoder(width=1, hidden=False):
+    """The decoder: T5's without encoder_attention_mask, by default without
+    encoder_hidden_states either (onnxruntime gives that input no values)."""
+    return t5_decoder(hidden=hidden, width=width, mask=False)
+
+
+ENCODER, DECODER, WHOLE = whisper_encoder(), whisper_decoder(), whisper_decoder(width="w")
+
+
+def attrs(eos=6, pad=5, **more):
+    return {"encoder": body_of(ENCODER), "decoder": body_of(DECODER), "eos_token_id": eos,
+            "pad_token_id": pad, "decoder_start_token_id": 0, "model_type": 2, **more}
+
+
+def i32(v):
+    return np.array(v, np.int32)
+
+
+FEATS, F = ("f32", "[b, m, f]"), ("f32", "[]")
+VALUES = [i32([9]), i32(1), i32(3), i32(2), F]  # max_length, min_length, beams, returns, lp
+
+
+def spec(inputs, n_outputs=3, **more):
+    return {"inputs": inputs, "attrs": {k: v for k, v in attrs(**more).items() if v is not None},
+            "n_outputs": n_outputs}
+
+
+CASES = {
+    "constant values: the sizes": (
+        spec([FEATS] + VALUES), {"y0": "[b, 2, 9]", "y1": "[b, 2]", "y2": "[8, b, 3, 7]",
+                                 "dtypes": {"y0": "i32", "y1": "f32", "y2": "f32"}}),
+    "decoder_input_ids: the start's length": (
+        spec([FEATS] + VALUES + [None] * 4 + [("i32", "[b, l]")]),
+        {"y0": "[b, 2, 9]", "y2": "[9 - l, b, 3, 7]", "x10": "[b, l]"}),
+    "values graph inputs: fresh sizes": (
+        spec([FEATS, ("i32", "[1]"), ("i32", "[]"), ("i32", "[]"), ("i32", "[1]"), F]),
+        {"y0": "[b, _1, _2]", "y1": "[b, _1]", "y2": "[_3, b, _4, 7]"}),
+    "the masks": (spec([FEATS] + VALUES + [F, ("i32", "[v]"), ("i32", "[p, q]"),
+                                           ("i32", "[a, c, d]")]),
+                  {"x7": "[7]", "x8": "[b, 7]", "x9": "[a, c, d]"}),
+    "the vocab_size attribute": (spec([FEATS] + VALUES, vocab_size=5),
+                                 {"y2": "[8, b, 3, 5]"}),
+    "float16 scores": (spec([FEATS] + VALUES[:4] + [("f16", "[1]")]),
+                       {"dtypes": {"y1": "f16", "y2": "f16"}}),
+    "five outputs: the last two left open": (spec([FEATS] + VALUES, 5), {"y0": "[b, 2, 9]"}),
+    "six outputs": (spec([FEATS] + VALUES, 6), "error"),
+    "int32 features": (spec([("i32", "[b, m, f]")] + VALUES), "error"),
+    "features of rank 2": (spec([("f32", "[b, m]")] + VALUES), "error"),
+    "an attention_mask of rank 2": (spec([FEATS] + VALUES + [None] * 3 + [("i32", "[b, m]")]),
+                                    "error"),
+    "max_length not above decoder_input_ids' width": (
+        spec([FEATS] + VALUES + [None] * 4 + [("i32", "[b, 9]")]), "error"),
+    "max_length 1": (spec([FEATS, i32(1)] + VALUES[1:]), "error"),
+    "max_length above 4096": (spec([FEATS, i32(4097)] + VALUES[1:]), "error"),
+    "more returns than beams": (spec([FEATS] + VALUES[:2] + [i32(2), i32(3), F]), "error"),
+    "no min_length": (spec([FEATS, VALUES[0], None] + VALUES[2:]), "error"),
+    "no start": (spec([FEATS] + VALUES, decoder_start_token_id=-1), "error"),
+    "model_type 1": (spec([FEATS] + VALUES, model_type=1), "error"),
+    "no encoder": (spec([FEATS] + VALUES, encoder=None), "error"),
+    "a vocab_mask of another width": (spec([FEATS] + VALUES + [None, ("i32", "[6]")]),
+                                      "error"),
+}
+
+test_case = case_test("WhisperBeamSearch", CASES, domain=MS)
+VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
+
+
+def check(arrays, more, n_outputs):
+    """onnxruntime (the subgraphs GraphProtos) against our kernel (the same) and our rules
+    (the importer's graph objects): values, shapes, dtypes, rejections; with every size a
+    symbol, each inferred dim without a fresh name evaluates to the size. Returns
+    onnxruntime's outputs (None where it rejected the inputs)."""
+    proto = {**attrs(**more), "encoder": ENCODER, "decoder": more.get("decoder", DECODER)}
+    ours = {k: body_of(v) if k in ("encoder", "decoder") else v for k, v in proto.items()}
+    shapes = [None if a is None else a if k in VALUED else (dtype_of_array(a), list(a.shape))
+              for k, a in enumerate(arrays)]
+    sol = infer_contrib("WhisperBeamSearch", shapes, ours, n_outputs)
+    try:
+        want = ort_contrib("WhisperBeamSearch", arrays, proto, n_outputs)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
+        return None
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    kernel = load_kernel("WhisperBeamSearch")(proto, n_outputs=n_outputs, domain=MS)
+    try:
+        got = kernel(*arrays)
+    except KernelError as e:  # scores where the search stops early: onnxruntime leaves
+        assert n_outputs == 3 and "stops before max_length" in str(e), str(e)  # them unset
+        got = load_kernel("WhisperBeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
+    for k, w in enumerate(want):
+        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
+            (k, sol.shape(f"y{k}"), w.shape)
+        assert sol.dtype(f"y{k}") == dtype_of_array(w)
+    _check_symbolic("WhisperBeamSearch", arrays, ours, n_outputs, MS, VALUED, want)
+    return want
+
+
+def feats(b, frames, seed=0):
+    return np.random.default_rng(seed).standard_normal((b, MELS, frames)).astype(np.float32)
+
+
+ORT_CASES = {
+    "3 beams, 2 returned, every output": (
+        [feats(2, 4), i32(6), i32(1), i32(3), i32(2), np.float32(1.0)], {}),
+    "decoder_input_ids, a temperature": (
+        [feats(2, 3), i32(7), i32(0), i32(3), i32(3), np.float32(0.5)] + [None] * 4 +
+        [i32([[0, 1], [0, 2]])] + [None] * 3 + [np.float32(0.7)], {"early_stopping": 1}),
+    "min_length, the masks, no_repeat_ngram": (
+        [feats(2, 2), i32(8), i32(4), i32(4), i32(2), np.float32(-0.5), np.float32(1.3),
+         i32([1, 1, 1, 1, 0, 1, 1]), i32([[1, 0, 1, 1, 1, 1, 1], [1, 1, 1, 0, 1, 1, 1]])],
+        {"no_repeat_ngram_size": 2}),
+    "no frames, one beam": ([feats(3, 0), i32(5), i32(0), i32(1), i32(1), np.float32(1.0)],
+                            {}),
+    "a decoder reading the whole sequences": (
+        [feats(2, 4), i32(6), i32(1), i32(3), i32(2), np.float32(1.0)] + [None] * 4 +
+        [i32([[4, 1], [4, 2]])], {"decoder": WHOLE}),
+}
+
+
+@pytest.mark.parametrize("name", ORT_CASES)
+def test_kernel_and_shapes_match_onnxruntime(name):
+    arrays, more = ORT_CASES[name]
+    assert check(arrays, more, 3) is not None
+
+
+def test_what_the_kernel_refuses():
+    """onnxruntime hands encoder_hidden_states no values, crashes on an empty batch, runs
+    the decoder on unset inputs where max_length is the start's length + 1."""
+    with pytest.raises(KernelError, match="encoder_hidden_states"):
+        load_kernel("WhisperBeamSearch")(
+            {**attrs(), "decoder": body_of(whisper_decoder(hidden=True))},
+            domain=MS)
+    kernel = load_kernel("WhisperBeamSearch")(attrs(), n_outputs=3, domain=MS)
+    for arrays in ([feats(0, 2), i32(4)], [feats(1, 2), i32(2)]):
+        with pytest.raises(KernelError, match="not supported"):
+            kernel(*arrays, i32(0), i32(2), i32(1), np.float32(1.0))
+
+
+def test_a_whole_model_imports_solves_and_runs(tmp_path):
+    import onnx
+    import onnxruntime as ort
+
+    import shape_logic
+    from onnx import numpy_helper
+
+    names = ["input_features", "max_length", "min_length", "num_beams",
+             "num_return_sequences", "length_penalty"]
+    node = helper.make_node("WhisperBeamSearch", names,
+                            ["sequences", "sequences_scores", "scores"], domain=MS,
+                            encoder=ENCODER, decoder=DECODER, eos_token_id=6, pad_token_id=5,
+                            decoder_start_token_id=0, model_type=2)
+    inits = [numpy_helper.from_array(i32([v]), n) for n, v in zip(names[1:5], [7, 1, 3, 2])]
+    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
+    graph = helper.make_graph(
+        [node], "g", [helper.make_tensor_value_info("input_features", TP.FLOAT,
+                                                    ["batch", MELS, "frames"])],
+        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18),
+                                                    helper.make_opsetid(MS, 1)])
+    onnx.save(model, tmp_path / "whisper.onnx")
+    sol = shape_logic.solve(str(tmp_path / "whisper.onnx"))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert [sol.shape(n) for n in node.output] == ["[batch, 2, 7]", "[batch, 2]",
+                                                   "[6, batch, 3, 7]"]
+    x = feats(2, 5)
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
+                                ).run(None, {"input_features": x})
+    out = shape_logic.run(str(tmp_path / "whisper.onnx"), {"input_features": x})
+    for k, name in enumerate(node.output):
+        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
+        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), b=st.sampled_from([1, 1, 2, 3]),
+       frames=st.integers(0, 4), start=st.integers(0, 3), beams=st.integers(1, 4),
+       extra=st.integers(-1, 1), grow=st.sampled_from([0, 2, 3, 5, 6]),
+       lp=st.sampled_from([1.0, 0.5, -0.7]), early=st.booleans(),
+       n_outputs=st.integers(1, 3), options=st.integers(0, 63), whole=st.booleans())
+def test_matches_onnxruntime(seed, b, frames, start, beams, extra, grow, lp, early,
+                             n_outputs, options, whole):
+    """start: decoder_input_ids' width (0: none, decoder_start_token_id); grow: max_length
+    minus the start's length (0: rejected; 1 not drawn: onnxruntime runs the decoder on
+    unset inputs); extra: num_return_sequences above num_beams where positive (rejected);
+    options, bit by bit: a repetition penalty, a vocab_mask, a prefix_vocab_mask, a
+    logits_processor of 0, no_repeat_ngram_size, a temperature; whole: the decoder reads
+    the whole sequences."""
+    rng = np.random.default_rng(seed)
+    returns = max(1, min(beams + extra, int(rng.integers(1, beams + 1)) + max(extra, 0)))
+    arrays = [feats(b, frames, seed), i32(max(start, 1) + grow), i32(int(rng.integers(0, 5))),
+              i32(beams), i32(returns), np.float32(lp),
+              np.float32(rng.choice([0.8, 1.3])) if options & 1 else None,
+              (rng.random(VOCAB) < 0.8).astype(np.int32) if options & 2 else None,
+              (rng.random((b, VOCAB)) < 0.7).astype(np.int32) if options & 4 else None, None,
+              rng.integers(0, VOCAB, (b, start)).astype(np.int32) if start else None,
+              i32(0) if options & 8 else None, None, None,
+              np.float32(rng.choice([0.5, 2.0])) if options & 32 else None]
+    while arrays[-1] is None:
+        arrays.pop()
+    more = {"eos": int(rng.integers(0, VOCAB)), "pad": int(rng.integers(0, VOCAB)),
+            "early_stopping": int(early), "no_repeat_ngram_size": 2 if options & 16 else 0,
+            "decoder_start_token_id": int(rng.integers(0, VOCAB)),
+            "decoder": WHOLE if whole else DECODER}
+    got = check(arrays, more, n_outputs)
+    assert (got is None) == (grow <= 0 or returns > beams)
