@@ -39,6 +39,22 @@ def declared_past(body, name):
     return (heads, size) if isinstance(heads, int) and isinstance(size, int) else None
 
 
+def setup_gpt2(kernel, decoder, init_decoder) -> None:
+    """A GPT-2 style decoder (model_type 0) onto `kernel`: its body as `decoder` (and
+    `first`: init_decoder's, for the prompt, where given), the empty pasts of the first step
+    (`pasts`: each layer's declared heads and head size), and the outer names it reads.
+    GreedySearch, BeamSearch and Sampling share it."""
+    body = body_of(decoder)
+    kernel.decoder = Body(kernel, body)
+    kernel.first = (kernel.decoder if init_decoder is None
+                    else Body(kernel, body_of(init_decoder)))
+    kernel.pasts = [declared_past(body, n) for n in kernel.decoder.params[3:]]
+    if len(kernel.pasts) < 1 or None in kernel.pasts:
+        raise kernel.fail("the decoder must declare each past input [2, batch, heads, "
+                          "past, head size] with its heads and head size")
+    kernel.outer_names, kernel.outer_values = kernel.decoder.outer, {}
+
+
 class GreedySearch(Kernel):
     domains = ("com.microsoft",)
     attrs = {"decoder": REQUIRED, "eos_token_id": REQUIRED, "pad_token_id": REQUIRED,
@@ -52,15 +68,7 @@ class GreedySearch(Kernel):
             raise self.fail("only GPT-2 style decoders (model_type 0) are run")
         if no_repeat_ngram_size:
             raise self.fail("no_repeat_ngram_size is not supported")
-        body = body_of(decoder)
-        self.decoder = Body(self, body)
-        self.first = self.decoder if init_decoder is None else Body(self, body_of(init_decoder))
-        # the empty pasts of the first step: each layer's declared heads and head size
-        self.pasts = [declared_past(body, n) for n in self.decoder.params[3:]]
-        if len(self.pasts) < 1 or None in self.pasts:
-            raise self.fail("the decoder must declare each past input [2, batch, heads, "
-                            "past, head size] with its heads and head size")
-        self.outer_names, self.outer_values = self.decoder.outer, {}
+        setup_gpt2(self, decoder, init_decoder)
 
     def run(self, ids, max_length, min_length=None, penalty=None, vocab_mask=None,
             prefix_mask=None, attention_mask=None, *, eos_token_id, pad_token_id,

@@ -27,8 +27,7 @@ is absent (onnxruntime writes it in debug builds only)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
-from .bodies import Body
-from .GreedySearch import body_of, declared_past
+from .GreedySearch import setup_gpt2
 
 LOWEST = np.finfo(np.float32).min
 MINSTD = 2 ** 31 - 1
@@ -74,14 +73,7 @@ class Sampling(Kernel):
     def setup(self, decoder, init_decoder, encoder, model_type, **_):
         if model_type != 0 or encoder is not None:
             raise self.fail("only GPT-2 style decoders (model_type 0) are run")
-        body = body_of(decoder)
-        self.decoder = Body(self, body)
-        self.first = self.decoder if init_decoder is None else Body(self, body_of(init_decoder))
-        self.pasts = [declared_past(body, n) for n in self.decoder.params[3:]]
-        if len(self.pasts) < 1 or None in self.pasts:
-            raise self.fail("the decoder must declare each past input [2, batch, heads, "
-                            "past, head size] with its heads and head size")
-        self.outer_names, self.outer_values = self.decoder.outer, {}
+        setup_gpt2(self, decoder, init_decoder)
 
     def run(self, ids, max_length, min_length=None, penalty=None, vocab_mask=None,
             prefix_mask=None, attention_mask=None, presence_mask=None, seed=None, *,
