@@ -106,7 +106,7 @@ class GreedySearch(Kernel):
             if done.all():
                 break
             pasts, run = list(outs[1:1 + layers]), self.decoder
-            feed = token[:, None]
+            feed = seq[:, length:length + 1]  # (pad for a finished row, as onnxruntime feeds)
             pos = (mask.sum(1, keepdims=True) if length == s else pos + 1).astype(np.int32)
             mask = np.concatenate([mask, np.ones((b, 1), np.int32)], 1)
         return seq

@@ -261,6 +261,18 @@ ORT_CASES = {
 }
 
 
+
+def test_a_finished_row_feeds_its_pad_to_the_decoder_as_onnxruntime_does():
+    """onnxruntime feeds pad_token_id, not the token drawn, for a row that has finished: a
+    pad outside the decoder's vocabulary then fails its Gather in both runs."""
+    from shape_logic.match_cast import ExecutionError
+
+    arrays, ours = [i32([[3, 3], [2, 4], [1, 1]]), i32([7])], attrs(eos=0, pad=50)
+    with pytest.raises(Exception, match="out of"):
+        ort_contrib("GreedySearch", arrays, {**ours, "decoder": DECODER})
+    with pytest.raises(ExecutionError, match="out of range"):
+        load_kernel("GreedySearch")({**ours, "decoder": DECODER}, domain="com.microsoft")(*arrays)
+
 @pytest.mark.parametrize("name", ORT_CASES)
 def test_kernel_and_shapes_match_onnxruntime(name):
     # (onnxruntime's node takes the GraphProto; ours the importer's graph object)
