@@ -19,7 +19,7 @@ import dataclasses
 
 import numpy as np
 
-from .exec_rewrite import readers_and_producers
+from .exec_rewrite import plain, readers_and_producers
 from .kernels.BatchNormalization import affine
 
 
@@ -29,7 +29,7 @@ def scale_into_conv(steps, constants: dict, outputs: set) -> list:
     readers, producer = readers_and_producers(steps)  # (bodies' outer reads count)
     for i, conv in enumerate(steps):
         node = conv.node
-        if node.op != "Conv" or len(node.inputs) < 2 or node.inputs[1] not in constants:
+        if not plain(node, "Conv") or len(node.inputs) < 2 or node.inputs[1] not in constants:
             continue
         t = node.inputs[0]
         bn = producer.get(t)

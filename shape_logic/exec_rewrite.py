@@ -28,6 +28,12 @@ NOT_FOLDED = {"Dropout", "RandomNormal", "RandomUniform", "RandomNormalLike",
               "RandomUniformLike", "Multinomial", "Bernoulli"}
 
 
+def plain(node, op: str) -> bool:
+    """Whether `node` is ONNX's operator `op`: the rewrites read its layout and attributes as
+    ONNX's (a com.microsoft.nchwc Conv of the same name holds blocked tensors and filters)."""
+    return node.op == op and node.domain in ("", "ai.onnx")
+
+
 def uses(step) -> list:
     """The tensors a step reads: its node's inputs and, for a kernel running a body, the
     tensors of the graph around the body that it uses (kernels/bodies.py)."""
@@ -85,7 +91,7 @@ def fuse_conv_batchnorm(steps, constants: dict, outputs: set) -> list:
             continue
         x = node.inputs[0]
         conv = producer.get(x)
-        if conv is None or conv.node.op != "Conv" or x in outputs or len(readers[x]) != 1:
+        if conv is None or not plain(conv.node, "Conv") or x in outputs or len(readers[x]) != 1:
             continue
         params = node.inputs[1:] + conv.node.inputs[1:]
         if not all(t in constants for t in params if t):
@@ -130,7 +136,7 @@ def fuse_conv_relu(steps, outputs: set) -> list:
         x = node.inputs[0]
         conv = producer.get(x)
         if conv is None or getattr(conv.kernel, "relu", True) or x in outputs \
-                or len(readers[x]) != 1 or not (conv.node.op == "Conv" or (
+                or len(readers[x]) != 1 or not (plain(conv.node, "Conv") or (
                     conv.node.op == "BatchNormalization" and _inference(conv)
                     and len(conv.node.outputs) == 1)):
             continue
@@ -151,7 +157,7 @@ def pool_after_relu(steps, outputs: set) -> list:
     readers, producer = readers_and_producers(steps)
     for pool in steps:
         node = pool.node
-        if node.op != "MaxPool" or len(node.outputs) != 1 or not node.outputs[0] \
+        if not plain(node, "MaxPool") or len(node.outputs) != 1 or not node.outputs[0] \
                 or not _windows_hold_input(pool.kernel.kw):
             continue
         t = node.inputs[0]
@@ -196,7 +202,7 @@ def fuse_conv_add(steps, outputs: set, dims_of) -> list:
             continue
         for t, other in (node.inputs, node.inputs[::-1]):
             conv = producer.get(t)
-            if conv is None or conv.node.op != "Conv" or t == other or t in outputs \
+            if conv is None or not plain(conv.node, "Conv") or t == other or t in outputs \
                     or len(readers[t]) != 1 or getattr(conv.kernel, "relu", True) \
                     or getattr(conv.kernel, "n_inputs", None) != (2, 3):
                 continue
@@ -223,12 +229,12 @@ def push_conv_bias(steps, constants: dict, outputs: set) -> list:
     readers, producer = readers_and_producers(steps)
     for i, a in enumerate(steps):
         node = a.node
-        if node.op != "Conv" or len(node.inputs) < 3 or not node.inputs[2] \
+        if not plain(node, "Conv") or len(node.inputs) < 3 or not node.inputs[2] \
                 or node.inputs[2] not in constants or getattr(a.kernel, "relu", True):
             continue
         t = node.outputs[0]
         users = readers.get(t, [])
-        if t in outputs or len(users) != 1 or users[0].node.op != "Conv":
+        if t in outputs or len(users) != 1 or not plain(users[0].node, "Conv"):
             continue
         b_step = users[0]
         kw = b_step.kernel.kw

@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from .exec_rewrite import plain
+
 LIMIT = 1 << 22  # elements: larger outputs are not analysed (the index array is int64)
 
 
@@ -33,7 +35,7 @@ def fuse_conv_shuffle(steps, constants: dict, outputs: set, dims_of) -> list:
                 readers.setdefault(t, []).append(step)
     drop = set()
     for i, conv in enumerate(steps):
-        if conv.node.op != "Conv" or getattr(conv.kernel, "order", 0) is not None:
+        if not plain(conv.node, "Conv") or getattr(conv.kernel, "order", 0) is not None:
             continue
         chain = _chain(conv, readers, constants, outputs)
         if chain is None:

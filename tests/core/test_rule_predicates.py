@@ -18,6 +18,7 @@ FAMILIES = {
     ("cast_kept", 4), ("cast_widens", 2),  # Cast, CastLike: the same dtype facts
     ("class_loss", 4),  # SoftmaxCrossEntropyLoss uses NegativeLogLikelihoodLoss
     ("conv", 4), ("conv_bias", 2),  # ConvInteger, DeformConv, FusedConv, QLinearConv use Conv
+    ("conv_fused", 1),  # FusedConv's activation: Conv.lp's checks
     ("convt", 4), ("convt_bias", 2), ("convt_pads", 4), ("convt_out", 4),  # ConvTranspose-
     # WithDynamicPads uses ConvTranspose
     ("cumulative", 4),  # CumProd uses CumSum
