@@ -9,6 +9,7 @@ import tempfile
 from functools import cache
 
 import numpy as np
+import pytest
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
@@ -67,7 +68,9 @@ def learned_block() -> int:
     """MLAS's NCHWc block, from onnxruntime: a 3 -> 8 channel Conv's filter, padded."""
     m = optimize(plain_model([helper.make_node("Conv", ["x", "w"], ["y"])],
                              {"w": weight(8, 3, 1, 1)}))
-    conv = next(n for n in m.graph.node if n.domain == NCHWC and n.op_type == "Conv")
+    conv = next((n for n in m.graph.node if n.domain == NCHWC and n.op_type == "Conv"), None)
+    if conv is None:  # (MLAS has no NCHWc kernels on this CPU: onnxruntime makes none)
+        pytest.skip("onnxruntime's NCHWc transformer makes no NCHWc nodes on this machine")
     w = next(i for i in m.graph.initializer if i.name == conv.input[1])
     return int(w.dims[0])
 
