@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .errors import InputError
 from .graph import NUMPY_DTYPES, dtype_of_array
 from .onnx_import import DTYPE_TO_ONNX
 from .solver import solve
@@ -241,8 +242,17 @@ def check_case(op: str, spec: dict, expected, rules=()):
     """A data-driven case: spec has "inputs" and optionally "attrs", "n_outputs", "opset",
     "outputs" (annotations on y0...), "domain" (a contrib op's: "com.microsoft"); expected
     maps tensors to shapes (and optionally "bindings" to a dict), or is "error" for a graph
-    the rules must reject. `rules`: extra rule directories, as `--rules DIR` (a custom
-    operator's)."""
+    the rules must reject, "input error" for one refused before solving (an attribute its
+    operator does not have: attributes.py). `rules`: extra rule directories, as `--rules
+    DIR` (a custom operator's)."""
+    if expected == "input error":
+        try:
+            infer(op, spec["inputs"], spec.get("attrs"), spec.get("n_outputs", 1),
+                  spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules,
+                  domain=spec.get("domain", ""))
+        except InputError as e:
+            return e
+        raise AssertionError(f"{op}: expected an input error")
     sol = infer(op, spec["inputs"], spec.get("attrs"), spec.get("n_outputs", 1),
                 spec.get("opset", 18), outputs=spec.get("outputs"), rules=rules,
                 domain=spec.get("domain", ""))

@@ -70,7 +70,7 @@ CASES = {
                                          "attrs": H5}, "error"),
     "no V, M given": (spec("x", "w", attn=ATTN[:2] + [None, ATTN[3]]), "error"),
     "no hidden_size": (spec("[s, b, i]", "w", attrs={}), "error"),
-    "a layout": (spec("[s, b, i]", "w", attrs={"hidden_size": 5, "layout": 0}), "error"),
+    "a layout": (spec("[s, b, i]", "w", attrs={"hidden_size": 5, "layout": 0}), "input error"),
     "W too narrow": (spec("[s, b, 4]", "[1, 20, 10]"), "error"),
     "W narrower than the memory": (spec("[s, b, i]", "[1, 20, 6]"), "error"),
     "the memory's batch": (spec("[s, 2, i]", "w", attn=ATTN[:3] + ["[3, t, 7]"]), "error"),

@@ -60,9 +60,9 @@ CASES = {
     "int32 pads": (case(["[n, c, h]", "[c, m, 3]", ("i32", "[2]")]), "error"),
     "the pads take the whole output": (case(["[n, c, 3]", "[c, m, 3]", pads(3, 2)]), "error"),
     "a pads attribute": (case(["[n, c, h]", "[c, m, 3]", pads(0, 0)], {"pads": [0, 0]}),
-                         "error"),
+                         "input error"),
     "an output_shape attribute": (case(["[n, c, h]", "[c, m, 3]", pads(0, 0)],
-                                       {"output_shape": [9]}), "error"),
+                                       {"output_shape": [9]}), "input error"),
     "output_padding not below the stride": (
         case(["[n, c, h]", "[c, m, 3]", pads(0, 0)], {"strides": [2], "output_padding": [2],
                                                       "dilations": [3]}), "error"),

@@ -44,7 +44,7 @@ CASES = {
              + ["[1]", ("u8", "[1]"), "[1]", ("i8", "[1]")], {"hidden_size": 16}), "error"),
     "layout is LSTM's only": (case([("f32", "[s, b, 8]"), ("i8", "W"), ("i8", "R")] +
                                    [None] * 5 + scales("[1]"),
-                                   {"hidden_size": 16, "layout": 1}), "error"),
+                                   {"hidden_size": 16, "layout": 1}), "input error"),
 }
 
 

@@ -173,9 +173,9 @@ MS_CASES = {
     "int16 indices": ({"inputs": ["[a, b]", ("i16", "[n, 1]")]}, "error"),
     "bfloat16 data": ({"inputs": [("bf16", "[a, b]"), ("i64", "[n, 1]")]}, "error"),
     "batch_dims": ({"inputs": ["[b, s, d]", ("i64", "[b, k, 1]")], "attrs": {"batch_dims": 1}},
-                   "error"),
+                   "input error"),
     "batch_dims 0": ({"inputs": ["[b, s]", ("i64", "[k, 1]")], "attrs": {"batch_dims": 0}},
-                     "error"),
+                     "input error"),
 }
 
 

@@ -179,7 +179,7 @@ MS_CASES = {
     "value of another type": ({"inputs": ["[b, s]", i64(1, 2, 3, 4), ("f64", "[]")]}, "error"),
     "an axes input": ({"inputs": ["[b, s]", i64(1, 2), None, i64(1)]}, "error"),
     "no pads (the attribute is not its)": ({"inputs": ["[b, s]"], "attrs": {"pads": [1, 2, 3, 4]},
-                                            "opset": 9}, "error"),
+                                            "opset": 9}, "input error"),
 }
 
 
