@@ -3,15 +3,12 @@ count_include_pad = 1, and then only the explicit pads, not the ceil_mode overha
 import numpy as np
 
 from .pooling import Pool, plane_means, separable, window_counts
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcAveragePool
 
 
 class AveragePool(Pool):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        return nchwc_kernel("AveragePool", attrs, opset, n_outputs, domain) or super().__new__(cls)
+    variants = {NCHWC: NchwcAveragePool}  # (nchwc_ops.py)
 
     attrs = {**Pool.attrs, "count_include_pad": 0}
 

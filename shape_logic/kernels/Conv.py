@@ -33,7 +33,7 @@ from .taps import tap_plan
 from .winograd import WinogradPlan, winograd_plan
 from .winograd import run as run_winograd
 from .winograd import weights as winograd_weights
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcConv
 
 # an element of the taps copied costs about what this many multiply-adds cost in BLAS
 # (the work estimate that decides how many parts a call is cut into)
@@ -49,10 +49,7 @@ PLANE_BYTES = 512 << 10
 
 class Conv(Kernel):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        return nchwc_kernel("Conv", attrs, opset, n_outputs, domain) or super().__new__(cls)
+    variants = {NCHWC: NchwcConv}  # (nchwc_ops.py)
 
     attrs = {"auto_pad": "NOTSET", "dilations": None, "group": 1, "kernel_shape": None,
              "pads": None, "strides": None}

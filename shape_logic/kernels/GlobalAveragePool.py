@@ -2,16 +2,12 @@
 matrix-vector product for float32/float64: pooling.plane_means)."""
 from .base import Kernel
 from .pooling import plane_means
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcGlobalAveragePool
 
 
 class GlobalAveragePool(Kernel):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        kernel = nchwc_kernel("GlobalAveragePool", attrs, opset, n_outputs, domain)
-        return kernel or super().__new__(cls)
+    variants = {NCHWC: NchwcGlobalAveragePool}  # (nchwc_ops.py)
 
     def setup(self, **attrs):
         self._weights = {}  # (plane size, dtype) -> the vector of 1 / size

@@ -2,16 +2,12 @@
 import numpy as np
 
 from .base import Kernel
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcGlobalMaxPool
 
 
 class GlobalMaxPool(Kernel):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        kernel = nchwc_kernel("GlobalMaxPool", attrs, opset, n_outputs, domain)
-        return kernel or super().__new__(cls)
+    variants = {NCHWC: NchwcGlobalMaxPool}  # (nchwc_ops.py)
 
     def run(self, x):
         if x.ndim < 2:

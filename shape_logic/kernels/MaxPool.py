@@ -6,15 +6,12 @@ import numpy as np
 from .pool_3x3s2 import fits, pool_3x3s2
 from .pooling import Pool, max_pool
 from .Relu import zeros
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcMaxPool
 
 
 class MaxPool(Pool):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        return nchwc_kernel("MaxPool", attrs, opset, n_outputs, domain) or super().__new__(cls)
+    variants = {NCHWC: NchwcMaxPool}  # (nchwc_ops.py)
 
     attrs = {**Pool.attrs, "storage_order": 0}
     # the executor moved a Relu of the input past the pool (exec_rewrite.pool_after_relu)

@@ -5,15 +5,12 @@ import numpy as np
 
 from .base import Kernel
 from .Resize import Resize
-from .nchwc_ops import NCHWC, nchwc_kernel
+from .nchwc_ops import NCHWC, NchwcUpsample
 
 
 class Upsample(Kernel):
     domains = ("", NCHWC)
-
-    def __new__(cls, attrs=None, opset=18, n_outputs=1, domain=""):
-        # a com.microsoft.nchwc node: its own kernel (nchwc_ops.py), not this class's
-        return nchwc_kernel("Upsample", attrs, opset, n_outputs, domain) or super().__new__(cls)
+    variants = {NCHWC: NchwcUpsample}  # (nchwc_ops.py)
 
     attrs = {"mode": "nearest", "scales": None}
     n_inputs = (1, 2)

@@ -58,6 +58,16 @@ class Kernel:
     # the operator domains a node may name to run this kernel ("" is ONNX's; contrib
     # kernels say "com.microsoft", and both where the two domains share the name)
     domains: tuple[str, ...] = ("",)
+    # domain -> the kernel class that runs a node of this operator in that domain, where it
+    # is another (ONNX's Conv hands com.microsoft.nchwc's to kernels/nchwc_ops.py)
+    variants: dict[str, type] = {}
+
+    def __new__(cls, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1,
+                domain: str = ""):
+        variant = cls.variants.get(domain)
+        if variant is not None and variant is not cls:
+            return variant(attrs, opset=opset, n_outputs=n_outputs, domain=domain)
+        return super().__new__(cls)
 
     def __init__(self, attrs: dict | None = None, opset: int = 18, n_outputs: int = 1,
                  domain: str = ""):

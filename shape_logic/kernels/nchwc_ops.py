@@ -2,7 +2,7 @@
 reads its NCHWc input as plain NCHW, computes as the ONNX operator's kernel here does, and
 gives its result back in NCHWc. The ONNX kernels Conv, MaxPool, AveragePool,
 GlobalMaxPool, GlobalAveragePool and Upsample hand a node of this domain to these
-(nchwc_kernel)."""
+(their `variants`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,13 +10,6 @@ import numpy as np
 from .base import REQUIRED, Kernel
 from .fused_activation import conv_activation
 from .nchwc import NCHWC, block, block_size, check_blocked, filters_bibo, filters_bo, unblock
-
-
-def nchwc_kernel(op, attrs, opset, n_outputs, domain):
-    """The NCHWc kernel for a node of `op` in `domain`, or None (an ONNX node)."""
-    if domain != NCHWC:
-        return None
-    return KERNELS[op](attrs, opset=opset, n_outputs=n_outputs, domain=domain)
 
 
 class NchwcConv(Kernel):
@@ -209,8 +202,3 @@ class NchwcUpsample(Kernel):
             frac = frac.reshape(shape)
             y = np.take(y, lo, axis=axis) * (1 - frac) + np.take(y, hi, axis=axis) * frac
         return y.astype(p.dtype)
-
-
-KERNELS = {"Conv": NchwcConv, "MaxPool": NchwcMaxPool, "AveragePool": NchwcAveragePool,
-           "GlobalMaxPool": NchwcGlobalMaxPool, "GlobalAveragePool": NchwcGlobalAveragePool,
-           "Upsample": NchwcUpsample}
