@@ -196,3 +196,47 @@ def gqa_lengths(mask: str = "mask", one: str = "one") -> list:
         helper.make_node("Squeeze", ["ms"], ["tot64"]),
         helper.make_node("Cast", ["tot64"], ["tot"], to=TensorProto.INT32),
     ]
+
+
+SEARCH_OUTPUTS = ["sequences", "sequences_scores", "scores"]
+
+
+def search_model(op, first, values: dict, **attrs):
+    """A model of one onnxruntime search node (BeamSearch, WhisperBeamSearch): its first
+    input the graph's input `first` (a ValueInfoProto), the next ones initializers of
+    `values` (name -> array, in order), its outputs sequences, sequences_scores, scores."""
+    node = helper.make_node(op, [first.name, *values], SEARCH_OUTPUTS, domain=MS, **attrs)
+    graph = helper.make_graph(
+        [node], "g", [first], [helper.make_empty_tensor_value_info(n) for n in SEARCH_OUTPUTS],
+        [numpy_helper.from_array(np.asarray(v), n) for n, v in values.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18),
+                                                   helper.make_opsetid(MS, 1)])
+
+
+def search_values(max_length, min_length, beams, returns, length_penalty=1.0) -> dict:
+    """A search node's constant inputs 1 to 5, by name (search_model's `values`)."""
+    i32 = lambda v: np.array([v], np.int32)  # noqa: E731
+    return {"max_length": i32(max_length), "min_length": i32(min_length),
+            "num_beams": i32(beams), "num_return_sequences": i32(returns),
+            "length_penalty": np.array([length_penalty], np.float32)}
+
+
+def check_whole_model(model, path, feeds: dict, shapes: list):
+    """The model saved at `path` solves to `shapes` (its outputs', in order) and runs on our
+    executor as on onnxruntime (values, shapes, dtypes)."""
+    import onnx
+    import onnxruntime as ort
+
+    import shape_logic
+
+    onnx.save(model, path)
+    sol = shape_logic.solve(str(path))
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    names = [o.name for o in model.graph.output]
+    assert [sol.shape(n) for n in names] == shapes
+    want = ort.InferenceSession(model.SerializeToString(),
+                                providers=["CPUExecutionProvider"]).run(None, feeds)
+    out = shape_logic.run(str(path), feeds)
+    for k, name in enumerate(names):
+        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
+        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)

@@ -12,7 +12,8 @@ from shape_logic.graph import dtype_of_array
 from shape_logic.kernels import load_kernel
 from shape_logic.kernels.base import KernelError
 from shape_logic.kernels.GreedySearch import body_of
-from tests.contrib_ops import MS, _check_symbolic, infer_contrib, ort_contrib
+from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
+                               ort_contrib, search_model, search_values)
 from tests.ops.cases import case_test
 from tests.ops.test_GreedySearch import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
 
@@ -117,43 +118,16 @@ CASES = {
 test_case = case_test("BeamSearch", CASES, domain=MS)
 
 
-def test_a_whole_model_with_its_decoder_subgraph_imports_and_solves(tmp_path):
-    import onnx
+IDS_INPUT = helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])
 
-    import shape_logic
 
-    node = helper.make_node("BeamSearch", ["input_ids", "max_length", "min_length",
-                                           "num_beams", "num_return_sequences",
-                                           "length_penalty"],
-                            ["sequences", "sequences_scores", "scores"],
-                            domain="com.microsoft", decoder=DECODER, eos_token_id=3,
-                            pad_token_id=5, model_type=0)
-    inits = [numpy_helper.from_array(i32(v), n) for n, v in
-             [("max_length", [12]), ("min_length", [1]), ("num_beams", [4]),
-              ("num_return_sequences", [2])]]
-    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
-    graph = helper.make_graph(
-        [node], "g", [helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])],
-        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
-                                                    helper.make_opsetid("com.microsoft", 1)])
-    onnx.save(model, tmp_path / "beam.onnx")
-    sol = shape_logic.solve(str(tmp_path / "beam.onnx"))
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    assert sol.shape("sequences") == "[batch, 2, 12]"
-    assert sol.shape("sequences_scores") == "[batch, 2]"
-    assert sol.shape("scores") == "[12 - seq, batch, 4, 7]"
-    # and it runs as onnxruntime runs it: the importer keeps the decoder's declared inputs
-    # (the past's heads and head size, for the first, empty cache)
-    import onnxruntime as ort
-
-    ids = i32([[1, 2, 4], [4, 2, 1]])
-    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
-                                ).run(None, {"input_ids": ids})
-    out = shape_logic.run(str(tmp_path / "beam.onnx"), {"input_ids": ids})
-    for k, name in enumerate(node.output):
-        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
-        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+def test_a_whole_model_with_its_decoder_subgraph_imports_solves_and_runs(tmp_path):
+    """Imported, the decoder keeps its declared inputs (the past's heads and head size, for
+    the first, empty cache): solved, and run by our executor as by onnxruntime."""
+    model = search_model("BeamSearch", IDS_INPUT, search_values(12, 1, 4, 2), decoder=DECODER,
+                         eos_token_id=3, pad_token_id=5, model_type=0)
+    check_whole_model(model, tmp_path / "beam.onnx", {"input_ids": i32([[1, 2, 4], [4, 2, 1]])},
+                      ["[batch, 2, 12]", "[batch, 2]", "[12 - seq, batch, 4, 7]"])
 
 
 VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
@@ -286,37 +260,12 @@ def test_t5_what_the_kernel_refuses():
 
 
 def test_a_whole_t5_model_imports_solves_and_runs(tmp_path):
-    import onnx
-    import onnxruntime as ort
-
-    import shape_logic
-
-    names = ["input_ids", "max_length", "min_length", "num_beams", "num_return_sequences",
-             "length_penalty"]
-    node = helper.make_node("BeamSearch", names, ["sequences", "sequences_scores", "scores"],
-                            domain="com.microsoft", encoder=ENCODER, decoder=T5_DECODER,
-                            eos_token_id=3, pad_token_id=5, decoder_start_token_id=0,
-                            model_type=1)
-    inits = [numpy_helper.from_array(i32(v), n) for n, v in zip(names[1:5], [[8], [1], [3],
-                                                                             [2]])]
-    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
-    graph = helper.make_graph(
-        [node], "g", [helper.make_tensor_value_info("input_ids", TP.INT32, ["batch", "seq"])],
-        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18),
-                                                    helper.make_opsetid("com.microsoft", 1)])
-    onnx.save(model, tmp_path / "t5.onnx")
-    sol = shape_logic.solve(str(tmp_path / "t5.onnx"))
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    assert [sol.shape(n) for n in node.output] == ["[batch, 2, 8]", "[batch, 2]",
-                                                   "[7, batch, 3, 7]"]
-    ids = i32([[1, 2, 4, 6], [5, 2, 1, 1]])
-    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
-                                ).run(None, {"input_ids": ids})
-    out = shape_logic.run(str(tmp_path / "t5.onnx"), {"input_ids": ids})
-    for k, name in enumerate(node.output):
-        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
-        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+    model = search_model("BeamSearch", IDS_INPUT, search_values(8, 1, 3, 2), encoder=ENCODER,
+                         decoder=T5_DECODER, eos_token_id=3, pad_token_id=5,
+                         decoder_start_token_id=0, model_type=1)
+    check_whole_model(model, tmp_path / "t5.onnx",
+                      {"input_ids": i32([[1, 2, 4, 6], [5, 2, 1, 1]])},
+                      ["[batch, 2, 8]", "[batch, 2]", "[7, batch, 3, 7]"])
 
 
 T5_DECODERS = [T5_DECODER, t5_decoder(hidden=False), t5_decoder(width="w")]

@@ -12,7 +12,8 @@ from shape_logic.graph import dtype_of_array
 from shape_logic.kernels import load_kernel
 from shape_logic.kernels.base import KernelError
 from shape_logic.kernels.GreedySearch import body_of
-from tests.contrib_ops import MS, _check_symbolic, infer_contrib, ort_contrib
+from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
+                               ort_contrib, search_model, search_values)
 from tests.ops.cases import case_test
 from tests.ops.test_GreedySearch import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
                                          _t5_value, t5_decoder)
@@ -199,38 +200,12 @@ def test_what_the_kernel_refuses():
 
 
 def test_a_whole_model_imports_solves_and_runs(tmp_path):
-    import onnx
-    import onnxruntime as ort
-
-    import shape_logic
-    from onnx import numpy_helper
-
-    names = ["input_features", "max_length", "min_length", "num_beams",
-             "num_return_sequences", "length_penalty"]
-    node = helper.make_node("WhisperBeamSearch", names,
-                            ["sequences", "sequences_scores", "scores"], domain=MS,
-                            encoder=ENCODER, decoder=DECODER, eos_token_id=6, pad_token_id=5,
-                            decoder_start_token_id=0, model_type=2)
-    inits = [numpy_helper.from_array(i32([v]), n) for n, v in zip(names[1:5], [7, 1, 3, 2])]
-    inits.append(numpy_helper.from_array(np.array([1.0], np.float32), "length_penalty"))
-    graph = helper.make_graph(
-        [node], "g", [helper.make_tensor_value_info("input_features", TP.FLOAT,
-                                                    ["batch", MELS, "frames"])],
-        [helper.make_empty_tensor_value_info(n) for n in node.output], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18),
-                                                    helper.make_opsetid(MS, 1)])
-    onnx.save(model, tmp_path / "whisper.onnx")
-    sol = shape_logic.solve(str(tmp_path / "whisper.onnx"))
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    assert [sol.shape(n) for n in node.output] == ["[batch, 2, 7]", "[batch, 2]",
-                                                   "[6, batch, 3, 7]"]
-    x = feats(2, 5)
-    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]
-                                ).run(None, {"input_features": x})
-    out = shape_logic.run(str(tmp_path / "whisper.onnx"), {"input_features": x})
-    for k, name in enumerate(node.output):
-        assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
-        np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+    first = helper.make_tensor_value_info("input_features", TP.FLOAT, ["batch", MELS, "frames"])
+    model = search_model("WhisperBeamSearch", first, search_values(7, 1, 3, 2), encoder=ENCODER,
+                         decoder=DECODER, eos_token_id=6, pad_token_id=5,
+                         decoder_start_token_id=0, model_type=2)
+    check_whole_model(model, tmp_path / "whisper.onnx", {"input_features": feats(2, 5)},
+                      ["[batch, 2, 7]", "[batch, 2]", "[6, batch, 3, 7]"])
 
 
 @settings(max_examples=15, deadline=None)
