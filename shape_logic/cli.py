@@ -144,7 +144,8 @@ def add_run_parser(sub) -> None:
     r.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
                    help="a graph input read from a .npy file (repeat for each input)")
     r.add_argument("-o", "--output", metavar="OUTDIR",
-                   help="write OUTDIR/<output name>.npy for every graph output")
+                   help="write OUTDIR/<output name>.npy for every graph output (a "
+                        "sequence: .npz; a sequence of maps, ZipMap's: .json)")
     r.add_argument("--profile", action="store_true",
                    help="time every node (after warm-up runs): slowest first, then per op")
     r.add_argument("--stream", metavar="NAME:AXIS",
@@ -196,6 +197,8 @@ def cmd_run(args) -> int:
     for name, arr in result.items():
         if arr is None:  # an empty optional
             print(f"{name}: empty optional")
+        elif _is_map_sequence(arr):  # ZipMap's: "sequence of 3 maps {int64: float32}"
+            print(f"{name}: sequence of {len(arr)} maps {_map_types(arr)}")
         elif isinstance(arr, list):  # a sequence
             print(f"{name}: sequence of {len(arr)}: "
                   + ", ".join(f"{e.dtype} {list(e.shape)}" for e in arr))
@@ -213,8 +216,10 @@ def cmd_run(args) -> int:
 
 def write_outputs(result, outdir: str) -> None:
     """OUTDIR/<output name>.npy for every output (run -o, run --stream -o); a sequence as
-    OUTDIR/<output name>.npz, its elements under "0", "1", ...; an empty optional as no
-    file (an optional input left out of a run is empty)."""
+    OUTDIR/<output name>.npz, its elements under "0", "1", ...; a sequence of maps
+    (ZipMap's) as OUTDIR/<output name>.json, a list of objects (JSON writes an int key as
+    a string); an empty optional as no file (an optional input left out of a run is
+    empty)."""
     from pathlib import Path
 
     import numpy as np
@@ -225,13 +230,29 @@ def write_outputs(result, outdir: str) -> None:
         for name, arr in result.items():
             if arr is None:
                 continue
-            if isinstance(arr, list):
+            if _is_map_sequence(arr):  # (no array: JSON, a list of {key: value} objects)
+                with open(out / (_file_name(name) + ".json"), "w") as f:
+                    json.dump(arr, f)
+            elif isinstance(arr, list):
                 np.savez(out / (_file_name(name) + ".npz"),
                          **{str(k): e for k, e in enumerate(arr)})
-            else:
+            else:  # (strings, object arrays in a run, as fixed-width text: no pickle)
+                arr = arr.astype(str) if arr.dtype == object else arr
                 np.save(out / (_file_name(name) + ".npy"), arr, allow_pickle=False)
     except (OSError, ValueError) as e:
         raise InputError(f"cannot write the outputs: {e}", str(out))
+
+
+def _is_map_sequence(arr) -> bool:
+    """A sequence of maps (ZipMap's seq(map(K, float))): a list of dicts, not of arrays."""
+    return isinstance(arr, list) and bool(arr) and isinstance(arr[0], dict)
+
+
+def _map_types(maps: list) -> str:
+    """'{int64: float32}': a sequence of maps' key and value types, as ONNX names them."""
+    key, value = next(iter(maps[0].items()), (None, None))
+    key = "string" if isinstance(key, str) else "int64" if isinstance(key, int) else "?"
+    return "{" + key + ": " + ("float32" if isinstance(value, float) else "?") + "}"
 
 
 def _read_npy(file: str):
