@@ -41,27 +41,32 @@ def closed_plan(graph: Graph, sol, rules, feeds: dict, bindings: dict) -> Plan:
     for t in graph.tensors():
         d = sol.dims(t)
         dims[t] = None if d is None else tuple(e.subs(subst) for e in d)
+    # sequences' lengths likewise
+    lengths = {t: e.subs(subst) for t in dims if (e := sol.length(t)) is not None}
     # solve again for these input shapes when the inputs bound symbols (the solver
     # then also checks what no single shape shows, such as broadcasting p with q) or
     # when dims stay open; a graph with concrete inputs is solved for them already
     if bindings or any(d is not None and not all(e.is_int for e in d)
                        for d in dims.values()):
-        dims = _resolved(graph, sol, rules, feeds, bindings, dims)
-    expected = {t: Expected.of(d, sol.dtype(t), sol.dims(t)) for t, d in dims.items()}
+        dims = _resolved(graph, sol, rules, feeds, bindings, dims, lengths)
+    expected = {t: Expected.of(d, sol.dtype(t), sol.dims(t), lengths.get(t))
+                for t, d in dims.items()}
     # the symbols of what this run computes: a body's tensors are its kernel's, each
     # run unchecked (kernels/bodies.py), so their names stay open whatever the run
     open_symbols = set()
     top = {*graph.inputs, *graph.initializers, *graph.outputs,
            *(t for n in graph.nodes for t in n.inputs + n.outputs if t)}
     for t in top:
-        for e in dims.get(t) or ():
+        for e in (*(dims.get(t) or ()), *([lengths[t]] if t in lengths else [])):
             open_symbols |= e.symbols()
     open_symbols -= VARIES.symbols()  # (a sequence's axis its elements need not share)
     return Plan(expected, open_symbols)
 
 
-def _resolved(graph: Graph, sol, rules, feeds: dict, bindings: dict, dims: dict) -> dict:
-    """Solve again with the inputs' concrete shapes; keep the more precise dim."""
+def _resolved(graph: Graph, sol, rules, feeds: dict, bindings: dict, dims: dict,
+              lengths: dict) -> dict:
+    """Solve again with the inputs' concrete shapes; keep the more precise dim (and a
+    sequence's length that solve gives as a number, into `lengths`)."""
     from .solver import solve
 
     closed = solve(closing_graph(graph, feeds), rules=rules)
@@ -71,6 +76,10 @@ def _resolved(graph: Graph, sol, rules, feeds: dict, bindings: dict, dims: dict)
                              f"bindings: {format_bindings(bindings)}"
                              + (f"; the graph requires {', '.join(below)})" if below
                                 else ")"))
+    for t in dims:
+        n = closed.length(t)
+        if n is not None and n.is_int:
+            lengths[t] = n
     out = {}
     for t, d in dims.items():
         c = closed.dims(t)

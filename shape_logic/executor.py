@@ -218,7 +218,8 @@ class Program:
             binder.unchecked.extend(plan.input_unchecked)
             return plan
         for name, arr in feeds.items():  # (Binder.check passes an empty optional by)
-            binder.check(name, "input", Expected.of(sol.dims(name), None), arr)
+            binder.check(name, "input", Expected.of(sol.dims(name), None,
+                                                    length=sol.length(name)), arr)
         plan = closed_plan(self.graph, sol, self.rules, feeds, binder.bindings)
         plan.input_bindings, plan.input_unchecked = dict(binder.bindings), list(binder.unchecked)
         self._plans[key] = plan  # (whole before another thread's run can find it)

@@ -44,17 +44,20 @@ class Expected:
     dtype: np.dtype | None
     concrete: bool = False  # every dim an int: checking is a tuple comparison
     symbolic: tuple | None = None  # the solver's dims before the inputs bound them: messages
+    length: Expr | None = None  # a sequence's: how many elements it has (None: not given)
 
     @staticmethod
-    def of(dims, dtype_name: str | None, symbolic=None) -> Expected:
+    def of(dims, dtype_name: str | None, symbolic=None, length: Expr | None = None
+           ) -> Expected:
         np_dtype = NUMPY_DTYPES.get(dtype_name) if dtype_name else None
         if dims is None:
-            return Expected(None, np.dtype(np_dtype) if np_dtype else None)
+            return Expected(None, np.dtype(np_dtype) if np_dtype else None, length=length)
         out = tuple(d.value if isinstance(d, Expr) and d.is_int else d for d in dims)
         concrete = all(isinstance(d, int) for d in out)
         if symbolic is not None and len(symbolic) != len(out):
             symbolic = None
-        return Expected(out, np.dtype(np_dtype) if np_dtype else None, concrete, symbolic)
+        return Expected(out, np.dtype(np_dtype) if np_dtype else None, concrete, symbolic,
+                        length)
 
 
 @dataclass
@@ -68,6 +71,10 @@ class Binder:
         if arr is None:  # an empty optional: no element to check
             return
         if isinstance(arr, list):  # a sequence: each element has what all of them have
+            # ... and it has as many as the solve says (binding a name the data decides)
+            if exp.length is not None and self.unify(exp.length, len(arr)) is False:
+                raise ShapeMismatch(f"sequence {tensor!r} ({origin}): runtime length "
+                                    f"{len(arr)}, inferred {exp.length}")
             for k, element in enumerate(arr):
                 self.check(f"{tensor}[{k}]", origin, exp, element)
             return

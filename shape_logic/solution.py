@@ -114,6 +114,12 @@ class Solution:
         length = self.decoded.sequences[tensor]
         return {"length": None if length is None else _json_dim(length.subs(self._rename))}
 
+    def length(self, tensor: str) -> Expr | None:
+        """A sequence's length as an expression (fresh names renumbered), or None: not a
+        sequence, or a length the graph does not give."""
+        length = self.decoded.sequences.get(tensor)
+        return None if length is None else length.subs(self._rename)
+
     def optional(self, tensor: str) -> dict | None:
         """Of an optional (ONNX optional(T)): {"has_element": True, False or None (either)};
         its dtype and shape are its element's. None for a tensor or sequence."""

@@ -152,3 +152,24 @@ def test_a_list_appended_in_a_scripted_loop():
     x = np.random.default_rng(0).standard_normal((2, 5, 3)).astype(np.float32)
     got = Program(model).run({"x": x})
     assert np.array_equal(got["y"], x) and got["c"].shape == (10, 3)
+
+
+def test_a_run_checks_each_sequence_s_length():
+    """The run checks a sequence's length as its elements' dims: t from x's axis 1 is the
+    pieces' count, t + 1 after the insertion; a length the solve states that the run does
+    not have is a shape mismatch, where a length the data decides would be bound."""
+    from shape_logic.match_cast import Binder, Expected, ShapeMismatch
+    from shape_logic.symbolic.expr import Expr
+
+    prog = Program(split_and_join())
+    x = np.zeros((2, 5, 4), np.float32)
+    plan = prog._plan(prog._feeds({"x": x}), Binder())
+    assert str(plan.expected["s"].length) == "5" and str(plan.expected["s2"].length) == "6"
+    assert prog.run({"x": x})["n"] == 5
+    binder = Binder()
+    with pytest.raises(ShapeMismatch, match=r"sequence 's'.*runtime length 2, inferred 3"):
+        binder.check("s", "output 0", Expected.of(None, None, length=Expr.const(3)),
+                     [np.zeros(1)] * 2)
+    binder.check("s", "output 0", Expected.of(None, None, length=Expr.sym("_4")),
+                 [np.zeros(1)] * 2)
+    assert binder.bindings == {"_4": 2}
