@@ -41,7 +41,10 @@ def cmd_ops(args) -> int:
 
 
 def operator_rows(ops: dict) -> list[dict]:
-    from .asp.program import shown_path
+    """A row per operator: its rule file, kernel, ONNX opsets (of the default domain), and
+    the domains its rule file describes (its `% domains:` line: ai.onnx.ml's, onnxruntime's
+    com.microsoft...)."""
+    from .asp.program import RuleFile, shown_path
     from .kernels import available_kernels
 
     kernels = set(available_kernels())
@@ -49,9 +52,12 @@ def operator_rows(ops: dict) -> list[dict]:
     rows = []
     for name, path in sorted(ops.items()):
         changed = versions.get(name, [])
+        domains = [d or "ai.onnx" for d in RuleFile(name, path, path.read_text()).domains]
+        other = [d for d in domains if d != "ai.onnx"]
+        # (without an opset of ONNX's default domain: the domains it is of, if any)
+        opsets = f"{changed[0]}-{latest}" if changed else ", ".join(other) or "custom"
         rows.append({"op": name, "rule_file": shown_path(path), "kernel": name in kernels,
-                     "opsets": f"{changed[0]}-{latest}" if changed else "custom",
-                     "changed_in": changed})
+                     "opsets": opsets, "changed_in": changed, "domains": domains})
     return rows
 
 
@@ -64,7 +70,8 @@ def render(rows: list[dict]) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
     kernels = sum(r["kernel"] for r in rows)
     lines.append(f"\n{len(rows)} operators, {kernels} with a kernel; opsets from onnx's "
-                 "schemas (custom: not an ONNX operator)")
+                 "schemas, or the domain of an operator not in ONNX's default one (custom: "
+                 "a rule file that names none)")
     return "\n".join(lines)
 
 

@@ -30,7 +30,15 @@ def test_table_has_every_rule_file_with_kernel_and_opsets(tmp_path):
     assert rows["Gelu"]["changed_in"][0] == 20  # Gelu appeared in opset 20
     custom = rows["PairPool"]
     assert custom == {"op": "PairPool", "rule_file": str(tmp_path / "PairPool.lp"),
-                      "kernel": False, "opsets": "custom", "changed_in": []}
+                      "kernel": False, "opsets": "custom", "changed_in": [],
+                      "domains": ["ai.onnx"]}
+    # an operator of another domain shows it (ai.onnx.ml's, onnxruntime's), one of both
+    # its ONNX opsets and both domains
+    assert rows["ZipMap"]["opsets"] == "ai.onnx.ml"
+    assert rows["FastGelu"]["opsets"] == "com.microsoft"
+    assert rows["ReorderInput"]["opsets"] == "com.microsoft.nchwc"
+    assert rows["Pad"]["opsets"].startswith("1-") and rows["Pad"]["domains"] == [
+        "ai.onnx", "com.microsoft"]
 
 
 def test_text_table_and_rule_file():
