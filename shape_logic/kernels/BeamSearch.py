@@ -29,9 +29,8 @@ import numpy as np
 
 from .base import REQUIRED, Kernel
 from .bodies import Body
-from .GreedySearch import body_of, setup_gpt2
+from .GreedySearch import LOWEST, body_of, check_masks, penalized, prompt_feeds, setup_gpt2
 
-LOWEST = np.finfo(np.float32).min  # onnxruntime's masked score (numeric_limits::lowest)
 MAX_LENGTH, MAX_BEAMS = 4096, 128  # onnxruntime's kMaxSequenceLength, kMaxNumBeams
 
 
@@ -208,15 +207,7 @@ class BeamSearch(Kernel):
         return width
 
     def _check_masks(self, ids, vocab, vocab_mask, prefix_mask, attention_mask):
-        if vocab_mask is not None and (vocab_mask.ndim != 1 or len(vocab_mask) != vocab):
-            raise self.fail(f"vocab_mask must be [{vocab}], not {list(vocab_mask.shape)}")
-        if prefix_mask is not None and (prefix_mask.ndim != 2 or prefix_mask.shape !=
-                                        (ids.shape[0], vocab)):
-            raise self.fail(f"prefix_vocab_mask must be [batch, {vocab}], not "
-                            f"{list(prefix_mask.shape)}")
-        if attention_mask is not None and attention_mask.shape != ids.shape:
-            raise self.fail(f"attention_mask must be input_ids' shape {list(ids.shape)}, "
-                            f"not {list(attention_mask.shape)}")
+        check_masks(self, ids, vocab, vocab_mask, prefix_mask, attention_mask)
 
 
 class _Search:
@@ -259,10 +250,8 @@ class _Search:
         growing, the presents picked by beam."""
         k, ids, nb = self.k, self.ids, self.nb
         b, s = ids.shape
-        real = (ids != self.pad).astype(np.int32)
-        mask = real if attention_mask is None else attention_mask.astype(np.int32)
-        pos = np.where(real == 1, np.cumsum(real, 1) - 1, 0).astype(np.int32)
-        lengths = np.repeat(real.sum(1), nb).astype(np.int32)[:, None]
+        mask, pos, lengths = prompt_feeds(ids, self.pad, attention_mask)
+        lengths = np.repeat(lengths, nb)[:, None]
         mask, pos = np.repeat(mask, nb, 0), np.repeat(pos, nb, 0)
         pasts = [np.zeros((2, b * nb, h, 0, d), np.float32) for h, d in k.pasts]
         layers = len(k.decoder.params) - 3
@@ -297,17 +286,7 @@ class _Search:
 
     def _processed(self, scores, step, length):
         rep, ngram, vocab_mask, prefix_mask, least = self.processors
-        if rep != 1.0:
-            for i, row in enumerate(self.seqs):
-                w = np.unique(row)
-                scores[i, w] = np.where(scores[i, w] < 0, scores[i, w] * np.float32(rep),
-                                        scores[i, w] / np.float32(rep))
-        if 0 < ngram <= length:
-            for i, row in enumerate(self.seqs):
-                prefix = row[length - ngram + 1:]
-                for j in range(length - ngram + 1):
-                    if ngram == 1 or np.array_equal(row[j:j + ngram - 1], prefix):
-                        scores[i, row[j + ngram - 1]] = LOWEST
+        scores = penalized(scores, self.seqs, rep, ngram)
         if vocab_mask is not None:
             scores[:, np.asarray(vocab_mask).reshape(-1) == 0] = LOWEST
         if prefix_mask is not None and step == 1:

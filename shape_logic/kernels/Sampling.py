@@ -22,14 +22,14 @@ Refused rather than guessed: a top-p decision within a few float32 ulps of its t
 for bit: the default top_p 0 with min_tokens_to_keep 0 is such a case, where the last sum
 is 1 against 1 - top_p = 1), a tie straddling the top-p cut in a vocabulary over 16
 (std::sort is not stable there; up to 16 it is an insertion sort, stable), and a draw
-within 1e-12 of a boundary. attention_mask is not supported; the filtered_logits output
-is absent (onnxruntime writes it in debug builds only)."""
+within 1e-12 of a boundary. The decoder's first mask and positions are GreedySearch's
+(the attention_mask input where given). The filtered_logits output is absent
+(onnxruntime writes it in debug builds only)."""
 import numpy as np
 
 from .base import REQUIRED, Kernel
-from .GreedySearch import setup_gpt2
+from .GreedySearch import LOWEST, check_masks, penalized, prompt_feeds, setup_gpt2
 
-LOWEST = np.finfo(np.float32).min
 MINSTD = 2 ** 31 - 1
 EPS32 = 2.0 ** -23
 SUMEXP_FLOOR = np.float32(-88.3762626647949)  # MLAS's lower bound of exp's argument
@@ -78,8 +78,6 @@ class Sampling(Kernel):
     def run(self, ids, max_length, min_length=None, penalty=None, vocab_mask=None,
             prefix_mask=None, attention_mask=None, presence_mask=None, seed=None, *,
             eos_token_id, pad_token_id, vocab_size, **kw):
-        if attention_mask is not None:
-            raise self.fail("attention_mask is not supported")
         if ids.ndim != 2:
             raise self.fail(f"input_ids must be [batch, length], not {list(ids.shape)}")
         b, s = ids.shape
@@ -95,8 +93,7 @@ class Sampling(Kernel):
         self.step = dict(kw, eos=eos_token_id, pen=np.float32(pen), vocab_mask=vocab_mask,
                          prefix=prefix_mask, presence=presence_mask,
                          least=0 if min_length is None else self.scalar(min_length))
-        mask = (ids != pad_token_id).astype(np.int32)
-        pos = np.where(mask == 1, np.cumsum(mask, 1) - 1, 0).astype(np.int32)
+        mask, pos, lengths = prompt_feeds(ids, pad_token_id, attention_mask)
         layers = len(self.decoder.params) - 3
         pasts = [np.zeros((2, b, h, 0, d), np.float32) for h, d in self.pasts]
         run, feed, gen = self.first, ids, MinStd(seed)
@@ -117,7 +114,7 @@ class Sampling(Kernel):
             else:
                 logits = logits[:, -1, :]
             if length == s:
-                self._check_masks(b, logits.shape[1])
+                self._check_masks(ids, logits.shape[1], attention_mask)
             scores = self._processed(logits.copy(), seq[:, :length], length, length == s)
             token = np.array([self._draw(self._top_p(row), gen) for row in scores], np.int32)
             hit = done | (token == eos_token_id)
@@ -127,37 +124,29 @@ class Sampling(Kernel):
                 break
             pasts, run = list(outs[1:1 + layers]), self.decoder
             feed = np.where(hit, pad_token_id, token).astype(np.int32)[:, None]
-            pos = (mask.sum(1, keepdims=True) if length == s else pos + 1).astype(np.int32)
+            pos = (lengths[:, None] if length == s else pos + 1).astype(np.int32)
             mask = np.concatenate([mask, np.ones((b, 1), np.int32)], 1)
         return (seq, None) if self.n_outputs > 1 else seq
 
-    def _check_masks(self, b, v):
-        """The masks' shapes as onnxruntime checks them, and min_tokens_to_keep's range."""
+    def _check_masks(self, ids, v, attention_mask):
+        """The masks' shapes as onnxruntime checks them, min_tokens_to_keep's range, and
+        min_length's eos in the vocabulary (onnxruntime writes out of it)."""
         st = self.step
         keep = st["min_tokens_to_keep"]
         if not 0 <= keep < v:
             raise self.fail(f"min_tokens_to_keep must be in [0, vocab_size), got {keep} "
                             f"with vocab_size {v}")
-        for name, m, want in (("vocab_mask", st["vocab_mask"], (v,)),
-                              ("prefix_vocab_mask", st["prefix"], (b, v)),
-                              ("presence_mask", st["presence"], (b, v))):
-            if m is not None and tuple(np.shape(m)) != want:
-                raise self.fail(f"{name} must be {list(want)}, not {list(np.shape(m))}")
+        check_masks(self, ids, v, st["vocab_mask"], st["prefix"], attention_mask)
+        if st["presence"] is not None and np.shape(st["presence"]) != (ids.shape[0], v):
+            raise self.fail(f"presence_mask must be [batch, {v}], not "
+                            f"{list(np.shape(st['presence']))}")
+        if st["least"] > ids.shape[1] and not 0 <= st["eos"] < v:
+            raise self.fail("min_length with an eos_token_id out of the vocabulary")
 
     def _processed(self, scores, seq, length, first):
         """onnxruntime's logits processors, in its order, in float32."""
         st = self.step
-        if st["pen"] != 1:
-            for i, row in enumerate(scores):
-                for t in np.unique(seq[i]):
-                    row[t] = row[t] * st["pen"] if row[t] < 0 else row[t] / st["pen"]
-        n = st["no_repeat_ngram_size"]
-        if 0 < n <= length:
-            for i, row in enumerate(scores):
-                tail = list(seq[i, length - n + 1:])
-                for j in range(length - n + 1):
-                    if n == 1 or list(seq[i, j:j + n - 1]) == tail:
-                        row[seq[i, j + n - 1]] = LOWEST
+        scores = penalized(scores, seq, st["pen"], st["no_repeat_ngram_size"])
         if st["vocab_mask"] is not None:
             scores[:, np.asarray(st["vocab_mask"]).reshape(-1) == 0] = LOWEST
         if first and st["prefix"] is not None:

@@ -15,7 +15,7 @@ from shape_logic.kernels.GreedySearch import body_of
 from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
                                ort_contrib, search_model, search_values)
 from tests.ops.cases import case_test
-from tests.ops.test_GreedySearch import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
+from tests.ops.generation_models import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
 
 
 def beam_decoder():

@@ -1,159 +1,24 @@
 """GreedySearch (com.microsoft): rules on data cases (the width waits for max_length's
 value), a whole ONNX model with its decoder subgraph, and the kernel against onnxruntime
-on a tiny GPT-2 style decoder; the tiny T5 style encoder and decoder BeamSearch's tests run,
-which onnxruntime's GreedySearch refuses (model_type 1)."""
+on the tiny GPT-2 style decoders of generation_models.py (one reading its attention mask
+and positions), with every logits processor, by cases and a property test; the tiny T5
+style encoder and decoder BeamSearch's tests run, which onnxruntime's GreedySearch refuses
+(model_type 1)."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from onnx import TensorProto as TP, helper, numpy_helper
 
 from shape_logic.kernels import load_kernel
 from shape_logic.onnx_bodies import body_dict
-from tests.contrib_ops import check_contrib_case, infer_contrib, ort_contrib
-
-VOCAB, HEADS, SIZE = 7, 2, 3
-
-
-def gpt2_decoder(vocab=VOCAB, heads=HEADS, size=SIZE):
-    """A one-layer GPT-2 style decoder as convert_generation.py's GreedySearch and BeamSearch
-    run it: (input_ids, position_ids, attention_mask, past_0) -> (logits, present_0); its
-    logits are an embedding of the ids plus a term of the whole present (so of the past)."""
-    w = np.random.default_rng(0).standard_normal((vocab, vocab)).astype(np.float32)
-    i64 = lambda name, *v: numpy_helper.from_array(np.array(v, np.int64), name)  # noqa: E731
-    inputs = [helper.make_tensor_value_info("input_ids", TP.INT32, ["b", "s"]),
-              helper.make_tensor_value_info("position_ids", TP.INT32, ["b", "s"]),
-              helper.make_tensor_value_info("attention_mask", TP.INT32, ["b", "t"]),
-              helper.make_tensor_value_info("past_0", TP.FLOAT, [2, "b", heads, "p", size])]
-    outputs = [helper.make_tensor_value_info("logits", TP.FLOAT, ["b", "s", vocab]),
-               helper.make_tensor_value_info("present_0", TP.FLOAT,
-                                             [2, "b", heads, "t", size])]
-    n = helper.make_node
-    nodes = [
-        n("Gather", ["W", "input_ids"], ["emb"]),
-        n("Cast", ["input_ids"], ["idf"], to=TP.FLOAT),
-        n("Unsqueeze", ["idf", "ax"], ["idu"]),
-        n("Shape", ["past_0"], ["ps"]), n("Shape", ["input_ids"], ["is"]),
-        n("Gather", ["is", "one"], ["sl"]), n("Gather", ["ps", "k0124"], ["p0124"]),
-        n("Concat", ["p0124", "sl"], ["kvu"], axis=0), n("Gather", ["kvu", "perm"], ["kvs"]),
-        n("Expand", ["idu", "kvs"], ["kv"]),
-        n("Concat", ["past_0", "kv"], ["present_0"], axis=3),
-        n("ReduceSum", ["present_0", "red"], ["hist"], keepdims=0),
-        n("Mul", ["hist", "c"], ["hist2"]), n("Unsqueeze", ["hist2", "ax12"], ["hist3"]),
-        n("Sin", ["hist3"], ["hist4"]), n("Add", ["emb", "hist4"], ["logits"]),
-    ]
-    inits = [numpy_helper.from_array(w, "W"), i64("ax", 0, 2, 4), i64("one", 1),
-             i64("k0124", 0, 1, 2, 4), i64("perm", 0, 1, 2, 4, 3), i64("red", 0, 2, 3, 4),
-             numpy_helper.from_array(np.array(0.37, np.float32), "c"), i64("ax12", 1, 2)]
-    return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
-
-
-T5_HEADS, T5_SIZE = 2, 2
-T5_HIDDEN = T5_HEADS * T5_SIZE
-
-
-def _t5_value(name, elem, shape):
-    return helper.make_tensor_value_info(name, elem, shape)
-
-
-def _t5_consts(*arrays):
-    """Initializers: lists as int64 vectors, arrays (and NumPy scalars) as they are."""
-    return [numpy_helper.from_array(np.asarray(v, np.int64 if isinstance(v, list) else None),
-                                    n) for n, v in arrays]
-
-
-def t5_encoder(vocab=VOCAB):
-    """convert_generation.py's T5 encoder_decoder_init, one layer: (encoder_input_ids,
-    encoder_attention_mask, decoder_input_ids) -> (logits, encoder_hidden_states,
-    present_key_self_0, present_value_self_0, present_key_cross_0, present_value_cross_0):
-    hidden states the masked embedding, the cross presents its heads, the self presents
-    the start token's, the logits of the start token and the summed hidden states."""
-    rng = np.random.default_rng(1)
-    e, d, w = (rng.standard_normal(s).astype(np.float32) for s in
-               ((vocab, T5_HIDDEN), (vocab, T5_HIDDEN), (T5_HIDDEN, vocab)))
-    n, i32_, f32 = helper.make_node, TP.INT32, TP.FLOAT
-    kv = lambda name, s: _t5_value(name, f32, ["b", T5_HEADS, s, T5_SIZE])  # noqa: E731
-    inputs = [_t5_value("encoder_input_ids", i32_, ["b", "s"]),
-              _t5_value("encoder_attention_mask", i32_, ["b", "s"]),
-              _t5_value("decoder_input_ids", i32_, ["b", 1])]
-    outputs = [_t5_value("logits", f32, ["b", 1, vocab]),
-               _t5_value("encoder_hidden_states", f32, ["b", "s", T5_HIDDEN]),
-               kv("present_key_self_0", 1), kv("present_value_self_0", 1),
-               kv("present_key_cross_0", "s"), kv("present_value_cross_0", "s")]
-    nodes = [
-        n("Gather", ["E", "encoder_input_ids"], ["emb"]),
-        n("Cast", ["encoder_attention_mask"], ["mf"], to=f32),
-        n("Unsqueeze", ["mf", "two"], ["mu"]),
-        n("Mul", ["emb", "mu"], ["encoder_hidden_states"]),
-        n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
-        n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
-        n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
-        n("Gather", ["D", "decoder_input_ids"], ["dem"]),
-        n("Reshape", ["dem", "split"], ["d4"]),
-        n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
-        n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
-        n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1),
-        n("Mul", ["ctx", "c"], ["ctx2"]), n("Add", ["dem", "ctx2"], ["z"]),
-        n("Tanh", ["z"], ["tz"]), n("MatMul", ["tz", "W"], ["logits"])]
-    inits = _t5_consts(("E", e), ("D", d), ("W", w), ("two", [2]), ("one", [1]),
-                       ("split", [0, 0, T5_HEADS, T5_SIZE]), ("c", np.float32(0.3)))
-    return helper.make_graph(nodes, "encoder", inputs, outputs, inits)
-
-
-def t5_decoder(vocab=VOCAB, hidden=True, width=1, mask=True):
-    """The T5 decoder, one layer: (input_ids [b, width], encoder_attention_mask,
-    encoder_hidden_states (where `hidden`), past_key_self_0, past_value_self_0,
-    past_key_cross_0, past_value_cross_0) -> (logits, present_key_self_0,
-    present_value_self_0): the mean of the ids' embeddings (the token, or the sequence
-    where width is not 1) appended to the self pasts; the logits of it plus the product of
-    the self presents' sums (so the order of the history counts) plus the cross pasts' and
-    the mask's sums (where `mask`: Whisper's decoder has none), plus the hidden states'."""
-    rng = np.random.default_rng(2)
-    d, w = (rng.standard_normal(s).astype(np.float32) for s in
-            ((vocab, T5_HIDDEN), (T5_HIDDEN, vocab)))
-    n, f32 = helper.make_node, TP.FLOAT
-    kv = lambda name, s: _t5_value(name, f32, ["b", T5_HEADS, s, T5_SIZE])  # noqa: E731
-    inputs = [_t5_value("input_ids", TP.INT32, ["b", width])]
-    inputs += [_t5_value("encoder_attention_mask", TP.INT32, ["b", "s"])] * mask
-    inputs += [_t5_value("encoder_hidden_states", f32, ["b", "s", T5_HIDDEN])] * hidden
-    inputs += [kv("past_key_self_0", "p"), kv("past_value_self_0", "p"),
-               kv("past_key_cross_0", "s"), kv("past_value_cross_0", "s")]
-    outputs = [_t5_value("logits", f32, ["b", 1, vocab]),
-               kv("present_key_self_0", "t"), kv("present_value_self_0", "t")]
-    nodes = [
-        n("Gather", ["D", "input_ids"], ["tok"]),
-        n("ReduceMean", ["tok", "one"], ["tok1"], keepdims=1),
-        n("Reshape", ["tok1", "split"], ["t4"]),
-        n("Transpose", ["t4"], ["kn"], perm=[0, 2, 1, 3]),
-        n("Concat", ["past_key_self_0", "kn"], ["present_key_self_0"], axis=2),
-        n("Sin", ["kn"], ["vn"]),
-        n("Concat", ["past_value_self_0", "vn"], ["present_value_self_0"], axis=2),
-        n("ReduceSum", ["present_key_self_0", "two"], ["hk"], keepdims=0),
-        n("ReduceSum", ["present_value_self_0", "two"], ["hv"], keepdims=0),
-        n("Mul", ["hk", "hv"], ["hkv"]),
-        n("ReduceSum", ["past_key_cross_0", "two"], ["ck"], keepdims=0),
-        n("ReduceSum", ["past_value_cross_0", "two"], ["cv"], keepdims=0),
-        n("Add", ["ck", "cv"], ["c2"]), n("Add", ["hkv", "c2"], ["s3"]),
-        n("Reshape", ["s3", "flat"], ["s1" if mask else "s1m"])]
-    nodes += [n("Cast", ["encoder_attention_mask"], ["mf"], to=f32),
-              n("ReduceSum", ["mf", "one"], ["ml"], keepdims=1),
-              n("Unsqueeze", ["ml", "two"], ["ml3"]), n("Mul", ["ml3", "c"], ["mlc"]),
-              n("Add", ["s1", "mlc"], ["s1m"])] * mask
-    nodes += [
-        n("Mul", ["s1m", "c"], ["s1c"]),
-        n("Add", ["tok1", "s1c"], ["z"]), n("Sin", ["z"], ["sz"]),
-        n("MatMul", ["sz", "W"], ["logits" if not hidden else "l0"])]
-    if hidden:  # (ReduceSum: 0 over an empty prompt, as onnxruntime's)
-        nodes += [n("ReduceSum", ["encoder_hidden_states", "one"], ["hm"], keepdims=1),
-                  n("Tanh", ["hm"], ["th"]), n("MatMul", ["th", "W"], ["lh"]),
-                  n("Add", ["l0", "lh"], ["logits"])]
-    inits = _t5_consts(("D", d), ("W", w), ("one", [1]), ("two", [2]),
-                       ("split", [0, 0, T5_HEADS, T5_SIZE]), ("flat", [0, 1, T5_HIDDEN]),
-                       ("c", np.float32(0.41)))
-    return helper.make_graph(nodes, "decoder", inputs, outputs, inits)
-
+from tests.contrib_ops import MS, check_contrib_case, infer_contrib, ort_contrib
+from tests.ops.generation_models import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
 
 DECODER = gpt2_decoder()
 BODY = body_dict(DECODER)
+MASKED = gpt2_decoder(masked=True)  # (reads the attention mask and the positions)
+MASKED_BODY = body_dict(MASKED)
 
 
 def attrs(eos=3, pad=5, **more):
@@ -175,6 +40,14 @@ CASES = {
          ("i32", f"[{VOCAB}]"), ("i32", f"[b, {VOCAB}]"), ("i32", "[b, s]")], attrs(),
         {"y0": "[b, 9]"}),
     "max_length not above the prompt": ([("i32", "[2, 9]"), i32([9])], attrs(), "error"),
+    "an attention_mask of another shape": (
+        [("i32", "[2, 3]"), i32([9])] + [None] * 4 + [("i32", "[2, 4]")], attrs(), "error"),
+    "masks of two vocabularies": ([("i32", "[b, s]"), i32([9]), None, None, ("i32", "[7]"),
+                                   ("i32", "[b, 6]")], attrs(), "error"),
+    "a prefix mask of another batch": ([("i32", "[2, s]"), i32([9]), None, None, None,
+                                        ("i32", "[3, 7]")], attrs(), "error"),
+    "a vocab_mask matrix": ([("i32", "[b, s]"), i32([9]), None, None, ("i32", "[1, 7]")],
+                            attrs(), "error"),
     "int64 ids": ([("i64", "[b, s]"), i32([9])], attrs(), "error"),
     "ids not a matrix": ([("i32", "[s]"), i32([9])], attrs(), "error"),
     "no eos_token_id": ([("i32", "[b, s]"), i32([9])], {"decoder": BODY, "pad_token_id": 0},
@@ -258,6 +131,29 @@ ORT_CASES = {
                                   i32([[1, 0, 1, 1, 1, 1, 1], [1, 1, 0, 1, 0, 1, 1]])], {}),
     "pads in the prompt": ([i32([[1, 2, 5], [5, 2, 1]]), i32([8])], {}),
     "batch 1, a longer run": ([i32([[6, 1]]), i32([11])], {"eos_token_id": 4}),
+    # a decoder reading its mask and positions: the attention_mask input is its first mask
+    # (pads or not), the positions count the prompt's tokens other than pad all the same
+    "an attention mask": ([i32([[1, 2, 5], [5, 2, 1]]), i32([8])] + [None] * 4 +
+                          [i32([[0, 1, 1], [1, 0, 1]])], {"masked": True}),
+    "an attention mask of 0s and 2s": ([i32([[1, 2, 5], [5, 2, 1]]), i32([8])] + [None] * 4 +
+                                       [i32([[2, 0, 0], [0, 2, 1]])], {"masked": True}),
+    "no mask, the pads masked": ([i32([[1, 2, 5], [5, 5, 1]]), i32([8])], {"masked": True}),
+    "a repetition penalty": ([i32([[1, 2, 5], [5, 2, 1]]), i32([8]), None,
+                              np.array([1.5], np.float32)], {}),
+    "a repetition penalty below 1": ([i32([[1, 2, 4], [6, 2, 1]]), i32([8]), None,
+                                      np.array(0.6, np.float32)], {"masked": True}),
+    "no repeated bigrams": ([i32([[1, 2, 5], [5, 2, 1]]), i32([12])],
+                           {"no_repeat_ngram_size": 2}),
+    "no repeated 4-grams": ([i32([[1, 2, 5], [5, 2, 1]]), i32([12])],
+                            {"no_repeat_ngram_size": 4, "masked": True}),
+    "no_repeat_ngram_size above the length": ([i32([[1, 2], [4, 1]]), i32([6])],
+                                              {"no_repeat_ngram_size": 9}),
+    "every processor": ([i32([[1, 2, 5], [5, 2, 1]]), i32([10]), i32([6]),
+                         np.array([1.3], np.float32), i32([1, 1, 0, 1, 1, 1, 1]),
+                         i32([[1, 0, 1, 1, 1, 1, 1]] * 2), i32([[0, 1, 1], [1, 0, 1]])],
+                        {"no_repeat_ngram_size": 2, "masked": True}),
+    "vocab_size: the logits read at that stride": ([i32([[1, 2, 3], [4, 2, 1]]), i32([8])],
+                                                   {"vocab_size": 5}),
 }
 
 
@@ -277,20 +173,90 @@ def test_a_finished_row_feeds_its_pad_to_the_decoder_as_onnxruntime_does():
 def test_kernel_and_shapes_match_onnxruntime(name):
     # (onnxruntime's node takes the GraphProto; ours the importer's graph object)
     arrays, more = ORT_CASES[name]
+    more = dict(more)
+    proto = MASKED if more.pop("masked", False) else DECODER
     ours = attrs(**more)
-    want = ort_contrib("GreedySearch", arrays, {**ours, "decoder": DECODER})[0]
-    got = load_kernel("GreedySearch")({**ours, "decoder": DECODER},
+    want = ort_contrib("GreedySearch", arrays, {**ours, "decoder": proto})[0]
+    got = load_kernel("GreedySearch")({**ours, "decoder": proto},
                                       domain="com.microsoft")(*arrays)[0]
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
     # the shapes: concrete, and with symbolic batch and prompt (max_length a constant)
-    for ids in (("i32", list(arrays[0].shape)), ("i32", "[b, s]")):
-        shapes = [ids, arrays[1]] + [None if a is None else ("i32", list(a.shape))
-                                     for a in arrays[2:]]
-        sol = infer_contrib("GreedySearch", shapes, ours)
+    for symbolic in (False, True):
+        sol = infer_contrib("GreedySearch", shapes_of(arrays, symbolic), ours)
         assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-        b = want.shape[0] if isinstance(ids[1], list) else "b"
+        b = "b" if symbolic else want.shape[0]
         assert sol.shape("y0") == f"[{b}, {want.shape[1]}]" and sol.dtype("y0") == "i32"
+
+
+def shapes_of(arrays, symbolic=False):
+    """The inputs as the rules see them: max_length a constant (its value), the others
+    dtypes and shapes; `symbolic`: the batch b, the prompt's length s."""
+    out = []
+    for k, a in enumerate(arrays):
+        if a is None or k == 1:
+            out.append(a)
+            continue
+        shape = list(np.shape(a))
+        if symbolic and k in (0, 5, 6):  # (ids, prefix mask, attention mask)
+            shape = ["b", "s" if k != 5 else shape[1]][:len(shape)]
+        dt = "f32" if a.dtype == np.float32 else "i32"
+        out.append((dt, "[" + ", ".join(map(str, shape)) + "]"))
+    return out
+
+
+def check(arrays, more, masked=False):
+    """onnxruntime's sequences against our kernel's and our rules' shape, or both rules and
+    kernel rejecting what onnxruntime rejects. Where every row has met eos before
+    max_length onnxruntime leaves the rest unwritten: the comparison stops there (with
+    pad_token_id eos_token_id, a column of pads). Returns onnxruntime's (None: rejected)."""
+    from shape_logic.kernels.base import KernelError
+
+    proto = attrs(**more, decoder=MASKED if masked else DECODER)
+    sol = infer_contrib("GreedySearch", shapes_of(arrays),
+                        attrs(**more, decoder=MASKED_BODY if masked else BODY))
+    try:
+        want = ort_contrib("GreedySearch", arrays, proto)[0]
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
+        with pytest.raises(KernelError):
+            load_kernel("GreedySearch")(proto, domain=MS)(*arrays)
+        return None
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    assert sol.shape("y0") == f"[{want.shape[0]}, {want.shape[1]}]" and sol.dtype("y0") == "i32"
+    got = load_kernel("GreedySearch")(proto, domain=MS)(*arrays)[0]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    s, pad = arrays[0].shape[1], proto["pad_token_id"]
+    ended = (want[:, s:] == pad).all(0) if pad == proto["eos_token_id"] else [False]
+    stop = s + int(np.argmax(ended)) + 1 if np.any(ended) else want.shape[1]
+    np.testing.assert_array_equal(got[:, :stop], want[:, :stop])
+    return want
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), b=st.integers(1, 3), s=st.integers(1, 4),
+       grow=st.integers(0, 6), ends=st.booleans(), options=st.integers(0, 63))
+def test_matches_onnxruntime(seed, b, s, grow, ends, options):
+    """Random prompts with pads; grow: max_length - the prompt's length (0: rejected); ends:
+    eos a token (pad_token_id the same), else -1 (no row ends; pad a random token);
+    options, bit by bit: a repetition penalty, an attention mask, no_repeat_ngram_size,
+    a vocab_mask, a prefix_vocab_mask and min_length, the decoder reading its mask."""
+    rng = np.random.default_rng(seed)
+    eos = int(rng.integers(0, VOCAB)) if ends else -1
+    pad = eos if ends else int(rng.integers(0, VOCAB))
+    ids = rng.integers(0, VOCAB, (b, s)).astype(np.int32)
+    ids[rng.random((b, s)) < 0.3] = pad
+    arrays = [ids, i32([s + grow]),
+              i32([int(rng.integers(0, s + grow + 2))]) if options & 16 and ends else None,
+              np.float32(rng.choice([0.6, 1.4, 2.5])) if options & 1 else None,
+              (rng.random(VOCAB) < 0.8).astype(np.int32) if options & 8 else None,
+              (rng.random((b, VOCAB)) < 0.7).astype(np.int32) if options & 16 else None,
+              (rng.random((b, s)) < 0.7).astype(np.int32) if options & 2 else None]
+    while arrays[-1] is None:
+        arrays.pop()
+    more = {"eos": eos, "pad": pad,
+            "no_repeat_ngram_size": int(rng.integers(1, 5)) if options & 4 else 0}
+    assert (check(arrays, more, masked=bool(options & 32)) is None) == (grow == 0)
 
 
 def test_onnxruntime_refuses_t5_models_and_so_do_we():

@@ -13,7 +13,7 @@ from shape_logic.kernels import load_kernel
 from shape_logic.kernels.base import KernelError
 from tests.contrib_ops import MS, infer_contrib, ort_contrib
 from tests.ops.cases import case_test
-from tests.ops.test_GreedySearch import BODY, DECODER, VOCAB
+from tests.ops.test_GreedySearch import BODY, DECODER, MASKED, MASKED_BODY, VOCAB
 
 
 def attrs(eos=3, pad=None, **more):
@@ -53,6 +53,8 @@ CASES = {
                                     [("i32", "[7]")]), "error"),
     "masks of two vocabularies": (spec([("i32", "[b, s]"), i32([9]), None, None,
                                         ("i32", "[7]"), ("i32", "[b, 6]")]), "error"),
+    "an attention_mask of another shape": (
+        spec([("i32", "[2, 3]"), i32([9])] + [None] * 4 + [("i32", "[2, 4]")]), "error"),
     "a prefix mask of another batch": (spec([("i32", "[2, s]"), i32([9]), None, None, None,
                                              ("i32", "[3, 7]")]), "error"),
     "min_tokens_to_keep negative": (spec([("i32", "[b, s]"), i32([9])],
@@ -75,12 +77,13 @@ def _stop(seq, s, pad):
     return s + int(ended.argmax()) + 1 if ended.any() else seq.shape[1]
 
 
-def check(arrays, n_outputs=1, eos=3, **more):
+def check(arrays, n_outputs=1, eos=3, masked=False, **more):
     """Our kernel's sequences equal onnxruntime's (or both reject the inputs, our rules
     too); the rules give their shape and dtype. Returns "refused" where the kernel declines
-    to guess (a top-p decision within rounding of its threshold)."""
-    ours = attrs(eos, **more)
-    proto = {**ours, "decoder": DECODER}
+    to guess (a top-p decision within rounding of its threshold). `masked`: GreedySearch's
+    decoder reading its attention mask and positions."""
+    ours = attrs(eos, **more, decoder=MASKED_BODY if masked else BODY)
+    proto = {**ours, "decoder": MASKED if masked else DECODER}
     shapes = [None if a is None else ("i32" if a.dtype == np.int32 else "f32", list(a.shape))
               for a in arrays]
     shapes[1] = arrays[1]  # (max_length a constant: the rules read its value)
@@ -136,6 +139,17 @@ ORT_CASES = {
     "vocab_size: the logits read at that stride": ([IDS, i32([10])], {"top_p": 0.95,
                                                                       "vocab_size": 5}),
     "filtered_logits: never written": ([IDS, i32([6])], {"top_p": 0.9, "n_outputs": 2}),
+    # the attention_mask input is the decoder's first mask; the positions count the
+    # prompt's tokens other than pad all the same (GreedySearch's)
+    "an attention mask": ([i32([[1, 2, 3], [3, 2, 1]]), i32([10])] + [None] * 4 +
+                          [i32([[0, 1, 1], [1, 0, 1]]), None, i32([9])],
+                          {"top_p": 0.95, "masked": True}),
+    "pads, no attention mask": ([i32([[1, 3, 3], [3, 2, 1]]), i32([10])] + SEED + [i32([4])],
+                                {"top_p": 0.95, "masked": True}),
+    "an attention mask of 0s and 2s, penalties": (
+        [i32([[1, 2, 4], [6, 2, 1]]), i32([10]), None, np.array([1.4], np.float32)] +
+        [None] * 2 + [i32([[2, 0, 1], [0, 2, 0]])], {"top_p": 0.9, "masked": True,
+                                                      "no_repeat_ngram_size": 3}),
 }
 
 
@@ -167,13 +181,22 @@ def test_onnxruntime_rejects_and_so_do_we(arrays, more):
        extra=st.integers(1, 5), top_p=st.floats(0.05, 1.0), custom=st.booleans(),
        temperature=st.sampled_from([1.0, 0.7, 1.6, 0.0]), keep=st.integers(0, 2),
        eos=st.integers(0, VOCAB), fed=st.booleans(),
-       filter_value=st.sampled_from([None, float("-inf"), -5.0]))
+       filter_value=st.sampled_from([None, float("-inf"), -5.0]), masked=st.booleans())
 def test_seeded_runs_match_onnxruntime(seed, b, s, extra, top_p, custom, temperature, keep,
-                                       eos, fed, filter_value):
-    ids = np.random.default_rng(seed).integers(0, VOCAB, (b, s)).astype(np.int32)
-    arrays = [ids, i32([s + extra])] + ([None] * 6 + [i32([seed])] if fed else [])
+                                       eos, fed, filter_value, masked):
+    """masked: pads in the prompt, an attention mask (or not), the decoder reading it."""
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(0, VOCAB, (b, s)).astype(np.int32)
+    attention = None
+    if masked:
+        ids[rng.random((b, s)) < 0.3] = eos if eos < VOCAB else 5
+        attention = (rng.random((b, s)) < 0.7).astype(np.int32) if seed % 2 else None
+    arrays = [ids, i32([s + extra])] + [None] * 4 + [attention]
+    arrays += [None, i32([seed])] if fed else []
+    while arrays[-1] is None:
+        arrays.pop()
     more = {"top_p": top_p, "custom": int(custom), "temperature": temperature,
-            "min_tokens_to_keep": keep, "eos": eos}
+            "min_tokens_to_keep": keep, "eos": eos, "masked": masked}
     if filter_value is not None:
         more["filter_value"] = filter_value
     assert check(arrays, **more) in ("ran", "refused")

@@ -15,7 +15,7 @@ from shape_logic.kernels.GreedySearch import body_of
 from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
                                ort_contrib, search_model, search_values)
 from tests.ops.cases import case_test
-from tests.ops.test_GreedySearch import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
+from tests.ops.generation_models import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
                                          _t5_value, t5_decoder)
 
 MELS = 3
