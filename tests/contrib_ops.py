@@ -26,11 +26,14 @@ def infer_contrib(op, inputs, attrs=None, n_outputs=1, outputs=None):
     return solve(g)
 
 
-def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(), absent=()):
+def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(), absent=(),
+                opset=21):
     """onnxruntime's outputs for one contrib node (None entries are absent inputs; `domain`
     "" for the ones onnxruntime registers in ONNX's, SimplifiedLayerNormalization). The
     inputs numbered in `const` are initializers (onnxruntime takes no int4 or float8 feeds);
-    the outputs numbered in `absent` are left out (named "": not among those returned)."""
+    the outputs numbered in `absent` are left out (named "": not among those returned);
+    `opset` is ONNX's default domain's (onnxruntime runs the experimental operators onnx
+    dropped, ImageScaler..., up to 9 only)."""
     import onnxruntime as ort
 
     names, inputs, feeds, inits = [], [], {}, []
@@ -51,7 +54,7 @@ def ort_contrib(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(), absent
     node = helper.make_node(op, names, ["" if k in absent else f"y{k}" for k in range(n_outputs)],
                             domain=domain, **(attrs or {}))
     graph = helper.make_graph([node], "g", inputs, outs, inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset),
                                                     helper.make_opsetid(MS, 1)])
     model.ir_version = 10  # int4 and uint4 (GatherBlockQuantized's data)
     so = ort.SessionOptions()
@@ -99,13 +102,15 @@ def check_contrib_case(op, inputs, attrs, n_outputs, want):
 
 
 def check_against_onnxruntime(op, arrays, attrs=None, n_outputs=1, domain=MS, const=(),
-                              rtol=1e-3, atol=1e-4, ort_fails_ok=False):
+                              rtol=1e-3, atol=1e-4, ort_fails_ok=False, opset=None):
     """One node against onnxruntime: where it runs, our kernel gives its outputs (values,
     shapes, dtypes), the rules infer its output shapes and dtypes from the input shapes
     (the inputs numbered in `const` as constants), and with every input dim a symbol each
     inferred dim without a fresh name evaluates to its size. Where onnxruntime rejects the
     inputs, so must the rules (unless ort_fails_ok: a limit of its CPU kernel, not of the
-    operator). Returns onnxruntime's outputs, or None when it rejected the inputs."""
+    operator). `opset`: ONNX's default domain's, for onnxruntime and our rules (ort_contrib's
+    and infer's defaults without it). Returns onnxruntime's outputs, or None when it
+    rejected the inputs."""
     from shape_logic.graph import dtype_of_array
     from shape_logic.kernels import load_kernel
     from shape_logic.testing import infer
@@ -113,39 +118,42 @@ def check_against_onnxruntime(op, arrays, attrs=None, n_outputs=1, domain=MS, co
     shapes = [None if a is None else np.asarray(a) if k in const else
               (dtype_of_array(np.asarray(a)), list(np.shape(a))) for k, a in enumerate(arrays)]
     try:
-        want = ort_contrib(op, arrays, attrs, n_outputs, domain, const)
+        want = ort_contrib(op, arrays, attrs, n_outputs, domain, const,
+                           **({} if opset is None else {"opset": opset}))
     except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
-        assert ort_fails_ok or rejected(op, shapes, attrs, n_outputs, domain), \
+        assert ort_fails_ok or rejected(op, shapes, attrs, n_outputs, domain, opset), \
             f"{op}: onnxruntime rejects the inputs ({str(e)[:300]}), the rules accept them"
         return None
-    got = load_kernel(op)(attrs or {}, n_outputs=n_outputs, domain=domain)(*arrays)
+    got = load_kernel(op)(attrs or {}, n_outputs=n_outputs, domain=domain,
+                          **({} if opset is None else {"opset": opset}))(*arrays)
     for k, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape and g.dtype == w.dtype, (op, k, g.shape, w.shape, g.dtype)
         np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol,
                                    atol=atol, err_msg=f"{op} output {k}")
-    sol = infer(op, shapes, attrs, n_outputs, domain=domain)
+    sol = infer(op, shapes, attrs, n_outputs, opset or 18, domain=domain)
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     for k, w in enumerate(want):
         assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
             (op, k, sol.shape(f"y{k}"), w.shape)
         assert sol.dtype(f"y{k}") == dtype_of_array(w), (op, k, sol.dtype(f"y{k}"), w.dtype)
-    _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want)
+    _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want, opset or 18)
     return want
 
 
-def rejected(op, inputs, attrs, n_outputs, domain=MS) -> bool:
+def rejected(op, inputs, attrs, n_outputs, domain=MS, opset=None) -> bool:
     """Whether we refuse the node: a shape error, or an input error before solving (an
     attribute its operator does not have, or of another type: attributes.py)."""
     from shape_logic.errors import InputError
     from shape_logic.testing import infer
 
     try:
-        return infer(op, inputs, attrs, n_outputs, domain=domain).status == "error"
+        return infer(op, inputs, attrs, n_outputs, opset or 18,
+                     domain=domain).status == "error"
     except InputError:
         return True
 
 
-def _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want):
+def _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want, opset=18):
     """Every input dim a symbol (s<input>_<axis>): each inferred output dim that names no
     fresh symbol evaluates to onnxruntime's size."""
     from shape_logic.graph import dtype_of_array
@@ -162,7 +170,7 @@ def _check_symbolic(op, arrays, attrs, n_outputs, domain, const, want):
         names = [f"s{k}_{i}" for i in range(np.ndim(a))]
         env.update({n: Expr.const(d) for n, d in zip(names, np.shape(a))})
         inputs.append((dtype_of_array(np.asarray(a)), "[" + ", ".join(names) + "]"))
-    sol = infer(op, inputs, attrs, n_outputs, domain=domain)
+    sol = infer(op, inputs, attrs, n_outputs, opset, domain=domain)
     assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
     for k, w in enumerate(want):
         dims = sol.dims(f"y{k}")
