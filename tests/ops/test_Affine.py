@@ -1,59 +1,9 @@
-"""Affine (ONNX's default domain, an experimental operator onnx dropped): rules/
-Affine.lp on data cases, and against onnxruntime's CPU kernel on random shapes."""
-import pytest
-from hypothesis import given, settings, strategies as st
+"""Affine: alpha * x + beta (alpha 1, beta 0 by default),
+an experimental ONNX operator onnx dropped. Its rule file's data cases and its kernel
+against onnxruntime: tests/ops/legacy_unary.py."""
+from tests.ops.legacy_unary import unary_tests
 
-from shape_logic.testing import random_array
-from tests import contrib_ops
-from tests.ops.cases import case_test
-
-# a float attribute, now and then an integer one (which onnxruntime refuses)
-NUMBER = st.one_of(*[st.floats(-2, 2)] * 5, st.integers(-2, 2))
-OP = "Affine"
-OPSET = 9  # onnxruntime registers the operator up to opset 9
-AB = {"alpha": 2.0, "beta": 0.5}
-CASES = {
-    "symbolic shape": ({"inputs": ["[b, s, 768]"], "attrs": AB}, {"y0": "[b, s, 768]"}),
-    "scalar": ({"inputs": ["[]"], "attrs": AB}, {"y0": "[]"}),
-    "f16": ({"inputs": [("f16", "[n, 3]")], "attrs": AB},
-            {"y0": "[n, 3]", "dtypes": {"y0": "f16"}}),
-    "backward from the output": ({"inputs": ["S"], "attrs": AB,
-                                  "outputs": {"y0": {"shape": "[4, n]"}}}, {"x0": "[4, n]"}),
-    "integer elements": ({"inputs": [("i64", "[3]")], "attrs": AB}, "error"),
-    "bf16 elements": ({"inputs": [("bf16", "[3]")], "attrs": AB}, "error"),
-    "defaults": ({"inputs": ["[3]"]}, {"y0": "[3]"}),
-    "integer attribute": ({"inputs": ["[3]"], "attrs": {"alpha": 2}}, "error"),
-    "list attribute": ({"inputs": ["[3]"], "attrs": {"alpha": [2.0]}}, "error"),
-    "two inputs": ({"inputs": ["[2]", "[2]"], "attrs": AB}, "error"),
-}
-
-test_case = case_test(OP, CASES, OPSET)
-
-
-# inputs onnxruntime runs: compared for sure (random ones are often rejected)
-RUNS = [
-    [(2, 3, 4), "f32", {"alpha": 1.5, "beta": 0.7}],
-    [(5,), "f16", {}],
-    [(), "f32", {"beta": 2.0}],
-]
-
-
-@pytest.mark.parametrize("shape, dtype, attrs", RUNS)
-def test_runs_as_onnxruntime(shape, dtype, attrs):
-    tol = 1e-2 if dtype == "f16" else 1e-5
-    assert contrib_ops.check_against_onnxruntime(
-        OP, [random_array(shape, dtype)], attrs, domain="", opset=OPSET, rtol=tol,
-        atol=tol) is not None
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.lists(st.integers(1, 4), max_size=4),
-       st.sampled_from(["f16", "f32", "f32", "f64", "i32"]),
-       st.sampled_from([None, None, None, "alpha", "beta"]), NUMBER, NUMBER)
-def test_matches_onnxruntime(shape, dtype, drop, alpha, beta):
-    attrs = {k: v for k, v in {"alpha": alpha, "beta": beta}.items() if k != drop}
-    tol = 1e-2 if dtype == "f16" else 1e-5
-    # f64: the schema allows it, onnxruntime's CPU provider has no kernel for it
-    contrib_ops.check_against_onnxruntime(OP, [random_array(shape, dtype)], attrs,
-                                          domain="", opset=OPSET, rtol=tol, atol=tol,
-                                          ort_fails_ok=dtype == "f64")
+test_case, test_runs_as_onnxruntime, test_matches_onnxruntime = unary_tests(
+    "Affine", {"alpha": 2.0, "beta": 0.5}, required=False,
+    runs=[[(2, 3, 4), "f32", {"alpha": 1.5, "beta": 0.7}], [(5,), "f16", {}],
+         [(), "f32", {"beta": 2.0}]])

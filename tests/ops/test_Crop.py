@@ -1,11 +1,11 @@
 """Crop (ONNX's default domain, an experimental operator onnx dropped): rules/Crop.lp
  on data cases, and against onnxruntime's CPU kernel on random shapes."""
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from shape_logic.testing import random_array
 from tests import contrib_ops
 from tests.ops.cases import case_test
+from tests.ops.legacy_unary import runs_test
 
 OP = "Crop"
 OPSET = 9  # onnxruntime registers the operator up to opset 9
@@ -51,12 +51,7 @@ RUNS = [
 ]
 
 
-@pytest.mark.parametrize("shape, dtype, attrs", RUNS)
-def test_runs_as_onnxruntime(shape, dtype, attrs):
-    tol = 1e-2 if dtype == "f16" else 1e-5
-    assert contrib_ops.check_against_onnxruntime(
-        OP, [random_array(shape, dtype)], attrs, domain="", opset=OPSET, rtol=tol,
-        atol=tol) is not None
+test_runs_as_onnxruntime = runs_test(OP, RUNS)
 
 
 @settings(max_examples=25, deadline=None)
