@@ -248,3 +248,51 @@ def check_whole_model(model, path, feeds: dict, shapes: list):
     for k, name in enumerate(names):
         assert out[name].shape == want[k].shape and out[name].dtype == want[k].dtype
         np.testing.assert_allclose(out[name], want[k], rtol=1e-4, atol=1e-4)
+
+
+# a search node's inputs the rules see as constants (their values): max_length,
+# min_length, num_beams, num_return_sequences, logits_processor
+SEARCH_VALUED = (1, 2, 3, 4, 11)
+
+
+def check_search(op, arrays, proto, n_outputs, unset=None):
+    """One search node (BeamSearch, WhisperBeamSearch) against onnxruntime: onnxruntime and
+    our kernel take the subgraphs as GraphProtos (`proto`, the node's attributes), our rules
+    as the importer's graph objects; values, shapes, dtypes, rejections, and with every size
+    a symbol each inferred dim without a fresh name evaluates to the size. Where the search
+    stops early, onnxruntime leaves the scores unwritten: our kernel refuses them and the
+    first two outputs are compared. `unset`: a refusal of our kernel where onnxruntime reads
+    unset inputs (nothing compared). Returns onnxruntime's outputs (None where it rejected
+    the inputs)."""
+    from shape_logic.graph import dtype_of_array
+    from shape_logic.kernels import load_kernel
+    from shape_logic.kernels.base import KernelError
+    from shape_logic.kernels.GreedySearch import body_of
+
+    ours = {k: body_of(v) if k in ("encoder", "decoder") else v for k, v in proto.items()}
+    shapes = [None if a is None else a if k in SEARCH_VALUED else
+              (dtype_of_array(a), list(a.shape)) for k, a in enumerate(arrays)]
+    sol = infer_contrib(op, shapes, ours, n_outputs)
+    try:
+        want = ort_contrib(op, arrays, proto, n_outputs)
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
+        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
+        return None
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    try:
+        got = load_kernel(op)(proto, n_outputs=n_outputs, domain=MS)(*arrays)
+    except KernelError as e:
+        if unset is not None and unset in str(e):
+            got = want
+        else:
+            assert n_outputs == 3 and "stops before max_length" in str(e), str(e)
+            got = load_kernel(op)(proto, n_outputs=2, domain=MS)(*arrays)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
+    for k, w in enumerate(want):
+        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
+            (k, sol.shape(f"y{k}"), w.shape)
+        assert sol.dtype(f"y{k}") == dtype_of_array(w)
+    _check_symbolic(op, arrays, ours, n_outputs, MS, SEARCH_VALUED, want)
+    return want

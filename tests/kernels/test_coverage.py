@@ -44,7 +44,8 @@ def test_every_kernel_is_tested_against_the_reference():
         # (with the tests/ops module it takes its tests from: legacy_unary.py's unary_tests)
         for shared in re.findall(r"^from tests\.ops\.(\w+) import", text, re.M):
             text += (here.parent / "ops" / f"{shared}.py").read_text()
-        return "check_against_onnxruntime(" in text or (
+        # (check_search: a search node's kernel beside onnxruntime, tests/contrib_ops.py)
+        return "check_against_onnxruntime(" in text or "check_search(" in text or (
             ("ort_contrib(" in text or "InferenceSession(" in text)
             and "load_kernel(" in text)
 

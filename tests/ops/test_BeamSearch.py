@@ -8,12 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from onnx import TensorProto as TP, helper, numpy_helper
 
-from shape_logic.graph import dtype_of_array
 from shape_logic.kernels import load_kernel
 from shape_logic.kernels.base import KernelError
 from shape_logic.kernels.GreedySearch import body_of
-from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
-                               ort_contrib, search_model, search_values)
+from tests.contrib_ops import MS, check_search, check_whole_model, search_model, search_values
 from tests.ops.cases import case_test
 from tests.ops.generation_models import VOCAB, gpt2_decoder, t5_decoder, t5_encoder
 
@@ -130,43 +128,12 @@ def test_a_whole_model_with_its_decoder_subgraph_imports_solves_and_runs(tmp_pat
                       ["[batch, 2, 12]", "[batch, 2]", "[12 - seq, batch, 4, 7]"])
 
 
-VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
-
-
 def check(arrays, more, n_outputs, t5=False):
-    """onnxruntime (the subgraphs GraphProtos) against our kernel (the same) and our rules
-    (the subgraphs the importer's graph objects): values, shapes, dtypes, rejections; with
-    every size a symbol, each inferred dim without a fresh name evaluates to the size.
-    Returns onnxruntime's outputs (None where it rejected the inputs)."""
+    """check_search of BeamSearch: GPT-2's decoder, or T5's encoder and decoder (max_length
+    the start's length + 1: onnxruntime runs the decoder on unset inputs)."""
     proto = attrs(**{**({**T5, **T5_PROTO} if t5 else {"decoder": DECODER}), **more})
-    ours = {k: body_of(v) if k in ("encoder", "decoder") else v for k, v in proto.items()}
-    shapes = [None if a is None else a if k in VALUED else (dtype_of_array(a), list(a.shape))
-              for k, a in enumerate(arrays)]
-    sol = infer_contrib("BeamSearch", shapes, ours, n_outputs)
-    try:
-        want = ort_contrib("BeamSearch", arrays, proto, n_outputs)
-    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
-        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
-        return None
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    kernel = load_kernel("BeamSearch")(proto, n_outputs=n_outputs, domain=MS)
-    try:
-        got = kernel(*arrays)
-    except KernelError as e:  # scores where the search stops early: onnxruntime leaves
-        if t5 and "the start's length + 1" in str(e):  # them unwritten; T5 with
-            got = want  # max_length 2: onnxruntime runs the decoder on no inputs
-        else:
-            assert n_outputs == 3 and "stops before max_length" in str(e), str(e)
-            got = load_kernel("BeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
-    for k, (g, w) in enumerate(zip(got, want)):
-        assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
-        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
-    for k, w in enumerate(want):
-        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
-            (k, sol.shape(f"y{k}"), w.shape)
-        assert sol.dtype(f"y{k}") == dtype_of_array(w)
-    _check_symbolic("BeamSearch", arrays, ours, n_outputs, MS, VALUED, want)
-    return want
+    return check_search("BeamSearch", arrays, proto, n_outputs,
+                        unset="the start's length + 1" if t5 else None)
 
 
 ORT_CASES = {

@@ -8,12 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from onnx import TensorProto as TP, helper
 
-from shape_logic.graph import dtype_of_array
 from shape_logic.kernels import load_kernel
 from shape_logic.kernels.base import KernelError
 from shape_logic.kernels.GreedySearch import body_of
-from tests.contrib_ops import (MS, _check_symbolic, check_whole_model, infer_contrib,
-                               ort_contrib, search_model, search_values)
+from tests.contrib_ops import MS, check_search, check_whole_model, search_model, search_values
 from tests.ops.cases import case_test
 from tests.ops.generation_models import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
                                          _t5_value, t5_decoder)
@@ -122,40 +120,10 @@ CASES = {
 }
 
 test_case = case_test("WhisperBeamSearch", CASES, domain=MS)
-VALUED = (1, 2, 3, 4, 11)  # the inputs the rules see as constants (their values)
-
-
 def check(arrays, more, n_outputs):
-    """onnxruntime (the subgraphs GraphProtos) against our kernel (the same) and our rules
-    (the importer's graph objects): values, shapes, dtypes, rejections; with every size a
-    symbol, each inferred dim without a fresh name evaluates to the size. Returns
-    onnxruntime's outputs (None where it rejected the inputs)."""
+    """check_search of WhisperBeamSearch, its encoder and decoder GraphProtos."""
     proto = {**attrs(**more), "encoder": ENCODER, "decoder": more.get("decoder", DECODER)}
-    ours = {k: body_of(v) if k in ("encoder", "decoder") else v for k, v in proto.items()}
-    shapes = [None if a is None else a if k in VALUED else (dtype_of_array(a), list(a.shape))
-              for k, a in enumerate(arrays)]
-    sol = infer_contrib("WhisperBeamSearch", shapes, ours, n_outputs)
-    try:
-        want = ort_contrib("WhisperBeamSearch", arrays, proto, n_outputs)
-    except Exception as e:  # noqa: BLE001 - onnxruntime's errors have no common type
-        assert sol.status == "error", f"onnxruntime rejects ({str(e)[-300:]}), the rules accept"
-        return None
-    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
-    kernel = load_kernel("WhisperBeamSearch")(proto, n_outputs=n_outputs, domain=MS)
-    try:
-        got = kernel(*arrays)
-    except KernelError as e:  # scores where the search stops early: onnxruntime leaves
-        assert n_outputs == 3 and "stops before max_length" in str(e), str(e)  # them unset
-        got = load_kernel("WhisperBeamSearch")(proto, n_outputs=2, domain=MS)(*arrays)
-    for k, (g, w) in enumerate(zip(got, want)):
-        assert g.shape == w.shape and g.dtype == w.dtype, (k, g.shape, w.shape, g.dtype)
-        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"output {k}")
-    for k, w in enumerate(want):
-        assert sol.shape(f"y{k}") == "[" + ", ".join(map(str, w.shape)) + "]", \
-            (k, sol.shape(f"y{k}"), w.shape)
-        assert sol.dtype(f"y{k}") == dtype_of_array(w)
-    _check_symbolic("WhisperBeamSearch", arrays, ours, n_outputs, MS, VALUED, want)
-    return want
+    return check_search("WhisperBeamSearch", arrays, proto, n_outputs)
 
 
 def feats(b, frames, seed=0):
