@@ -65,17 +65,25 @@ class BeamSearch(Kernel):
         if start < 0:  # (onnxruntime then wants the 2-input encoder, not run here)
             raise self.fail("only an encoder with decoder_input_ids (decoder_start_token_id "
                             "given) is supported")
-        self.encoder, self.decoder = Body(self, encoder), Body(self, decoder)
+        self._setup_encoder(encoder, ["encoder_input_ids", "encoder_attention_mask",
+                                      "decoder_input_ids"])
+        self.decoder = Body(self, decoder)
+        self._setup_decoder(decoder, ["input_ids", "encoder_attention_mask"])
+
+    def _setup_encoder(self, encoder, inputs: list):
+        """An encoder-decoder model's encoder (T5's encoder_decoder_init, Whisper's): it
+        takes `inputs` and gives logits, encoder_hidden_states, then per layer
+        present_key_self, present_value_self, then per layer present_key_cross,
+        present_value_cross."""
+        self.encoder = Body(self, encoder)
         enc_in, enc_out = self.encoder.params, self.encoder.results
-        if enc_in != ["encoder_input_ids", "encoder_attention_mask", "decoder_input_ids"]:
-            raise self.fail("the encoder's inputs must be encoder_input_ids, "
-                            f"encoder_attention_mask, decoder_input_ids, not {enc_in}")
+        if enc_in != inputs:
+            raise self.fail(f"the encoder's inputs must be {', '.join(inputs)}, not {enc_in}")
         if (len(enc_out) < 6 or (len(enc_out) - 2) % 4 or enc_out[:4] != [
                 "logits", "encoder_hidden_states", "present_key_self_0", "present_value_self_0"]):
             raise self.fail("the encoder's outputs must be logits, encoder_hidden_states and "
                             f"4 presents per layer, not {enc_out}")
         self.layers = (len(enc_out) - 2) // 4
-        self._setup_decoder(decoder, ["input_ids", "encoder_attention_mask"])
 
     def _setup_decoder(self, decoder, first):
         """An encoder-decoder model's decoder: inputs `first`, encoder_hidden_states?, the

@@ -38,16 +38,8 @@ class WhisperBeamSearch(BeamSearch):
             raise self.fail("decoder_output_cross_qk is not supported")
         self.t5 = False
         body = body_of(decoder)
-        self.encoder, self.decoder = Body(self, body_of(encoder)), Body(self, body)
-        enc_in, enc_out = self.encoder.params, self.encoder.results
-        if enc_in != ["encoder_input_ids", "decoder_input_ids"]:
-            raise self.fail("the encoder's inputs must be encoder_input_ids, "
-                            f"decoder_input_ids, not {enc_in}")
-        if (len(enc_out) < 6 or (len(enc_out) - 2) % 4 or enc_out[:4] != [
-                "logits", "encoder_hidden_states", "present_key_self_0", "present_value_self_0"]):
-            raise self.fail("the encoder's outputs must be logits, encoder_hidden_states and "
-                            f"4 presents per layer, not {enc_out}")
-        self.layers = (len(enc_out) - 2) // 4
+        self._setup_encoder(body_of(encoder), ["encoder_input_ids", "decoder_input_ids"])
+        self.decoder = Body(self, body)
         self._setup_decoder(body, ["input_ids"])
         if self.hidden:  # (measured: its values are not the encoder's, zeros or anything)
             raise self.fail("a decoder taking encoder_hidden_states is not supported: "
