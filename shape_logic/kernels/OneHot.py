@@ -10,6 +10,8 @@ class OneHot(Kernel):
     n_inputs = (3, 3)
 
     def run(self, indices, depth, values, axis):
+        if indices.ndim < 1:  # (onnx's shape inference refuses scalar indices)
+            raise self.fail("indices must have rank 1 or more, not 0")
         d = int(self.scalar(depth))
         if d < 1 or values.size != 2:
             raise self.fail(f"depth {d} must be >= 1 and values must have 2 entries, "
