@@ -64,14 +64,17 @@ from fuzz_exec import (EXECUTE_SECONDS, concrete, execute, other_symbols,  # noq
                        outer_reads, runs_at, shrink, with_values)
 from fuzz_graphs import GENERATORS, Builder, TooLong, build, cpu_limit  # noqa: E402,F401
 import fuzz_narrowing  # noqa: E402
+from fuzz_open import unstated_open_axes  # noqa: E402
 from fuzz_ops import build_ops  # noqa: E402
 from fuzz_seq_control import build_seq  # noqa: E402
 from shape_logic.decode import one_of_values_at  # noqa: E402
 from shape_logic.limits import TimeLimit, budget  # noqa: E402
 from shape_logic.symbolic.expr import Expr  # noqa: E402
 
-def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
-    """(verdict, reason, tensor): verdict ok | caught | data | missed | unsound."""
+def check(b: Builder, run_program: bool = False, open_axes: bool = False
+          ) -> tuple[str, str, str | None]:
+    """(verdict, reason, tensor): verdict ok | caught | data | missed | unsound | unstated
+    (with `open_axes`: an axis a rule file leaves open without saying so, fuzz_open.py)."""
     from shape_logic.solver import solve
 
     sol = solve(b.graph, explain=False)
@@ -111,7 +114,8 @@ def check(b: Builder, run_program: bool = False) -> tuple[str, str, str | None]:
         found = at_other_sizes(b, sol, attempt)
         if found is not None:
             return ("unsound", *found)
-    return "ok", "", None
+    found = unstated_open_axes(b.graph) if open_axes else None
+    return ("unstated", found, None) if found else ("ok", "", None)
 
 
 def claims(sol, t: str, arr) -> list | str:
@@ -246,7 +250,7 @@ KINDS = {"base": lambda rng: build(rng),
 
 def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
          progress: int = 0, timeout: float = 30.0, kind: str = "base",
-         backward: bool = False, narrowing: bool = False) -> dict:
+         backward: bool = False, narrowing: bool = False, open_axes: bool = False) -> dict:
     rng = random.Random(seed)
     stats, counts = Counter(), {}  # counts: --backward's completeness, --narrowing's ways
     per_op, unsound_ops = Counter(), Counter()  # unsound_ops: in any failing graph
@@ -264,13 +268,13 @@ def fuzz(n: int, seed: int, program_every: int = 4, out: Path | None = None,
                     verdict, reason, d = fuzz_narrowing.fuzz_one(b, ways, counts)
                 else:
                     verdict, reason, tensor = fuzz_one(b, d, run, counts) if backward else \
-                        check(b, run_program=run)
+                        check(b, run_program=run, open_axes=open_axes)
         except TimeLimit as e:  # a graph of a few nodes never needs long: a finding
             verdict, reason, tensor = "timeout", str(e), None
         except Exception as e:  # a crash is a finding too
             verdict, reason, tensor = "crash", f"{type(e).__name__}: {e}", None
         stats[verdict] += 1
-        if verdict in ("missed", *fuzz_narrowing.FINDINGS):
+        if verdict in ("missed", "unstated", *fuzz_narrowing.FINDINGS):
             if verdict != "missed":
                 unsound_ops.update(set(b.ops))
             failures.append({"verdict": verdict, "reason": reason, **(
@@ -321,11 +325,14 @@ def main(argv=None) -> int:
                    help="solve the graph as an ONNX model whose outputs are declared the "
                         "ways exporters do, check which declarations are kept "
                         "(bench/fuzz_narrowing.py; base or ops graphs)")
+    p.add_argument("--open-axes", action="store_true",
+                   help="also report an axis a rule file leaves open without saying so "
+                        "(bench/fuzz_open.py: one solve more a graph)")
     args = p.parse_args(argv)
     if args.narrowing and args.kind not in ("base", "ops"):
         p.error("--narrowing takes graphs of the base or ops kind (no bodies to write)")
     r = fuzz(args.graphs, args.seed, args.program_every, args.out, args.progress, args.timeout,
-             args.kind, args.backward, args.narrowing)
+             args.kind, args.backward, args.narrowing, args.open_axes)
     v = r["verdicts"]
     print(f"graphs tried: {r['graphs']} (seed {r['seed']}, {r['seconds']:.0f} s)")
     print(f"  consistent, every shape sound: {v.get('ok', 0)}")
@@ -344,6 +351,8 @@ def main(argv=None) -> int:
               f"inconsistent: {v.get('inconsistent', 0)}; dims lost: {v.get('lost', 0)}; "
               f"Obvious differing: {v.get('obvious', 0)}; wrong where a kept declaration "
               f"fills a dim the rules leave open: {v.get('open', 0)}")
+    if args.open_axes:
+        print(f"  open axes no rule states (fuzz_open.py): {v.get('unstated', 0)}")
     print(f"  UNSOUND: {v.get('unsound', 0)}   crashes: {v.get('crash', 0)}   "
           f"timeouts: {v.get('timeout', 0)}")
     print("nodes per op: " + ", ".join(f"{k} {c}" for k, c in sorted(r["per_op"].items())))
@@ -352,7 +361,7 @@ def main(argv=None) -> int:
             f"{k} {c}" for k, c in sorted(r["unsound_ops"].items())))
     for f in r["failures"][:10]:
         print(f"- {f['verdict']}: {f['reason']}")
-    return 1 if any(v.get(k) for k in fuzz_narrowing.FAILURES) else 0
+    return 1 if any(v.get(k) for k in (*fuzz_narrowing.FAILURES, "unstated")) else 0
 
 
 if __name__ == "__main__":
