@@ -325,3 +325,32 @@ def test_traced_shapes_padded_sliced_or_transformed_at_axes_from_sizes_are_set_a
         assert f"which would give {why} that the graph leaves open" in sol.warnings[0], \
             (op, sol.warnings)
         assert sol.shape("y").startswith("[_1, _2"), (op, sol.shape("y"))
+
+
+def test_a_traced_size_of_a_same_transposed_convolution_padding_below_0_is_set_aside():
+    # stride 3 over a kernel of 2: SAME's total padding would be -1; the spec says 3*h,
+    # onnxruntime clamps it and gives 3*h - 1: the graph leaves the axis open, and the
+    # declaration (traced at h = 4: 11) was kept (fuzz --open-axes ops, seed 6102)
+    w = numpy_helper.from_array(np.ones((2, 1, 1, 2), np.float32), "w")
+    node = helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[3, 3],
+                            kernel_shape=[1, 2], auto_pad="SAME_UPPER")
+    sol = solve(_model([node], [helper.make_tensor_value_info("x", F, ["n", 2, "h", "w"])],
+                       [helper.make_tensor_value_info("y", F, ["n", 1, "3*h", 11])], [w]))
+    assert sol.status == "ok" and list(sol.set_aside) == ["y"], sol.warnings
+    assert sol.shape("y") == "[n, 1, _1, _2]"
+
+
+def test_a_traced_size_of_a_reshape_to_a_size_that_may_be_0_is_set_aside():
+    # x [s0, s1] reshaped to [s1 / 2, -1]: at s1 = 1 the 0 copies s0, else s1//2: the
+    # graph leaves both axes open, and the declaration (traced at s1 = 4) was kept
+    consts = {"one": [1], "two": [2], "zero": [0], "m1": [-1]}
+    inits = [numpy_helper.from_array(np.asarray(v, np.int64), k) for k, v in consts.items()]
+    nodes = [helper.make_node("Shape", ["x"], ["xs"]),
+             helper.make_node("Gather", ["xs", "one"], ["s1"]),
+             helper.make_node("Div", ["s1", "two"], ["half"]),
+             helper.make_node("Concat", ["half", "m1"], ["shape"], axis=0),
+             helper.make_node("Reshape", ["x", "shape"], ["y"])]
+    sol = solve(_model(nodes, [helper.make_tensor_value_info("x", F, ["s0", "s1"])],
+                       [helper.make_tensor_value_info("y", F, [2, "2*s0"])], inits))
+    assert sol.status == "ok" and list(sol.set_aside) == ["y"], sol.warnings
+    assert sol.shape("y") == "[_1, _2]"
