@@ -57,7 +57,10 @@ sizes), DeiT, ESM, XGLM, BioGPT, OLMo, StarCoder2, M2M100, SpeechT5's encoder, C
 tower, and bench/hf_models7.py's: RoFormer, RemBERT, NEZHA, Data2Vec (text and audio), ERNIE,
 LayoutLM, XLM, Splinter, MBart, Blenderbot, CTRL, Cohere, Persimmon, Granite, Nemotron,
 SigLIP, ViT-MSN, OWL-ViT and BLIP vision, ResNet, SAM's image encoder, UniSpeech-SAT,
-Wav2Vec2-BERT, LLaMA, Qwen2, Gemma 2, StarCoder2 and StableLM over a KV cache; tiny
+Wav2Vec2-BERT, LLaMA, Qwen2, Gemma 2, StarCoder2 and StableLM over a KV cache, and
+bench/hf_models8.py's: TimeSformer, ViViT, X-CLIP, GroupViT vision, RT-DETR, Deformable
+DETR, Depth Anything, MaskFormer, Mask2Former, Pix2Struct and Idefics3 vision, SuperPoint,
+BROS, MusicGen's decoder, UniVNet, FastSpeech2-Conformer; tiny
 configs, random weights; needs the transformers package, in the `bench`
 extra), each also after onnxruntime's transformer optimizer where it applies
 (`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from
