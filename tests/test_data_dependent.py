@@ -101,3 +101,27 @@ def test_a_gather_nd_rank_the_data_decides_is_no_traced_rank():
     (warning,) = sol.warnings
     assert "graph output picked is declared [P], which would give rank 1 that the graph " \
            "leaves open" in warning
+
+
+def test_a_count_keeps_its_name_through_a_concat_at_a_negative_axis_and_same_convolutions():
+    # (a fresh name each before: SuperPoint's keypoints joined at axis -1, FastSpeech2's
+    # convolutions over the mel frames its predicted durations decide)
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, m]"}},
+         "initializers": {"w": {"dtype": "f32", "shape": [4, 2, 3], "data": 0.5},
+                          "zero": {"dtype": "i64", "shape": [1], "data": [0]}},
+         "nodes": [{"op": "NonZero", "inputs": ["x"], "outputs": ["nz"]},
+                   {"op": "Concat", "inputs": ["nz", "nz"], "outputs": ["pairs"],
+                    "attrs": {"axis": -2}},
+                   {"op": "Cast", "inputs": ["nz"], "outputs": ["frames"], "attrs": {"to": 1}},
+                   {"op": "Unsqueeze", "inputs": ["frames", "zero"], "outputs": ["mel"]},
+                   {"op": "Conv", "inputs": ["mel", "w"], "outputs": ["same"],
+                    "attrs": {"kernel_shape": [3], "pads": [1, 1]}},
+                   {"op": "Conv", "inputs": ["mel", "w"], "outputs": ["valid"],
+                    "attrs": {"kernel_shape": [3]}},
+                   {"op": "MaxPool", "inputs": ["same"], "outputs": ["pooled"],
+                    "attrs": {"kernel_shape": [3], "pads": [1, 1]}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("nz") == "[2, _1]" and sol.shape("pairs") == "[4, _1]"
+    assert sol.shape("same") == "[1, 4, _1]" and sol.shape("pooled") == "[1, 4, _1]"
+    assert sol.shape("valid") == "[1, 4, _2]"  # (_1 - 2: no arithmetic on a count)
