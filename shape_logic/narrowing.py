@@ -44,7 +44,7 @@ from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, op
                          open_upstream, zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, names_only
-from .requirements import EQUATED, input_requirements, new_requirements
+from .requirements import EQUATED, input_requirements, new_requirements, requirements_text
 from .shapes import has_fresh_name
 
 
@@ -122,7 +122,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
                 kept, kept_names = trial, kept_names + [name]
                 obvious.learn(name)
                 continue
-            why = ("which would require " + " and ".join(fixed) if fixed else
+            why = ("which would require " + requirements_text(fixed) if fixed else
                    "whose names, shared with another declared dim, would give "
                    + ", ".join(borrowed) + " that the graph leaves open" if borrowed else
                    "which would give " + ", ".join(filled) + " that the graph leaves open")

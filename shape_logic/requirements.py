@@ -168,6 +168,21 @@ def new_requirements(graph, decoded, alone) -> list[str]:
             if text not in free and not holds(domains)]
 
 
+# the requirements a warning names, at most: a MaskFormer output declared with two names
+# over its four axes required 40 restatements of one equation (15,000 characters)
+SHOWN = 4
+
+
+def requirements_text(texts: list[str]) -> str:
+    """`texts` joined by "and", or the SHOWN shortest of them (in their order) and how many
+    more there are: the shortest say it plainest (`max(batch, (h + 3)//4) = batch`)."""
+    if len(texts) <= SHOWN:
+        return " and ".join(texts)
+    shortest = set(sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))[:SHOWN])
+    return " and ".join(t for i, t in enumerate(texts) if i in shortest) + \
+        f" (and {len(texts) - SHOWN} more requirements of the same sizes)"
+
+
 def _requirements(graph, decoded) -> list[tuple]:
     """input_requirements as (text, whether a _Domains makes it hold, kind)."""
     inputs = graph.input_symbols()

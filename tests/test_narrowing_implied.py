@@ -117,3 +117,17 @@ def test_new_requirements_compare_what_they_allow(alone, trial, new):
     assert got == new
     # and each such requirement is one of the trial's own
     assert set(got) <= set(input_requirements(g, _decoded(**trial)))
+
+
+def test_a_warning_names_the_shortest_few_requirements_and_counts_the_rest():
+    # (an output of MaskFormer declared [d0, d1, d0, d1] required 111 equations, each a
+    # restatement of two: a warning of 15,000 characters)
+    from shape_logic.requirements import SHOWN, requirements_text
+
+    texts = ["w in 17..20", "(h + 3)//4 = b", "max(b, (h + 3)//4)*(h//2) = b*(h//2)",
+             "max(b, (h + 3)//4) = b", "5*((h + 3)//4)//b = 5", "5*b//((h + 3)//4) = 5"]
+    assert SHOWN == 4
+    assert requirements_text(texts[:4]) == " and ".join(texts[:4])
+    assert requirements_text(texts) == (
+        "w in 17..20 and (h + 3)//4 = b and 5*((h + 3)//4)//b = 5 and 5*b//((h + 3)//4) = 5"
+        " (and 2 more requirements of the same sizes)")
