@@ -366,3 +366,23 @@ def test_a_traced_size_of_a_ceil_mode_pool_with_an_end_pad_of_a_window_is_set_as
                            [helper.make_tensor_value_info("y", F, ["n", 2, "w + 2"])]))
         assert sol.status == "ok" and list(sol.set_aside) == ["y"], (op, sol.warnings)
         assert sol.shape("y") == "[n, 2, _1]", (op, sol.shape("y"))
+
+
+def test_a_traced_size_of_a_broadcast_neither_side_decides_is_set_aside():
+    # x [s0, s1] against its first min(s0, s1//2) rows: equal, or 0 rows broadcast with
+    # s0 = 1, or 1 row: the graph leaves axis 0 open, and [5, s1] traced at s0 = 5 was
+    # kept (fuzz --open-axes ops, seed 6304)
+    consts = {"last": -1, "two": 2}
+    inits = [numpy_helper.from_array(np.asarray(v, np.int64), k) for k, v in consts.items()]
+    inits += [numpy_helper.from_array(np.asarray([0], np.int64), k) for k in ("z", "z0")]
+    nodes = [helper.make_node("Shape", ["x"], ["xs"]),
+             helper.make_node("Gather", ["xs", "last"], ["s1"]),
+             helper.make_node("Div", ["s1", "two"], ["half"]),
+             helper.make_node("Unsqueeze", ["half", "z"], ["end"]),
+             helper.make_node("Slice", ["x", "z0", "end", "z0"], ["top"]),
+             helper.make_node("Less", ["x", "top"], ["y"])]
+    sol = solve(_model(nodes, [helper.make_tensor_value_info("x", F, ["s0", "s1"])],
+                       [helper.make_tensor_value_info("y", TensorProto.BOOL, [5, "s1"])],
+                       inits))
+    assert sol.status == "ok" and list(sol.set_aside) == ["y"], sol.warnings
+    assert sol.shape("y") == "[_1, s1]"
