@@ -74,6 +74,23 @@ def _t5_consts(*arrays):
                                     n) for n, v in arrays]
 
 
+def encoder_presents():
+    """The nodes an encoder_decoder_init (T5's, Whisper's) makes its presents and context
+    with: the cross presents the heads of encoder_hidden_states (and their cosine), the
+    self presents those of the decoder's embedded ids `dem` (a Gather of D; and their
+    sine), `ctx` the hidden states summed over axis `one`. Reads the initializers D,
+    `split` ([0, 0, heads, size]) and `one` ([1])."""
+    n = helper.make_node
+    return [n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
+            n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
+            n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
+            n("Gather", ["D", "decoder_input_ids"], ["dem"]),
+            n("Reshape", ["dem", "split"], ["d4"]),
+            n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
+            n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
+            n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1)]
+
+
 def t5_encoder(vocab=VOCAB):
     """convert_generation.py's T5 encoder_decoder_init, one layer: (encoder_input_ids,
     encoder_attention_mask, decoder_input_ids) -> (logits, encoder_hidden_states,
@@ -97,14 +114,7 @@ def t5_encoder(vocab=VOCAB):
         n("Cast", ["encoder_attention_mask"], ["mf"], to=f32),
         n("Unsqueeze", ["mf", "two"], ["mu"]),
         n("Mul", ["emb", "mu"], ["encoder_hidden_states"]),
-        n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
-        n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
-        n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
-        n("Gather", ["D", "decoder_input_ids"], ["dem"]),
-        n("Reshape", ["dem", "split"], ["d4"]),
-        n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
-        n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
-        n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1),
+        *encoder_presents(),
         n("Mul", ["ctx", "c"], ["ctx2"]), n("Add", ["dem", "ctx2"], ["z"]),
         n("Tanh", ["z"], ["tz"]), n("MatMul", ["tz", "W"], ["logits"])]
     inits = _t5_consts(("E", e), ("D", d), ("W", w), ("two", [2]), ("one", [1]),

@@ -14,7 +14,7 @@ from shape_logic.kernels.GreedySearch import body_of
 from tests.contrib_ops import MS, check_search, check_whole_model, search_model, search_values
 from tests.ops.cases import case_test
 from tests.ops.generation_models import (T5_HEADS, T5_HIDDEN, T5_SIZE, VOCAB, _t5_consts,
-                                         _t5_value, t5_decoder)
+                                         _t5_value, encoder_presents, t5_decoder)
 
 MELS = 3
 
@@ -40,14 +40,7 @@ def whisper_encoder(vocab=VOCAB):
     nodes = [
         n("Transpose", ["encoder_input_ids"], ["ft"], perm=[0, 2, 1]),
         n("MatMul", ["ft", "P"], ["encoder_hidden_states"]),
-        n("Reshape", ["encoder_hidden_states", "split"], ["hs4"]),
-        n("Transpose", ["hs4"], ["present_key_cross_0"], perm=[0, 2, 1, 3]),
-        n("Cos", ["present_key_cross_0"], ["present_value_cross_0"]),
-        n("Gather", ["D", "decoder_input_ids"], ["dem"]),
-        n("Reshape", ["dem", "split"], ["d4"]),
-        n("Transpose", ["d4"], ["present_key_self_0"], perm=[0, 2, 1, 3]),
-        n("Sin", ["present_key_self_0"], ["present_value_self_0"]),
-        n("ReduceSum", ["encoder_hidden_states", "one"], ["ctx"], keepdims=1),
+        *encoder_presents(),
         n("CumSum", ["dem", "one"], ["dcum"]), n("Mul", ["ctx", "c"], ["ctx2"]),
         n("Add", ["dcum", "ctx2"], ["z"]), n("Tanh", ["z"], ["tz"]),
         n("MatMul", ["tz", "W"], ["logits"])]
