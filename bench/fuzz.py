@@ -114,7 +114,7 @@ def check(b: Builder, run_program: bool = False, open_axes: bool = False
         found = at_other_sizes(b, sol, attempt)
         if found is not None:
             return ("unsound", *found)
-    found = unstated_open_axes(b) if open_axes else None
+    found = unstated_open_axes(b, sol) if open_axes else None
     return ("unstated", found, None) if found else ("ok", "", None)
 
 

@@ -64,20 +64,16 @@ def open_axes(graph) -> list[tuple[str, int, str]]:
     return found
 
 
-def unstated_open_axes(b) -> str | None:
+def unstated_open_axes(b, sol) -> str | None:
     """The first open axis of b's graph (open_axes) that a declaration traced at b's run
-    fills and narrowing keeps, as text; None."""
+    fills and narrowing keeps, as text; None. `sol`: the graph's solve (fuzz.check's)."""
     from fuzz_declare import to_model
 
     from shape_logic.graph import dtype_of_array
     from shape_logic.shapes import has_fresh_name
     from shape_logic.solver import solve
 
-    axes = open_axes(b.graph)
-    if not axes:
-        return None
-    sol = solve(b.graph, explain=False)
-    for t, i, text in axes:
+    for t, i, text in open_axes(b.graph):
         run = b.values.get(t)
         if run is None or sol.dims(t) is None or getattr(run, "ndim", -1) != len(sol.dims(t)):
             continue
