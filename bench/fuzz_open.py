@@ -30,7 +30,7 @@ def open_axes(graph) -> list[tuple[str, int, str]]:
     atoms.release_control()
     if atoms.conflicts:
         return []
-    upstream = Upstream(problem.graph, atoms)
+    upstream = Upstream(problem.graph, atoms, problem.rule_files)
     shapes = decoded.shapes
     # the fresh names of the axes the rules state open (a Unique's indices share its count's)
     stated = {n for t, i in (*atoms.unsized, *atoms.data_bounds) if shapes.get(t) is not None

@@ -63,6 +63,7 @@ class Atoms:
     sizes_from: dict = field(default_factory=dict)
     nonempty: set = field(default_factory=set)  # (T, I): axes >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # T: ranks the inputs' sizes decide
+    value_open: set = field(default_factory=set)  # T: elements value rules could not compute
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
@@ -187,6 +188,9 @@ class Atoms:
             self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":
             self.open_ranks.add(args[0].string)
+        elif name == "value_open":
+            if args[0].type == clingo.SymbolType.String:
+                self.value_open.add(args[0].string)
         elif name == "passes_on":
             self.passes_on.add(args[0].string)
         elif name == "void_name":

@@ -20,8 +20,13 @@ class Upstream:
     first asked, and which tensors' values come from shapes and constants alone (a memo
     both checks share)."""
 
-    def __init__(self, graph, atoms):
+    def __init__(self, graph, atoms, rule_files=()):
         self.graph, self.atoms = graph, atoms
+        # the operators whose rule files (or those they use) derive values: another's
+        # outputs hold values no rule computes (an unknown operator's too)
+        files = {rf.op: rf for rf in rule_files}
+        self.valued = {op for op, rf in files.items() if rf.gives_values or any(
+            files[u].gives_values for u in rf.uses if u in files)}
         self._producers = None
         self._made: dict[str, bool] = {}
 
@@ -55,21 +60,27 @@ class Upstream:
         return all(self.shape_made(x) for x in node.inputs if x)
 
     def shape_made(self, t: str) -> bool:
-        """t's values are a function of the graph's shapes and constants (Shape, Size,
-        Constant, initializers, and nodes of such inputs); a graph input's values, a
-        body's, a NOT_FOLDED operator's are not."""
+        """t's values are a function of the graph's shapes and constants that the rules
+        compute (Shape, Size, Constant, initializers, and nodes of such inputs whose rule
+        files derive values); a graph input's values, a body's, a NOT_FOLDED operator's
+        are not, nor those of an operator whose rule file derives none (Sqrt's), nor of a
+        tensor some element of which the value rules could not compute (value_open:
+        Mod(1, s - 1)), nor what is computed from any of those: a declared output sized
+        by them may give a size the graph leaves open."""
         made = self._made
         if t in made:
             return made[t]
         made[t] = False  # (a cycle, which a graph has not: no)
         node = self.producers.get(t)
-        if node is None:  # a graph input (values: data) or an initializer (a constant)
+        if t in self.atoms.value_open:  # (elements the value rules could not compute)
+            pass
+        elif node is None:  # a graph input (values: data) or an initializer (a constant)
             made[t] = t in self.graph.initializers
         elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
             made[t] = True
         else:
-            made[t] = not node.bodies and node.op not in NOT_FOLDED and all(
-                self.shape_made(x) for x in node.inputs if x)
+            made[t] = not node.bodies and node.op not in NOT_FOLDED and \
+                node.op in self.valued and all(self.shape_made(x) for x in node.inputs if x)
         return made[t]
 
 

@@ -71,7 +71,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     shared = _shared_names(graph, declared)
     related = _relates_names(graph, decoded)
-    upstream = Upstream(graph, atoms)
+    upstream = Upstream(graph, atoms, problem.rule_files)
     if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
             not data_sizes_given(upstream, decoded, declared) and not open_upstream(
             upstream, decoded, declared) and not zero_named(graph, decoded, declared) and (

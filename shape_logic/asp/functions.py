@@ -20,7 +20,7 @@ from ..symbolic import ops
 from ..symbolic.expr import Expr
 from ..symbolic.parse import compile_formula
 from . import element_arith, float_ints
-from .lifting import FAILURES, arithmetic, handles, remembered
+from .lifting import FAILURES, arithmetic, handles, integral_real, remembered
 from .lifting import dims as _dims
 from .budgets import AFTER_CONFLICT
 from .relating import Relating, real_of as _real
@@ -78,6 +78,7 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         self.failures: list[str] = []
         self._relate_cache: dict = {}
         self.memo: dict = {}  # pure functions: (function, args) -> result
+        self._arith_gave: dict = {}  # (f, a, b) -> whether @arith gave a value (arith_open)
         self._calcs: dict = {}  # (formula, args, bindings known) -> (@calc's result, failure)
         self._pure: dict = {}  # the same for tests (not counted in the budget)
         # Once an equation has no solution the graph is inconsistent (ASP-NOTES §2: then
@@ -287,6 +288,25 @@ class Functions(Relating, Comparisons, FloatElements, Iterations):
         an inexact quotient of known integers: the float D rounds it to, real(..)).
         `int(F, D)`: F on an integer type D narrower than 64 bits, whose results wrap
         around: no value where D does not hold the result (float_ints.type_holds)."""
+        out = self._arith(f, a, b)
+        self._arith_gave[(f, a, b)] = out != []
+        return out
+
+    def arith_open(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
+        """1 where @arith(f, a, b) gives no value, for whatever reason (arithmetic the
+        expressions cannot write, as Mod(1, s - 1) or s < t, a budget spent): the element
+        is then one the graph leaves open, however a declared output may give it back
+        (families.lp's value_open). No term otherwise, nor for a float operand that is an
+        integer (real("5.0")): the element has that integer as a value too (floats.lp),
+        and the pair of integers is the one that tells."""
+        if integral_real(a) or integral_real(b):
+            return []
+        gave = self._arith_gave.get((f, a, b))
+        if gave is None:
+            gave = self.arith(f, a, b) != []
+        return [] if gave else Number(1)
+
+    def _arith(self, f: clingo.Symbol, a: clingo.Symbol, b: clingo.Symbol):
         if self.exhausted((a, b), test=element_arith.is_test(f)):
             return []
         try:

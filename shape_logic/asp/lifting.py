@@ -67,3 +67,14 @@ def remembered(f):
 
     g.__name__, g.__doc__ = f.__name__, f.__doc__
     return g
+
+
+def integral_real(sym: clingo.Symbol) -> bool:
+    """sym is real(R) of a float R that is an integer (floats.lp gives it as that integer
+    too)."""
+    if sym.type != clingo.SymbolType.Function or sym.name != "real":
+        return False
+    try:
+        return float(sym.arguments[0].string).is_integer()
+    except (ValueError, IndexError):
+        return False

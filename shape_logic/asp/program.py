@@ -29,6 +29,11 @@ _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
 _ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
 _USES_LINE = re.compile(r"^%\s*uses:(.*)$", re.M)
 _NONEMPTY_HEAD = re.compile(r"^\s*nonempty\(", re.M)
+# a rule deriving an element's value or stating a vocabulary atom that carries values
+# (schema.lp): value/3, same_value/4, same_values/2, value_arith/2, float_arith/2,
+# cast_pair/3, fill/2
+_VALUE_HEAD = re.compile(
+    r"^\s*(?:value|same_values?|value_arith|float_arith|cast_pair|fill)\(", re.M)
 # a why_text/2 fact on a line of its own (schema.lp)
 _WHY_TEXT = re.compile(r'^\s*why_text\(\s*"([\w/]+)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*\)\s*\.', re.M)
 
@@ -54,6 +59,14 @@ class RuleFile:
         """The file derives `nonempty/2` (an output axis its node fails without: a floor of
         the symbols in it, encodings/floors.lp; floor_prefix.py solves such nodes first)."""
         return _NONEMPTY_HEAD.search(self.text) is not None
+
+    @cached_property
+    def gives_values(self) -> bool:
+        """The file derives values of its node's outputs (a head of value/3 or of a
+        vocabulary atom that carries them: same_values, value_arith...). An operator whose
+        file derives none (Sqrt, CumSum) leaves the values it computes open, and so the
+        sizes read from them (data_sizes.py)."""
+        return _VALUE_HEAD.search(self.text) is not None
 
     @cached_property
     def uses(self) -> tuple[str, ...]:
