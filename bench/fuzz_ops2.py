@@ -2,7 +2,7 @@
 GatherElements, ScatterElements), data-dependent sizes (Compress, NonZero, Unique),
 Einsum, Gemm, normalizations with their statistics outputs, arg/reductions with keepdims
 and an axes input, broadcasting ones (PRelu, Clip, variadic Sum/Mean/Max/Min), GridSample
-and RoiAlign."""
+and RoiAlign, and sizes computed from a whole Shape vector (SHAPE_VECTOR)."""
 from __future__ import annotations
 
 import numpy as np
@@ -283,8 +283,43 @@ def g_variadic(b, fail):
     return b.add(b.rng.choice(["Sum", "Mean", "Max", "Min"]), ins, allow_failure=fail)
 
 
+# a size computed from a whole Shape vector, by an operator whose rule file computes some
+# values but maybe not these (a traced size kept where the rules leave it open: fuzz
+# --open-axes; ReduceMax's, Pow's, TopK's, a NonZero count's)
+SHAPE_VECTOR = {
+    "ReduceMax": lambda b, v: b.add("ReduceMax", [v], {"keepdims": 1}),
+    "ReduceMin": lambda b, v: b.add("ReduceMin", [v], {"keepdims": 1}),
+    "ReduceSum": lambda b, v: b.add("ReduceSum", [v], {"keepdims": 1}),
+    "ReduceProd": lambda b, v: b.add("ReduceProd", [v], {"keepdims": 1}),
+    "Pow": lambda b, v: b.add("Pow", [v, b.const(2)]),
+    "TopK": lambda b, v: b.add("TopK", [v, b.const([1])], {"largest": b.rng.randint(0, 1)},
+                               n_out=2),
+    "Abs": lambda b, v: (d := b.add("Sub", [v, b.const(b.rng.randint(1, 4))])) and
+    b.add("Abs", [d[0]]),
+    "CumSum": lambda b, v: b.add("CumSum", [v, b.const(0)]),
+    "Clip": lambda b, v: b.add("Clip", [v, b.const(1), b.const(b.rng.randint(2, 6))]),
+    "NonZero": lambda b, v: (d := b.add("Sub", [v, b.const(b.rng.randint(1, 4))])) and (
+        z := b.add("NonZero", [d[0]])) and (n := b.add("Shape", [z[0]])) and b.add(
+        "Slice", [n[0], b.const([1]), b.const([2]), b.const([0])]),
+    "Sqrt": lambda b, v: (f := b.add("Cast", [v], {"to": 1})) and (
+        r := b.add("Sqrt", [f[0]])) and b.add("Cast", [r[0]], {"to": 7}),
+}
+
+
+def g_shape_vector(b, fail):
+    x = b.pick(min_rank=1, max_rank=3)
+    if x is None:
+        return None
+    shape = b.add("Shape", [x])
+    v = shape and SHAPE_VECTOR[b.rng.choice(sorted(SHAPE_VECTOR))](b, shape[0])
+    if not v or not all(0 <= int(e) <= 64 for e in np.ravel(b.values[v[0]])) or \
+            np.ravel(b.values[v[0]]).size > 3:
+        return None
+    return b.add("ConstantOfShape", [v[0]])
+
+
 OPS2_GENERATORS = {g.__name__[2:]: g for g in (
     g_gather_nd, g_scatter_nd, g_gather_elements, g_scatter_elements, g_compress, g_non_zero,
     g_unique, g_einsum, g_trilu, g_cum_sum, g_reverse_sequence, g_gemm, g_layer_norm,
     g_group_norm, g_arg_reduce, g_det, g_hardmax, g_clip, g_prelu, g_variadic,
-    g_grid_sample, g_roi_align)}
+    g_grid_sample, g_roi_align, g_shape_vector)}

@@ -64,6 +64,7 @@ class Atoms:
     nonempty: set = field(default_factory=set)  # (T, I): axes >= 1 wherever the graph runs
     open_ranks: set = field(default_factory=set)  # T: ranks the inputs' sizes decide
     value_open: set = field(default_factory=set)  # T: elements value rules could not compute
+    counted: set = field(default_factory=set)  # (T, I): data_dependent counts the rules count
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
@@ -180,8 +181,8 @@ class Atoms:
             hi = _expr(args[2])
             if hi is not None:
                 self.data_bounds.setdefault((args[0].string, args[1].number), set()).add(hi)
-        elif name in ("unsized", "nonempty"):  # (a nonempty/2 of a named tensor: read; a
-            # virtual tensor's, QLinearAveragePool's channels-first view, is its own tensor's)
+        elif name in ("unsized", "nonempty", "counted"):  # (a nonempty/2 of a named tensor:
+            # read; a virtual tensor's, QLinearAveragePool's channels-first view, its own's)
             if args[0].type == clingo.SymbolType.String:
                 getattr(self, name).add((args[0].string, args[1].number))
         elif name == "sizes_from":  # (of a named node: read in bulk)

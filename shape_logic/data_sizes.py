@@ -43,21 +43,24 @@ class Upstream:
         return all(self.shape_made(node.inputs[k]) for k in self.atoms.sizes_from.get(
             node.name, ()) if k < len(node.inputs) and node.inputs[k])
 
-    def from_shapes(self, node) -> bool:
-        """Whether the values that decide `node`'s data_dependent lengths are computed from
-        shapes and constants alone: those of the inputs it reads its sizes from (a
-        Slice's starts, ends, axes and steps, a Split's split: sizes_from), else of every
-        input (NonZero's, Compress's condition...). Then the graph gives those lengths,
-        and a declared output cannot (BERT's and GPT-2's Slices of the fused QKV
-        projection at offsets computed from its shape: a solve without the declarations
-        each, for nothing). A node with a body, an operator whose results change from run
-        to run (exec_rewrite.NOT_FOLDED): not so (a traced size there is a declaration's
-        own)."""
+    def gives_length(self, t: str, i: int) -> bool:
+        """Whether the graph gives the data_dependent length at axis i of t: its node reads
+        it from inputs (sizes_from: a Slice's starts, ends, axes and steps, a Split's
+        split) whose values are computed from shapes and constants alone (BERT's and
+        GPT-2's Slices of the fused QKV projection at offsets computed from its shape: a
+        solve without the declarations each, for nothing), or it is a count of the data's
+        own (NonZero's, Unique's) that the rules count (counted: a constant's non-zeros, a
+        fill's, Longformer's NonZero(ConstantOfShape([4*batch], 1))). Then a declared
+        output cannot give it. Not a count of values the rules know but cannot count (the
+        non-zeros of [s - 4, t - 4]: a traced [2, 2] was kept), nor a length by a node
+        with a body or by an operator whose results change from run to run
+        (exec_rewrite.NOT_FOLDED: a traced size there is a declaration's own)."""
+        node = self.producers.get(t)
         if node is None or node.bodies or node.op in NOT_FOLDED:
             return False
         if node.name in self.atoms.sizes_from:
             return self.sized_from_shapes(node)
-        return all(self.shape_made(x) for x in node.inputs if x)
+        return (t, i) in self.atoms.counted
 
     def shape_made(self, t: str) -> bool:
         """t's values are a function of the graph's shapes and constants that the rules
@@ -106,7 +109,7 @@ def data_sizes_given(up: Upstream, decoded, declared) -> bool:
         dims = shape.dims if shape is not None else None
         if dims is None or i >= len(dims) or dims[i] not in said:
             continue
-        if (t, i) in atoms.unsized or not up.from_shapes(up.producers.get(t)):
+        if (t, i) in atoms.unsized or not up.gives_length(t, i):
             return True
     return False
 
@@ -138,7 +141,7 @@ def open_upstream(up: Upstream, decoded, declared) -> bool:
         shape = decoded.shapes.get(t)
         if shape is not None and shape.dims is not None and i < len(shape.dims) and \
                 open_name(shape.dims[i], inputs) and (
-                    (t, i) in atoms.unsized or not up.from_shapes(up.producers.get(t))):
+                    (t, i) in atoms.unsized or not up.gives_length(t, i)):
             open_.add(t)
     # the nodes whose sizes come from values the data holds (a graph of ConstantOfShapes
     # of shape initializers, DenseNet's 836, has none: no walk)

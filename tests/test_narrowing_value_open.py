@@ -1,9 +1,13 @@
 """Declared outputs sized by values the graph computes from its shapes but the rules cannot:
 a remainder Mod(1, s - 1) (@arith writes no expression for it: `value_open`,
-encodings/families.lp), a Sqrt (its rule file derives no values: RuleFile.gives_values).
-A size traced there holds at the traced input only; narrowing must see the graph leave it
-open, and set the declaration aside (shape_logic/data_sizes.py's Upstream)."""
+encodings/families.lp), a Sqrt (its rule file derives no values: RuleFile.gives_values),
+an integer Pow, a TopK of sizes, the sum of a long arange (their rule files state
+value_open), a count of non-zero sizes (a count of the data's is the graph's only over
+constants). A size traced there holds at the traced input only; narrowing must see the
+graph leave it open, and set the declaration aside (shape_logic/data_sizes.py's
+Upstream)."""
 import numpy as np
+import pytest
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
@@ -97,3 +101,79 @@ def test_an_integer_float_operand_is_no_open_value(monkeypatch):
     sol = solve(m)
     assert sol.shape("y") == "[s + 1]" and not sol.set_aside
     assert len(made) == 1
+
+
+def _of_shape(nodes, inits, declared):
+    """x [s, t] -> nodes make `size` from Shape(x) -> ConstantOfShape(size): y."""
+    g = helper.make_graph(
+        [helper.make_node("Shape", ["x"], ["sh"])] + nodes +
+        [helper.make_node("ConstantOfShape", ["size"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", F, ["s", "t"])],
+        [helper.make_tensor_value_info("y", F, declared)],
+        [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    return m
+
+
+def _run2(model, s, t):
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return list(sess.run(None, {"x": np.zeros((s, t), np.float32)})[0].shape)
+
+
+# sizes that the rules leave open, each computed from the shape by an operator whose rule
+# file computes some values, not these (a traced declaration was kept, wrong elsewhere)
+OPEN = {
+    "int power": ([helper.make_node("Pow", ["sh", "two"], ["size"])], {"two": 2}),
+    "top k of the sizes": ([helper.make_node("TopK", ["sh", "one"], ["size", "at"])],
+                           {"one": [1]}),
+    "sum of an arange": ([helper.make_node("Gather", ["sh", "i0"], ["s"], axis=0),
+                          helper.make_node("Range", ["i0", "s", "one"], ["r"]),
+                          helper.make_node("ReduceSum", ["r"], ["size"], keepdims=1)],
+                         {"i0": 0, "one": 1}),
+    "count of sizes other than 4": (
+        [helper.make_node("Sub", ["sh", "four"], ["d"]),
+         helper.make_node("NonZero", ["d"], ["nz"]), helper.make_node("Shape", ["nz"], ["n"]),
+         helper.make_node("Slice", ["n", "one", "two", "zero"], ["size"])],
+        {"four": 4, "one": [1], "two": [2], "zero": [0]}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPEN))
+def test_a_traced_size_the_rules_leave_open_is_set_aside(name):
+    nodes, inits = OPEN[name]
+    traced = _run2(_of_shape(nodes, inits, None), 5, 3)
+    m = _of_shape(nodes, inits, traced)
+    assert any(_run2(m, s, t) != traced for s, t in ((8, 4), (2, 6), (4, 13)))
+    sol = solve(m)
+    assert list(sol.set_aside) == ["y"], name
+    assert all(d.startswith("_") for d in sol.shape("y").strip("[]").split(", "))
+
+
+@pytest.mark.parametrize("op, expected", [("ReduceMax", "max(s, t)"), ("ReduceMin", "min(s, t)")])
+def test_the_greatest_and_least_of_sizes_are_values(op, expected):
+    # pad to the larger side: max(h, w) from a Shape, reduced whole (ReduceSum.lp's running
+    # value); a traced [5] is then a contradiction of the graph's own
+    nodes = [helper.make_node(op, ["sh"], ["size"], keepdims=1)]
+    sol = solve(_of_shape(nodes, {}, ["max_side"]))
+    assert sol.shape("y") == f"[{expected}]"
+    m = _of_shape(nodes, {}, [5])
+    for s, t in ((8, 4), (2, 6)):
+        assert _run2(m, s, t) == [max(s, t) if op == "ReduceMax" else min(s, t)]
+    assert list(solve(m).set_aside) == ["y"]
+
+
+def test_a_count_the_rules_count_is_the_graph_s_in_one_solve(monkeypatch):
+    # NonZero(ConstantOfShape(2*shape, 1)) (Longformer's aranges): the rules count the
+    # fill's non-zeros (counted/2), so a declaration of that count is the graph's: one solve
+    made = _solves(monkeypatch)
+    nodes = [helper.make_node("Mul", ["sh", "two"], ["n"]),
+             helper.make_node("ConstantOfShape", ["n"], ["ones"],
+                              value=numpy_helper.from_array(np.array([1], np.int64))),
+             helper.make_node("NonZero", ["ones"], ["nz"]),
+             helper.make_node("Shape", ["nz"], ["nzs"]),
+             helper.make_node("Slice", ["nzs", "one", "two1", "zero"], ["size"])]
+    m = _of_shape(nodes, {"two": 2, "one": [1], "two1": [2], "zero": [0]}, ["4*s*t"])
+    assert _run2(m, 3, 5) == [60]
+    sol = solve(m)
+    assert sol.shape("y") == "[4*s*t]" and not sol.set_aside and len(made) == 1

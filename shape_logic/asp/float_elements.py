@@ -37,6 +37,10 @@ class FloatElements:
             return []
         return [] if out is None else expr_to_symbol(out)
 
+    def float_pow_open(self, a: clingo.Symbol, b: clingo.Symbol, d: clingo.Symbol):
+        """1 where @float_pow(a, b, d) gives nothing (Pow.lp's value_open)."""
+        return clingo.Number(1) if self.float_pow(a, b, d) == [] else []
+
     def float_int(self, a: clingo.Symbol, d: clingo.Symbol):
         """@float_int(V, D): the integer a float element of dtype D holds, where it holds it
         exactly (float_ints.py): V an integer dim, or real(..) of an integer-valued float."""
