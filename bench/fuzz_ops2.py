@@ -303,6 +303,15 @@ SHAPE_VECTOR = {
         "Slice", [n[0], b.const([1]), b.const([2]), b.const([0])]),
     "Sqrt": lambda b, v: (f := b.add("Cast", [v], {"to": 1})) and (
         r := b.add("Sqrt", [f[0]])) and b.add("Cast", [r[0]], {"to": 7}),
+    "Gather2D": lambda b, v: (m := b.add("Reshape", [v, b.const([1, -1])])) and (
+        g := b.add("Gather", [m[0], b.const([0])], {"axis": 1})) and b.add(
+        "Reshape", [g[0], b.const([-1])]),
+    "Expand": lambda b, v: (e := b.add("Expand", [v, b.const([2, 1])])) and b.add(
+        "Reshape", [e[0], b.const([-1])]),
+    "Min3": lambda b, v: b.add(b.rng.choice(["Min", "Max", "Sum"]),
+                               [v, b.const(b.rng.randint(1, 5)), b.const(b.rng.randint(1, 5))]),
+    "Relu": lambda b, v: (d := b.add("Sub", [v, b.const(b.rng.randint(1, 4))])) and
+    b.add("Relu", [d[0]]),
 }
 
 

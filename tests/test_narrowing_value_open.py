@@ -136,6 +136,16 @@ OPEN = {
          helper.make_node("NonZero", ["d"], ["nz"]), helper.make_node("Shape", ["nz"], ["n"]),
          helper.make_node("Slice", ["n", "one", "two", "zero"], ["size"])],
         {"four": 4, "one": [1], "two": [2], "zero": [0]}),
+    "gather from a matrix": ([helper.make_node("Reshape", ["sh", "r12"], ["m"]),
+                              helper.make_node("Gather", ["m", "i1"], ["g"], axis=1),
+                              helper.make_node("Reshape", ["g", "rm1"], ["size"])],
+                             {"r12": [1, 2], "i1": [1], "rm1": [-1]}),
+    "expand of a vector": ([helper.make_node("Expand", ["sh", "e22"], ["e"]),
+                            helper.make_node("Reshape", ["e", "rm1"], ["r"]),
+                            helper.make_node("Slice", ["r", "one", "three", "zero"], ["size"])],
+                           {"e22": [2, 2], "rm1": [-1], "one": [1], "three": [3], "zero": [0]}),
+    "least of three": ([helper.make_node("Min", ["sh", "four", "six"], ["size"])],
+                       {"four": 4, "six": 6}),
 }
 
 
@@ -150,7 +160,8 @@ def test_a_traced_size_the_rules_leave_open_is_set_aside(name):
     assert all(d.startswith("_") for d in sol.shape("y").strip("[]").split(", "))
 
 
-@pytest.mark.parametrize("op, expected", [("ReduceMax", "max(s, t)"), ("ReduceMin", "min(s, t)")])
+@pytest.mark.parametrize("op, expected", [("ReduceMax", "max(s, t)"),
+                                          ("ReduceMin", "min(s, t)")])
 def test_the_greatest_and_least_of_sizes_are_values(op, expected):
     # pad to the larger side: max(h, w) from a Shape, reduced whole (ReduceSum.lp's running
     # value); a traced [5] is then a contradiction of the graph's own
@@ -177,3 +188,30 @@ def test_a_count_the_rules_count_is_the_graph_s_in_one_solve(monkeypatch):
     assert _run2(m, 3, 5) == [60]
     sol = solve(m)
     assert sol.shape("y") == "[4*s*t]" and not sol.set_aside and len(made) == 1
+
+
+def test_relu_of_a_symbolic_value_is_its_maximum_with_0():
+    # Relu(Shape(x) - 4): max(0, s - 4) (a traced [1, 0] is then the graph's contradiction)
+    nodes = [helper.make_node("Sub", ["sh", "four"], ["d"]),
+             helper.make_node("Relu", ["d"], ["size"])]
+    sol = solve(_of_shape(nodes, {"four": 4}, ["a", "b"]))
+    assert sol.shape("y") == "[max(0, s - 4), max(0, t - 4)]"
+    m = _of_shape(nodes, {"four": 4}, [1, 0])
+    assert _run2(m, 2, 9) == [0, 5] and list(solve(m).set_aside) == ["y"]
+
+
+def test_a_resize_to_a_size_that_may_be_negative_is_open():
+    # sizes [s, s - 2]: no dim where s - 2 may be negative, and the axis is stated unsized
+    # (it was not: a traced [s, 1] was kept; fuzz --open-axes ops 6701, graph 724)
+    nodes = [helper.make_node("Shape", ["x"], ["sh"], start=0, end=1),
+             helper.make_node("Add", ["sh", "m2"], ["sm2"]),
+             helper.make_node("Concat", ["sh", "sm2"], ["sizes"], axis=0),
+             helper.make_node("Resize", ["x2", "", "", "sizes"], ["y"], mode="nearest")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", F, ["s"]),
+                                       helper.make_tensor_value_info("x2", F, ["a", "b"])],
+                          [helper.make_tensor_value_info("y", F, ["s", 1])],
+                          [numpy_helper.from_array(np.array([-2], np.int64), "m2")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    sol = solve(m)
+    assert list(sol.set_aside) == ["y"] and sol.shape("y").startswith("[s, _")
