@@ -312,7 +312,29 @@ SHAPE_VECTOR = {
                                [v, b.const(b.rng.randint(1, 5)), b.const(b.rng.randint(1, 5))]),
     "Relu": lambda b, v: (d := b.add("Sub", [v, b.const(b.rng.randint(1, 4))])) and
     b.add("Relu", [d[0]]),
+    "Matrix": lambda b, v: (c := b.add("Concat", [v, v], {"axis": 0})) and (
+        m := b.add("Reshape", [c[0], b.const([2, -1])])) and _of_matrix(b, m[0]),
+    "Unique": lambda b, v: b.add("Unique", [v], {"sorted": 1}),
+    "Compress": lambda b, v: (q := b.add("Greater", [v, b.const(b.rng.randint(1, 5))])) and
+    b.add("Compress", [v, q[0]], {"axis": 0}),
 }
+
+
+def _of_matrix(b, m):
+    """A vector of the matrix m's values by one operator along one of its axes."""
+    op = b.rng.choice(["ReduceMax", "ReduceSum", "Concat", "Split", "Slice", "Transpose"])
+    axis = b.rng.randint(0, 1)
+    if op.startswith("Reduce"):
+        out = b.add(op, [m, b.const([axis])], {"keepdims": 0})
+    elif op == "Concat":
+        out = b.add("Concat", [m, m], {"axis": axis})
+    elif op == "Split":
+        out = b.add("Split", [m], {"axis": axis, "num_outputs": 2}, n_out=2)
+    elif op == "Slice":
+        out = b.add("Slice", [m, b.const([0]), b.const([1]), b.const([axis])])
+    else:
+        out = b.add("Transpose", [m], {"perm": [1, 0]})
+    return out and b.add("Reshape", [out[0], b.const([-1])])
 
 
 def g_shape_vector(b, fail):
