@@ -60,11 +60,13 @@ SigLIP, ViT-MSN, OWL-ViT and BLIP vision, ResNet, SAM's image encoder, UniSpeech
 Wav2Vec2-BERT, LLaMA, Qwen2, Gemma 2, StarCoder2 and StableLM over a KV cache, and
 bench/hf_models8.py's: TimeSformer, ViViT, X-CLIP, GroupViT vision, RT-DETR, Deformable
 DETR, Depth Anything, MaskFormer, Mask2Former, Pix2Struct and Idefics3 vision, SuperPoint,
-BROS, MusicGen's decoder, UniVNet, FastSpeech2-Conformer; tiny
-configs, random weights; needs the transformers package, in the `bench`
-extra), each also after onnxruntime's transformer optimizer where it applies
-(`<name>_fused`: Attention, EmbedLayerNormalization, SkipLayerNormalization, BiasGelu from
-com.microsoft).
+BROS, MusicGen's decoder, UniVNet, FastSpeech2-Conformer, and bench/hf_models9.py's:
+DeepSeek-V3, Qwen2-MoE, Gemma 3's text model, Zamba2, ModernBERT, UMT5, LiLT,
+Nystromformer, OWLv2 vision, Hiera, EfficientFormer, EoMT, Conditional DETR, DAB-DETR,
+PatchTST, Moonshine's and Parakeet's encoders; tiny configs, random weights; needs the
+transformers package, in the `bench` extra), each also after onnxruntime's transformer
+optimizer where it applies (`<name>_fused`: Attention, EmbedLayerNormalization,
+SkipLayerNormalization, BiasGelu from com.microsoft).
 """
 from __future__ import annotations
 

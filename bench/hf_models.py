@@ -15,7 +15,7 @@ CLIP's vision tower at other image sizes (interpolated position embeddings) and 
 small ResNet backbone over a dynamic image size, all through the TorchScript exporter
 (`wav2vec2(dynamo=True)` through torch.export's).
 
-More architectures are bench/hf_models2.py's to hf_models8.py's (in MODELS too); the
+More architectures are bench/hf_models2.py's to hf_models9.py's (in MODELS too); the
 export itself and the feeds are bench/hf_export.py's.
 
 `fused(model, model_type)` is the model after that optimizer (its fusions in Python,
@@ -38,6 +38,7 @@ import hf_models5
 import hf_models6
 import hf_models7
 import hf_models8
+import hf_models9
 from hf_export import (VOCAB, audio, export, floats, kv_cache_decoder, modules, one_input,
                        text_feeds, text_model)
 
@@ -176,7 +177,7 @@ MODELS = {"hf_bert": bert, "hf_distilbert": distilbert, "hf_vit": vit, "hf_gpt2"
           "hf_wav2vec2_dynamo": lambda: wav2vec2(dynamo=True), "hf_sew_d": sew_d,
           "hf_clip_vision": clip_vision, "hf_detr": detr, **hf_models2.MODELS,
           **hf_models3.MODELS, **hf_models4.MODELS, **hf_models5.MODELS,
-          **hf_models6.MODELS, **hf_models7.MODELS, **hf_models8.MODELS}
+          **hf_models6.MODELS, **hf_models7.MODELS, **hf_models8.MODELS, **hf_models9.MODELS}
 
 
 def fused(model, model_type: str, heads: int = 4, hidden: int = 32):
