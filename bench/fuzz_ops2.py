@@ -322,9 +322,15 @@ SHAPE_VECTOR = {
 
 def _of_matrix(b, m):
     """A vector of the matrix m's values by one operator along one of its axes."""
-    op = b.rng.choice(["ReduceMax", "ReduceSum", "Concat", "Split", "Slice", "Transpose"])
+    op = b.rng.choice(["ReduceMax", "ReduceSum", "Concat", "Split", "Slice", "Transpose",
+                       "Add", "Where"])
     axis = b.rng.randint(0, 1)
-    if op.startswith("Reduce"):
+    if op == "Add":
+        out = b.add("Add", [m, m])
+    elif op == "Where":
+        q = b.add("Greater", [m, b.const(b.rng.randint(1, 5))])
+        out = q and b.add("Where", [q[0], m, b.const(1)])
+    elif op.startswith("Reduce"):
         out = b.add(op, [m, b.const([axis])], {"keepdims": 0})
     elif op == "Concat":
         out = b.add("Concat", [m, m], {"axis": axis})

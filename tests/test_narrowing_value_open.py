@@ -110,7 +110,8 @@ def _of_shape(nodes, inits, declared):
         [helper.make_node("ConstantOfShape", ["size"], ["y"])], "g",
         [helper.make_tensor_value_info("x", F, ["s", "t"])],
         [helper.make_tensor_value_info("y", F, declared)],
-        [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in inits.items()])
+        [numpy_helper.from_array(np.array(v, np.float32 if isinstance(v, float) else np.int64), k)
+         for k, v in inits.items()])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
     m.ir_version = 8
     return m
@@ -146,6 +147,17 @@ OPEN = {
                            {"e22": [2, 2], "rm1": [-1], "one": [1], "three": [3], "zero": [0]}),
     "least of three": ([helper.make_node("Min", ["sh", "four", "six"], ["size"])],
                        {"four": 4, "six": 6}),
+    "sum of a matrix": ([helper.make_node("Concat", ["sh", "sh"], ["cc"], axis=0),
+                         helper.make_node("Reshape", ["cc", "r22"], ["m"]),
+                         helper.make_node("Add", ["m", "m"], ["w"]),
+                         helper.make_node("Reshape", ["w", "rm1"], ["r"]),
+                         helper.make_node("Slice", ["r", "one", "three", "zero"], ["size"])],
+                        {"r22": [2, 2], "rm1": [-1], "one": [1], "three": [3], "zero": [0]}),
+    "float remainder": ([helper.make_node("Cast", ["sh"], ["f"], to=F),
+                         helper.make_node("Mod", ["f", "k"], ["d"], fmod=1),
+                         helper.make_node("Cast", ["d"], ["di"], to=I64),
+                         helper.make_node("Add", ["di", "one"], ["size"])],
+                        {"k": 3.0, "one": 1}),
 }
 
 
@@ -215,3 +227,18 @@ def test_a_resize_to_a_size_that_may_be_negative_is_open():
     m.ir_version = 8
     sol = solve(m)
     assert list(sol.set_aside) == ["y"] and sol.shape("y").startswith("[s, _")
+
+
+def test_a_sum_s_axis_neither_input_decides_is_open():
+    # Sum(x[s - 2], y[t]): s - 2 and t may each be 1; the variadic chain's broadcast states
+    # the axis unsized on its virtual tensor, and now on the output (a traced [3] was kept)
+    nodes = [helper.make_node("Gather", ["sh", "i0"], ["s"], axis=0),
+             helper.make_node("Sub", ["s", "two"], ["n"]),
+             helper.make_node("Unsqueeze", ["n", "zero"], ["size"])]
+    m = _of_shape(nodes, {"i0": 0, "two": 2, "zero": [0]}, None)
+    m.graph.node.append(helper.make_node("Sum", ["y", "v"], ["w"]))
+    m.graph.input.append(helper.make_tensor_value_info("v", F, ["t"]))
+    m.graph.output.pop()
+    m.graph.output.append(helper.make_tensor_value_info("w", F, [3]))
+    sol = solve(m)
+    assert list(sol.set_aside) == ["w"] and sol.shape("w").startswith("[_")

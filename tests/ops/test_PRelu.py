@@ -96,3 +96,20 @@ def test_opset_6_slope_over_the_channels():
     x = -np.ones((2, 3, 4), np.float32)
     (y,) = load_kernel("PRelu")({}, opset=6)(x, np.array([1, 2, 3], np.float32))
     assert np.array_equal(y[0, :, 0], [-1, -2, -3])
+
+
+def test_a_slope_of_unknown_rank_aligns_its_own_axes_from_0():
+    # x and slope of unknown rank: Y annotated [4, 5, a0, s5] gives x's, a Hardmax of the
+    # slope annotated [a2 + 1, 1, c] the slope's; its axis 0 (a2 + 1, never 1) is x's axis
+    # 1, and rows.lp's name for it from the end (-3) is not x's -2: a0 was bound to 5, and
+    # x = [4, 5, 1, 1] with slope [5, 1, 1] called inconsistent (fuzz --backward 6804)
+    from shape_logic import solve
+
+    g = {"opset": 18, "inputs": {"x": {"dtype": "f32"}, "slope": {"dtype": "f32"}},
+         "nodes": [{"name": "p", "op": "PRelu", "inputs": ["x", "slope"], "outputs": ["y"]},
+                   {"name": "h", "op": "Hardmax", "inputs": ["slope"], "outputs": ["z"]}],
+         "annotations": {"y": {"shape": "[4, 5, a0, s5]"}},
+         "outputs": {"z": {"shape": "[a2 + 1, 1, c]"}}}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("x") == "[4, 5, a0, s5]" and sol.shape("slope") == "[5, 1, c]"
