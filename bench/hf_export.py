@@ -162,3 +162,27 @@ def kv_cache_decoder(inner, kv_heads: int, head_dim: int):
     model = export(Decoder(), tuple(torch.from_numpy(f[n]) for n in names), names,
                    ["last_hidden_state"] + [f"present_{p[5:]}" for p in pasts], dims, True)
     return model, [feeds(2, 3, 4), feeds(1, 5, 2)]
+
+
+def multi_input(module, feeds: list, dims: dict, outputs=("last_hidden_state",), dynamo=False):
+    """`module` over the inputs named in `dims` (input -> {axis: name}), exported at feeds[0]."""
+    torch, _ = modules()
+    names = list(dims)
+    model = export(module.eval(), tuple(torch.from_numpy(feeds[0][n]) for n in names), names,
+                   list(outputs), dims, dynamo)
+    return model, feeds, None
+
+
+def wrapped(inner, call):
+    """A torch.nn.Module calling `call(inner, *inputs)` over up to three inputs."""
+    torch, _ = modules()
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = inner.eval()
+
+        def forward(self, x, y=None, z=None):
+            return call(self.m, *(a for a in (x, y, z) if a is not None))
+
+    return Wrapped()

@@ -45,31 +45,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from hf_export import HW, OTHER_SIZES, VOCAB, export, floats, image, modules, one_input, text_feeds
-
-
-def _multi(module, feeds: list, dims: dict, outputs=("last_hidden_state",), dynamo=False):
-    """`module` over the inputs named in `dims` (input -> {axis: name}), exported at feeds[0]."""
-    torch, _ = modules()
-    names = list(dims)
-    model = export(module.eval(), tuple(torch.from_numpy(feeds[0][n]) for n in names), names,
-                   list(outputs), dims, dynamo)
-    return model, feeds, None
-
-
-def _wrapped(inner, call):
-    """A torch.nn.Module calling `call(inner, *inputs)` over up to three inputs."""
-    torch, _ = modules()
-
-    class Wrapped(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner.eval()
-
-        def forward(self, x, y=None, z=None):
-            return call(self.m, *(a for a in (x, y, z) if a is not None))
-
-    return Wrapped()
+from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, modules, multi_input,
+                       one_input, text_feeds, wrapped)
 
 
 # ----- video
@@ -116,14 +93,14 @@ def xclip():
                        "num_frames": 4, "mit_hidden_size": 16, "mit_intermediate_size": 32,
                        "mit_num_hidden_layers": 1, "mit_num_attention_heads": 4},
         projection_dim=16, prompt_layers=1, prompt_attention_heads=4)
-    call = _wrapped(T.XCLIPModel(config),
+    call = wrapped(T.XCLIPModel(config),
                     lambda m, ids, px: m(input_ids=ids, pixel_values=px, return_dict=False)[0])
 
     def feeds(batch, texts, seq):
         return {"input_ids": text_feeds(texts, seq)["input_ids"],
                 **floats("pixel_values", batch, 4, 3, 32, 32)}
 
-    return _multi(call, [feeds(1, 2, 5), feeds(2, 3, 7)],
+    return multi_input(call, [feeds(1, 2, 5), feeds(2, 3, 7)],
                   {"input_ids": {0: "texts", 1: "seq"}, "pixel_values": {0: "batch"}},
                   ["logits_per_video"])
 
@@ -275,7 +252,7 @@ def bros():
     inner = T.BrosModel(T.BrosConfig(vocab_size=VOCAB, hidden_size=64, num_attention_heads=4,
                                      num_hidden_layers=2, intermediate_size=64,
                                      max_position_embeddings=64))
-    call = _wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
+    call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
                                                        attention_mask=mask,
                                                        return_dict=False)[0])
 
@@ -286,7 +263,7 @@ def bros():
                 "bbox": rng.random((batch, seq, 4)).astype(np.float32),
                 "attention_mask": f["attention_mask"]}
 
-    return _multi(call, [feeds(2, 5), feeds(3, 7)],
+    return multi_input(call, [feeds(2, 5), feeds(3, 7)],
                   {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
 
 
@@ -336,7 +313,7 @@ def univnet():
                 **floats("noise_sequence", batch, frames, 16)}
 
     # (traced at batch 2: traced at 1, torch.export specialized the noise's batch to 1)
-    return _multi(_wrapped(inner, call), [feeds(2, 7), feeds(3, 10)],
+    return multi_input(wrapped(inner, call), [feeds(2, 7), feeds(3, 10)],
                   {"input_features": {0: "batch", 1: "frames"},
                    "noise_sequence": {0: "batch", 1: "frames"}}, ["waveform"], dynamo=True)
 

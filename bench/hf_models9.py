@@ -65,8 +65,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from hf_export import (HW, OTHER_SIZES, VOCAB, export, floats, image, modules, one_input,
-                       text_feeds, text_model)
+from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, modules, multi_input,
+                       one_input, text_feeds, text_model, wrapped)
 
 
 def _decoder(model_cls, config):
@@ -75,30 +75,6 @@ def _decoder(model_cls, config):
 
 def _encoder(model_cls, config, token_types=False):
     return (*text_model(model_cls, config, token_types, False), None)
-
-
-def _multi(module, feeds: list, dims: dict, outputs=("last_hidden_state",), dynamo=False):
-    """`module` over the inputs named in `dims` (input -> {axis: name}), exported at feeds[0]."""
-    torch, _ = modules()
-    names = list(dims)
-    model = export(module.eval(), tuple(torch.from_numpy(feeds[0][n]) for n in names), names,
-                   list(outputs), dims, dynamo)
-    return model, feeds, None
-
-
-def _wrapped(inner, call):
-    """A torch.nn.Module calling `call(inner, *inputs)` over up to three inputs."""
-    torch, _ = modules()
-
-    class Wrapped(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.m = inner.eval()
-
-        def forward(self, x, y=None, z=None):
-            return call(self.m, *(a for a in (x, y, z) if a is not None))
-
-    return Wrapped()
 
 
 # ----- decoders
@@ -232,7 +208,7 @@ def lilt():
         vocab_size=VOCAB, hidden_size=48, num_hidden_layers=2, num_attention_heads=4,
         intermediate_size=64, max_position_embeddings=64, channel_shrink_ratio=4,
         max_2d_position_embeddings=128))
-    call = _wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
+    call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
                                                        attention_mask=mask,
                                                        return_dict=False)[0])
 
@@ -244,7 +220,7 @@ def lilt():
                 "bbox": corners.reshape(batch, seq, 4).astype(np.int64),
                 "attention_mask": f["attention_mask"]}
 
-    return _multi(call, [feeds(2, 5), feeds(3, 7)],
+    return multi_input(call, [feeds(2, 5), feeds(3, 7)],
                   {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
 
 
@@ -256,9 +232,9 @@ def nystromformer():
         vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
         intermediate_size=64, max_position_embeddings=64, segment_means_seq_len=8,
         num_landmarks=4, conv_kernel_size=3))
-    call = _wrapped(inner, lambda m, ids, mask, types: m(
+    call = wrapped(inner, lambda m, ids, mask, types: m(
         input_ids=ids, attention_mask=mask, token_type_ids=types, return_dict=False)[0])
-    return _multi(call, [text_feeds(2, 8, True), text_feeds(3, 8, True)],
+    return multi_input(call, [text_feeds(2, 8, True), text_feeds(3, 8, True)],
                   {n: {0: "batch", 1: "seq"}
                    for n in ("input_ids", "attention_mask", "token_type_ids")})
 
