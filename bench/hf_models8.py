@@ -94,15 +94,15 @@ def xclip():
                        "mit_num_hidden_layers": 1, "mit_num_attention_heads": 4},
         projection_dim=16, prompt_layers=1, prompt_attention_heads=4)
     call = wrapped(T.XCLIPModel(config),
-                    lambda m, ids, px: m(input_ids=ids, pixel_values=px, return_dict=False)[0])
+                   lambda m, ids, px: m(input_ids=ids, pixel_values=px, return_dict=False)[0])
 
     def feeds(batch, texts, seq):
         return {"input_ids": text_feeds(texts, seq)["input_ids"],
                 **floats("pixel_values", batch, 4, 3, 32, 32)}
 
     return multi_input(call, [feeds(1, 2, 5), feeds(2, 3, 7)],
-                  {"input_ids": {0: "texts", 1: "seq"}, "pixel_values": {0: "batch"}},
-                  ["logits_per_video"])
+                       {"input_ids": {0: "texts", 1: "seq"}, "pixel_values": {0: "batch"}},
+                       ["logits_per_video"])
 
 
 # ----- vision
@@ -253,8 +253,8 @@ def bros():
                                      num_hidden_layers=2, intermediate_size=64,
                                      max_position_embeddings=64))
     call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
-                                                       attention_mask=mask,
-                                                       return_dict=False)[0])
+                                                      attention_mask=mask,
+                                                      return_dict=False)[0])
 
     def feeds(batch, seq):
         f = text_feeds(batch, seq)
@@ -264,7 +264,7 @@ def bros():
                 "attention_mask": f["attention_mask"]}
 
     return multi_input(call, [feeds(2, 5), feeds(3, 7)],
-                  {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
+                       {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
 
 
 # ----- audio
@@ -314,8 +314,8 @@ def univnet():
 
     # (traced at batch 2: traced at 1, torch.export specialized the noise's batch to 1)
     return multi_input(wrapped(inner, call), [feeds(2, 7), feeds(3, 10)],
-                  {"input_features": {0: "batch", 1: "frames"},
-                   "noise_sequence": {0: "batch", 1: "frames"}}, ["waveform"], dynamo=True)
+                       {"input_features": {0: "batch", 1: "frames"},
+                        "noise_sequence": {0: "batch", 1: "frames"}}, ["waveform"], dynamo=True)
 
 
 def fastspeech2():

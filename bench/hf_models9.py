@@ -209,8 +209,8 @@ def lilt():
         intermediate_size=64, max_position_embeddings=64, channel_shrink_ratio=4,
         max_2d_position_embeddings=128))
     call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
-                                                       attention_mask=mask,
-                                                       return_dict=False)[0])
+                                                      attention_mask=mask,
+                                                      return_dict=False)[0])
 
     def feeds(batch, seq):
         f = text_feeds(batch, seq)
@@ -221,7 +221,7 @@ def lilt():
                 "attention_mask": f["attention_mask"]}
 
     return multi_input(call, [feeds(2, 5), feeds(3, 7)],
-                  {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
+                       {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
 
 
 def nystromformer():
@@ -235,8 +235,8 @@ def nystromformer():
     call = wrapped(inner, lambda m, ids, mask, types: m(
         input_ids=ids, attention_mask=mask, token_type_ids=types, return_dict=False)[0])
     return multi_input(call, [text_feeds(2, 8, True), text_feeds(3, 8, True)],
-                  {n: {0: "batch", 1: "seq"}
-                   for n in ("input_ids", "attention_mask", "token_type_ids")})
+                       {n: {0: "batch", 1: "seq"}
+                        for n in ("input_ids", "attention_mask", "token_type_ids")})
 
 
 # ----- vision
