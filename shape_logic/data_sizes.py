@@ -20,7 +20,7 @@ class Upstream:
     first asked, and which tensors' values come from shapes and constants alone (a memo
     both checks share)."""
 
-    def __init__(self, graph, atoms, rule_files=()):
+    def __init__(self, graph, atoms, rule_files):
         self.graph, self.atoms = graph, atoms
         # the operators whose rule files (or those they use) derive values: another's
         # outputs hold values no rule computes (an unknown operator's too)
@@ -74,10 +74,10 @@ class Upstream:
         if t in made:
             return made[t]
         made[t] = False  # (a cycle, which a graph has not: no)
-        node = self.producers.get(t)
         if t in self.atoms.value_open:  # (elements the value rules could not compute)
-            pass
-        elif node is None:  # a graph input (values: data) or an initializer (a constant)
+            return False
+        node = self.producers.get(t)
+        if node is None:  # a graph input (values: data) or an initializer (a constant)
             made[t] = t in self.graph.initializers
         elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
             made[t] = True

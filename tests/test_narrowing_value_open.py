@@ -14,6 +14,7 @@ from onnx import TensorProto, helper, numpy_helper
 from shape_logic import solve
 from shape_logic.solver import Problem
 from tests.test_narrowing_open_dims import _solves
+from tests.test_value_probes import _model as _of_shape  # x [s, t] -> y
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
@@ -101,20 +102,6 @@ def test_an_integer_float_operand_is_no_open_value(monkeypatch):
     sol = solve(m)
     assert sol.shape("y") == "[s + 1]" and not sol.set_aside
     assert len(made) == 1
-
-
-def _of_shape(nodes, inits, declared):
-    """x [s, t] -> nodes make `size` from Shape(x) -> ConstantOfShape(size): y."""
-    g = helper.make_graph(
-        [helper.make_node("Shape", ["x"], ["sh"])] + nodes +
-        [helper.make_node("ConstantOfShape", ["size"], ["y"])], "g",
-        [helper.make_tensor_value_info("x", F, ["s", "t"])],
-        [helper.make_tensor_value_info("y", F, declared)],
-        [numpy_helper.from_array(np.array(v, np.float32 if isinstance(v, float) else np.int64), k)
-         for k, v in inits.items()])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
-    m.ir_version = 8
-    return m
 
 
 def _run2(model, s, t):
