@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 ENCODINGS_DIR = ROOT / "encodings"
 RULES_DIR = ROOT / "rules"
 CORE_FILES = ("schema.lp", "nodes.lp", "given.lp", "equality.lp", "equations.lp", "broadcast.lp",
-              "families.lp", "floats.lp", "counts.lp", "elements.lp", "rows.lp", "labels.lp",
-              "axes.lp", "scopes.lp", "conditions.lp", "sequences.lp", "violations.lp", "floors.lp",
-              "show.lp")
+              "families.lp", "floats.lp", "casts.lp", "counts.lp", "elements.lp", "rows.lp",
+              "labels.lp", "axes.lp", "scopes.lp", "conditions.lp", "sequences.lp",
+              "violations.lp", "floors.lp", "show.lp")
 
 DEFAULT_DOMAIN = ""  # ONNX's ("ai.onnx" is the same)
 _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)

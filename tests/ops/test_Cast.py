@@ -77,6 +77,11 @@ VALUE_CASES = {
     "symbolic floats to int16 may wrap: unknown": (["[b, s] as f32"], 5,
                                                    [("Cast", {"to": 7})], None),
     # (integers cast to floats and back: tests/test_float_values.py)
+    # (a bool's 0 and 1 into a float, a float into a wider one: encodings/casts.lp)
+    "bool to float32": ([np.array([True, True])], 1, [("Cast", {"to": 7})], "[1, 1]"),
+    "float32 to float64 keeps a fraction": ([np.array([2.5, 3.0], np.float32)], 11,
+                                            [("Cast", {"to": 7})], "[2, 3]"),
+    "symbolic values to bool may be 0: unknown": (["[b, s]"], 9, [("Cast", {"to": 7})], None),
 }
 
 
