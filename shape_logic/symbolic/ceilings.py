@@ -15,6 +15,7 @@ the tightest that the bounds show.
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 from .bounds import not_one, not_zero
@@ -25,6 +26,15 @@ from .values import Undefined, function_of
 # value below it (a parity) has none up to there, and no proof is tried
 TOP = 1 << 24
 
+# the proofs tried so far in this thread (each a substitution and the bounds of its
+# expression, up to ~50 for one ceiling): a grounding within an allowance counts them as
+# computations (asp/relating.py)
+_tried = threading.local()
+
+
+def proofs_tried() -> int:
+    return getattr(_tried, "n", 0)
+
 
 def least_ceiling(fails_past: Callable[[int], bool],
                   holds_at: Callable[[int], bool]) -> int | None:
@@ -33,15 +43,20 @@ def least_ceiling(fails_past: Callable[[int], bool],
     (cheap, evaluated): where it holds at TOP or TOP - 1, there is no ceiling below."""
     if holds_at(TOP) or holds_at(TOP - 1):
         return None
+
+    def proven(h: int) -> bool:
+        _tried.n = proofs_tried() + 1
+        return fails_past(h)
+
     hi = 1
-    while not fails_past(hi):
+    while not proven(hi):
         hi *= 2
         if hi > TOP:
             return None
-    lo = hi // 2  # (fails_past(lo) failed, or lo is 0)
+    lo = hi // 2  # (the proof at lo failed, or lo is 0)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if fails_past(mid):
+        if proven(mid):
             hi = mid
         else:
             lo = mid
