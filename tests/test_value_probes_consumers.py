@@ -9,7 +9,9 @@ traced: each kept a traced size before stop 62 -
 - an Expand by a vector min(2, s) - 1 long (a long Range sliced [1:2]): its rank open
   (open_rank, rules/Expand.lp);
 - a Slice of 40 elements to their sum, a length per case of the end's sign (case_dim),
-  through a Relu or a Concat: unsized too (rules/Slice.lp)."""
+  through a Relu or a Concat: unsized too (rules/Slice.lp);
+- a float Range to their sum by 0.5, 2*(s + t) long, which the rules do not compute: the
+  length open (unsized, rules/Range.lp)."""
 import numpy as np
 import pytest
 
@@ -28,6 +30,9 @@ CONSUMERS = {
     "slice_concat": ([N("ReduceSum", "size", "ss", keepdims=1),
                       N("Slice", "big zero1 ss", "sl"), N("Concat", "sl three_f", "y", axis=0)],
                      {**BIG, "three_f": np.zeros((3,), np.float32)}),
+    "range_half": ([N("ReduceSum", "size", "ss", keepdims=0), N("Cast", "ss", "sf", to=1),
+                    N("Range", "zero_f sf half", "y")],
+                   {"zero_f": np.float32(0), "half": np.float32(0.5)}),
     "split": ([N("ReduceMin", "size", "k", keepdims=1), N("Sub", "forty k", "r"),
                N("Concat", "k r", "sp", axis=0), N("Split", "big sp", "y y2")],
               {"big": np.arange(40, dtype=np.float32), "forty": np.array([40])}),
@@ -38,7 +43,8 @@ CASES = [("expand_abs", p) for p in ("compress", "unique_vals", "slice_long", "g
                                      "slice_long", "mul_div")] + \
     [("cast_of_shape", p) for p in ("compress", "unique_vals", "concat_shape")] + \
     [(c, p) for c in ("slice_relu", "slice_concat", "split")
-     for p in ("div_neg", "fmod_neg", "mul_sub_div", "neg_add", "mul_div")]
+     for p in ("div_neg", "fmod_neg", "mul_sub_div", "neg_add", "mul_div")] + \
+    [("range_half", p) for p in ("identity", "mul_div", "reducesum", "slice_step2")]
 
 
 @pytest.mark.parametrize("consumer,name", CASES)
