@@ -317,6 +317,12 @@ SHAPE_VECTOR = {
     "Unique": lambda b, v: b.add("Unique", [v], {"sorted": 1}),
     "Compress": lambda b, v: (q := b.add("Greater", [v, b.const(b.rng.randint(1, 5))])) and
     b.add("Compress", [v, q[0]], {"axis": 0}),
+    # values of either sign at other sizes (an Expand's or a Split's size: unsized)
+    "EitherSign": lambda b, v: (d := b.add("Sub", [b.const(b.rng.randint(1, 6)), v])) and
+    b.add("Neg", [d[0]]),
+    # a cast that wraps (uint8 of 60*s: value_open, encodings/casts.lp)
+    "CastU8": lambda b, v: (m := b.add("Mul", [v, b.const(60)])) and (
+        c := b.add("Cast", [m[0]], {"to": 2})) and b.add("Cast", [c[0]], {"to": 7}),
 }
 
 
@@ -352,7 +358,21 @@ def g_shape_vector(b, fail):
     if not v or not all(0 <= int(e) <= 64 for e in np.ravel(b.values[v[0]])) or \
             np.ravel(b.values[v[0]]).size > 3:
         return None
-    return b.add("ConstantOfShape", [v[0]])
+    return _sized_by(b, v[0])
+
+
+def _sized_by(b, v):
+    """A tensor sized by the vector v: its ConstantOfShape, or another node that reads
+    sizes from values - an Expand of one element, a Range of floats by 0.5 up to their sum
+    (stop 62's probes: each kept a traced size its rule file left open unsaid)."""
+    kind = b.rng.choice(["ConstantOfShape", "ConstantOfShape", "Expand", "Range"])
+    if kind == "Expand":
+        return b.add("Expand", [b.const([1.0], "f32"), v])
+    if kind == "Range":
+        total = b.add("ReduceSum", [v], {"keepdims": 0})
+        f = total and b.add("Cast", [total[0]], {"to": 1})
+        return f and b.add("Range", [b.const(0.0, "f32"), f[0], b.const(0.5, "f32")])
+    return b.add("ConstantOfShape", [v])
 
 
 OPS2_GENERATORS = {g.__name__[2:]: g for g in (
