@@ -186,3 +186,21 @@ def wrapped(inner, call):
             return call(self.m, *(a for a in (x, y, z) if a is not None))
 
     return Wrapped()
+
+
+def layout_model(inner, boxes):
+    """A document-layout model `inner` over ids, token boxes [batch, seq, 4] (`boxes(rng,
+    batch, seq)`, rng seeded by seq) and an attention mask, batch and seq dynamic: its last
+    hidden state (BROS, LiLT)."""
+    call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
+                                                      attention_mask=mask,
+                                                      return_dict=False)[0])
+
+    def feeds(batch, seq):
+        f = text_feeds(batch, seq)
+        return {"input_ids": f["input_ids"],
+                "bbox": boxes(np.random.default_rng(seq), batch, seq),
+                "attention_mask": f["attention_mask"]}
+
+    return multi_input(call, [feeds(2, 5), feeds(3, 7)],
+                       {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})

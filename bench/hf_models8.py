@@ -45,8 +45,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, modules, multi_input,
-                       one_input, text_feeds, wrapped)
+from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, layout_model, modules,
+                       multi_input, one_input, text_feeds, wrapped)
 
 
 # ----- video
@@ -252,19 +252,8 @@ def bros():
     inner = T.BrosModel(T.BrosConfig(vocab_size=VOCAB, hidden_size=64, num_attention_heads=4,
                                      num_hidden_layers=2, intermediate_size=64,
                                      max_position_embeddings=64))
-    call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
-                                                      attention_mask=mask,
-                                                      return_dict=False)[0])
-
-    def feeds(batch, seq):
-        f = text_feeds(batch, seq)
-        rng = np.random.default_rng(seq)
-        return {"input_ids": f["input_ids"],
-                "bbox": rng.random((batch, seq, 4)).astype(np.float32),
-                "attention_mask": f["attention_mask"]}
-
-    return multi_input(call, [feeds(2, 5), feeds(3, 7)],
-                       {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
+    return layout_model(inner, lambda rng, batch, seq:
+                        rng.random((batch, seq, 4)).astype(np.float32))
 
 
 # ----- audio

@@ -65,8 +65,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, modules, multi_input,
-                       one_input, text_feeds, text_model, wrapped)
+from hf_export import (HW, OTHER_SIZES, VOCAB, floats, image, layout_model, modules,
+                       multi_input, one_input, text_feeds, text_model, wrapped)
 
 
 def _decoder(model_cls, config):
@@ -208,20 +208,12 @@ def lilt():
         vocab_size=VOCAB, hidden_size=48, num_hidden_layers=2, num_attention_heads=4,
         intermediate_size=64, max_position_embeddings=64, channel_shrink_ratio=4,
         max_2d_position_embeddings=128))
-    call = wrapped(inner, lambda m, ids, box, mask: m(input_ids=ids, bbox=box,
-                                                      attention_mask=mask,
-                                                      return_dict=False)[0])
 
-    def feeds(batch, seq):
-        f = text_feeds(batch, seq)
-        rng = np.random.default_rng(seq)
+    def boxes(rng, batch, seq):
         corners = np.sort(rng.integers(0, 100, (batch, seq, 2, 2)), axis=2)  # (x0 y0)(x1 y1)
-        return {"input_ids": f["input_ids"],
-                "bbox": corners.reshape(batch, seq, 4).astype(np.int64),
-                "attention_mask": f["attention_mask"]}
+        return corners.reshape(batch, seq, 4).astype(np.int64)
 
-    return multi_input(call, [feeds(2, 5), feeds(3, 7)],
-                       {n: {0: "batch", 1: "seq"} for n in ("input_ids", "bbox", "attention_mask")})
+    return layout_model(inner, boxes)
 
 
 def nystromformer():
@@ -291,30 +283,29 @@ def _resnet(stages):
                           layer_type="basic", out_features=stages)
 
 
-def conditional_detr():
-    """Two decoder layers over 5 queries; its last hidden state."""
+def _detr_variant(model: str, config: str, **width):
+    """A DETR variant (`model`, `config`: its transformers classes; `width`: its name for
+    the model width, 32) on a basic ResNet's last stage, two decoder layers over 5 queries;
+    its last hidden state."""
     _, T = modules()
-    inner = T.ConditionalDetrModel(T.ConditionalDetrConfig(
+    inner = getattr(T, model)(getattr(T, config)(
         use_timm_backbone=False, backbone=None, use_pretrained_backbone=False,
-        backbone_config=_resnet(["stage4"]), d_model=32, encoder_layers=1,
-        decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
-        encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=5))
+        backbone_config=_resnet(["stage4"]), encoder_layers=1, decoder_layers=2,
+        encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
+        decoder_ffn_dim=64, num_queries=5, **width))
     return one_input(inner, "pixel_values", lambda m, x: m(pixel_values=x).last_hidden_state,
                      HW, [floats("pixel_values", 1, 3, 64, 96),
                           floats("pixel_values", 2, 3, 80, 56)])
+
+
+def conditional_detr():
+    """Two decoder layers over 5 queries; its last hidden state."""
+    return _detr_variant("ConditionalDetrModel", "ConditionalDetrConfig", d_model=32)
 
 
 def dab_detr():
     """Two decoder layers over 5 anchor boxes; its last hidden state."""
-    _, T = modules()
-    inner = T.DabDetrModel(T.DabDetrConfig(
-        use_timm_backbone=False, backbone=None, use_pretrained_backbone=False,
-        backbone_config=_resnet(["stage4"]), hidden_size=32, encoder_layers=1,
-        decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
-        encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=5))
-    return one_input(inner, "pixel_values", lambda m, x: m(pixel_values=x).last_hidden_state,
-                     HW, [floats("pixel_values", 1, 3, 64, 96),
-                          floats("pixel_values", 2, 3, 80, 56)])
+    return _detr_variant("DabDetrModel", "DabDetrConfig", hidden_size=32)
 
 
 # ----- time series, audio
