@@ -187,15 +187,15 @@ class Relating:
         key = (a, b)
         hit = self._relate_cache.get(key)
         if hit is None:
-            # solving makes new expressions too: past the allowance, a new pair says nothing
+            # solving makes new expressions too: past the allowance, a new pair says nothing.
+            # (A ceiling's proofs are computations too, counted after each pair that may
+            # try them: an explaining grounding related 1,945 pairs of a Gemm's sizes and
+            # an annotation's, each with ~14 proofs of ~1 ms, for 14 s within its allowance.)
             if a.type == b.type == clingo.SymbolType.Number:  # two different integers
                 hit = Function("conflict")
                 self.scope_clashes += 1
                 if self.scope_clashes > SCOPE_CLASHES and self.halt_at is None:
                     self.halt_at = self.calls + AFTER_SCOPE_CLASHES
-            # (a ceiling's proofs are computations too, counted after each pair: an
-            # explaining grounding related 1,945 pairs of a Gemm's sizes and an
-            # annotation's, each with ~14 proofs of ~1 ms, for 14 s within its allowance)
             elif self.exhausted(key):
                 # (no new value from it. Explaining, still a collision where the two
                 # differ: a value that met another stays comparable - t1 annotated s0*s1*s1
