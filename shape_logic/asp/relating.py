@@ -36,6 +36,19 @@ def _plain_pair(x: Expr, y: Expr) -> bool:
     return (_bare(x) and (y.is_int or _bare(y))) or (_bare(y) and (x.is_int or _bare(x)))
 
 
+def _int_valued(sym: clingo.Symbol) -> bool:
+    """sym is an integer: a number, or one too large for clingo's (a string, expr_to_symbol).
+    Two different ones are a conflict however large: `2147483648 = 2`, from a size that an
+    If branch not taken multiplied until arithmetic stopped, was printed as the graph's
+    constraint (fuzz --kind control --seed 8103, graph 56)."""
+    if sym.type == clingo.SymbolType.Number:
+        return True
+    try:
+        return sym.type == String_type and symbol_to_expr(sym).is_int
+    except FAILURES:
+        return False
+
+
 class Relating:
     """@relate and @relate_in_scope, and the known bindings (fast mode)."""
 
@@ -191,7 +204,7 @@ class Relating:
             # (A ceiling's proofs are computations too, counted after each pair that may
             # try them: an explaining grounding related 1,945 pairs of a Gemm's sizes and
             # an annotation's, each with ~14 proofs of ~1 ms, for 14 s within its allowance.)
-            if a.type == b.type == clingo.SymbolType.Number:  # two different integers
+            if _int_valued(a) and _int_valued(b):  # two different integers (past 2^30 too)
                 hit = Function("conflict")
                 self.scope_clashes += 1
                 if self.scope_clashes > SCOPE_CLASHES and self.halt_at is None:

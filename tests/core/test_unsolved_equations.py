@@ -109,3 +109,21 @@ def test_two_integers_are_no_rewrite():
     shape_logic.run(g, feeds)  # (checked against the inferred shapes)
     g["initializers"]["c3"]["data"] = False  # the else-branch then runs: a true error
     assert solve(g).status == "error"
+
+
+def test_two_large_integers_are_a_conflict_not_a_constraint():
+    # fuzz --kind control --seed 8103, graph 56 (shrunk): an If branch that cannot run (it
+    # squeezes an axis of 4) multiplied a size of its own by 4 again and again (8, 32, ...
+    # 2^31) until arithmetic stopped; 2^31, past clingo's numbers, is a string, and its
+    # clash with 2 was no "two different integers": `2147483648 = 2` was printed as a
+    # constraint of the graph, which runs at s0 = 1
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "large_integers_branch_not_taken.json"
+    g = json.loads(path.read_text())
+    sol = solve(g)
+    assert sol.status == "ok" and sol.constraints == [] and sol.bindings == {}
+    feeds = {"x0": np.ones((4, 1, 5), np.float32), "x1": np.array(True),
+             "x7": np.array(True)}  # (the else-branch of n4 cannot run)
+    shape_logic.run(g, feeds)  # (checked against the inferred shapes)
