@@ -376,11 +376,11 @@ def build_control(rng, max_nodes: int = 6) -> Builder:
     nodes of fuzz_graphs in their bodies and around them); with probability 0.15 the last
     one may fail in the executor (a taken branch or a running body that cannot run, scan
     inputs of different lengths)."""
-    from fuzz_branch_values import g_if_values  # (it builds on this module's Sub)
+    from fuzz_control_values import CONTROL_VALUES  # (it builds on this module's Sub)
 
     def step(b, last):
         if last or rng.random() < 0.5:
-            (g_if_values if rng.random() < 0.15 else rng.choice(CONTROL))(b, last)
+            rng.choice(CONTROL_VALUES if rng.random() < 0.2 else CONTROL)(b, last)
         else:
             GENERATORS[rng.choice(list(GENERATORS))](b, False)
     return grown(rng, max_nodes, step)

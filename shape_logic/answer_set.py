@@ -77,6 +77,9 @@ class Atoms:
     # (floor_rounds.py): explaining takes them too
     under_bounds: dict = field(default_factory=dict)
     passes_on: set = field(default_factory=set)  # nodes passing a shape on (node_behind.py)
+    # loops' carried values followed one iteration at a time (loop_unrolling.py): the
+    # unroll_from and unrolled_next atoms, (name, arguments)
+    unrolling: list = field(default_factory=list)
 
     def release_control(self) -> None:
         """Let the grounded control that `void_loader` holds go, freed in the background
@@ -192,6 +195,8 @@ class Atoms:
         elif name == "value_open":
             if args[0].type == clingo.SymbolType.String:
                 self.value_open.add(args[0].string)
+        elif name in ("unroll_from", "unrolled_next"):
+            self.unrolling.append((name, args))
         elif name == "passes_on":
             self.passes_on.add(args[0].string)
         elif name == "void_name":

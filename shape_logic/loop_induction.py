@@ -174,13 +174,9 @@ def _trial(problem, loop, claims: list[tuple], kept: str) -> list[tuple] | None:
     body's input is assumed to have the initial value's; ("counter", k), its body output
     is its input plus 1 when the input is assumed to be the initial value plus the
     iteration number. None when that solve conflicts."""
-    from .solver import Problem  # (solver imports this module)
-
-    sub = _ancestors(problem.graph, loop)
-    rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
-    trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
-                    foreign=foreign)
-    trial.loop_facts = kept + "".join(_fact(loop, kind, k, True) for kind, k in claims)
+    trial = trial_problem(problem, loop, kept + "".join(_fact(loop, kind, k, True)
+                                                       for kind, k in claims))
+    sub = trial.graph
     atoms, _ = trial.atoms()
     try:
         if atoms.conflicts:
@@ -191,6 +187,19 @@ def _trial(problem, loop, claims: list[tuple], kept: str) -> list[tuple] | None:
         atoms.release_control()
     return [(kind, k) for kind, k in claims
             if (_keeps_shape(decoded, loop, k) if kind == "kept" else _counts(values, loop, k))]
+
+
+def trial_problem(problem, loop, loop_facts: str):
+    """The problem of `loop` and its ancestors (_ancestors) with Loop.lp's `loop_facts`: a
+    trial's (also loop_unrolling.py's)."""
+    from .solver import Problem  # (solver imports this module)
+
+    sub = _ancestors(problem.graph, loop)
+    rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
+    trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
+                    foreign=foreign)
+    trial.loop_facts = loop_facts
+    return trial
 
 
 def _ancestors(graph, loop):

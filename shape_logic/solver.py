@@ -38,6 +38,7 @@ from .limits import (Abandoned, Expired, TimeLimit, budget, current,
                      largest_contributors, stop_if_expired)
 from .load import load_graph
 from .loop_induction import loop_values, with_invariant_loops
+from .loop_unrolling import with_unrolled_loops
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
@@ -349,6 +350,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
             values = loop_values(problem.graph, atoms)  # (decoding lets the control go)
             decoded = decode(problem.graph, atoms)
         atoms, funcs, decoded = with_invariant_loops(problem, atoms, funcs, decoded, values)
+        atoms, funcs, decoded = with_unrolled_loops(problem, atoms, funcs, decoded)
         atoms.release_control()  # (nothing needs the grounded control now)
         # an ONNX model's declared outputs that disagree with the graph are set aside
         problem, atoms, decoded, funcs, narrowed, set_aside = without_narrowing(
