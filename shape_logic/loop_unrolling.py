@@ -1,8 +1,9 @@
 """Loops of a few iterations whose carried integer scalars are sizes: followed one
 iteration at a time (rules/Loop.lp's unrolling).
 
-torch.jit.script keeps `for _ in range(3): n = (n + 1) // 2` as a Loop carrying n, and a
-size computed from the final n is then read from the loop's output. The body is solved once
+A graph that keeps `for _ in range(3): n = (n + 1) // 2` as a Loop carrying n (a hand-built
+one, an exporter that keeps loops; torch's own unrolls a loop of a constant trip count)
+reads a size computed from the final n from the loop's output. The body is solved once
 for any iteration, so its output's value is a function of its input's, which no rule can
 apply three times over. Trial solves do it, as loop_induction's trials prove shapes: for a
 loop that runs C times (a counted loop of a constant trip count, C at most 8; Loop.lp's
