@@ -3,7 +3,8 @@
 Sequences (SequenceConstruct, SequenceEmpty, SequenceInsert, SequenceErase, SequenceAt,
 SequenceLength, SplitToSequence, ConcatFromSequence) of elements of one shape or of
 several; positions constant, negative, computed (from SequenceLength, from a dim) or graph
-inputs; lengths feeding shape computations (Range, ConstantOfShape, Reshape). Optionals
+inputs; lengths feeding shape computations (Range, ConstantOfShape, Reshape); sizes put in
+a sequence and taken out again (g_sizes). Optionals
 (Optional of a tensor or a sequence, or empty of a `type`; OptionalHasElement feeding sizes
 and conditions; OptionalGetElement). Control flow around them: an If returning sequences
 or optionals (one side empty), a Loop growing a list by SequenceInsert, a Loop reading a
@@ -249,6 +250,34 @@ def g_concat_from(b: Builder, fail: bool):
     return b.add("ConcatFromSequence", [s], attrs, allow_failure=fail)
 
 
+def g_sizes(b: Builder, fail: bool):
+    """Sizes put in a sequence and taken out again to size a ConstantOfShape, so that what
+    the solver says of the elements' values is checked where the graph runs: shape vectors
+    (an element by SequenceAt, or all joined by ConcatFromSequence) or dims as scalars
+    (stacked)."""
+    scalars = b.rng.random() < 0.3
+    elems = []
+    for _ in range(b.rng.randint(1, 3)):
+        x = b.pick(min_rank=1)
+        sh = x and b.add("Shape", [x])
+        if scalars and sh:
+            sh = b.add("Gather", [sh[0], b.const(b.rng.randrange(b.values[x].ndim))],
+                       {"axis": 0})
+        if not sh:
+            return None
+        elems.append(sh[0])
+    s = add_seq(b, "SequenceConstruct", elems, "i64")
+    if not s:
+        return None
+    if b.rng.random() < 0.4 and not scalars:
+        v = b.add("SequenceAt", [s[0], b.const(b.rng.randrange(-len(elems), len(elems)))])
+    else:
+        v = b.add("ConcatFromSequence", [s[0]], {"axis": 0, "new_axis": int(scalars)})
+    if not v or int(np.prod(b.values[v[0]])) > 4096:
+        return None
+    return b.add("ConstantOfShape", v)
+
+
 def opt_type(b: Builder, dtype: str, like_value=None) -> dict:
     """An Optional's `type` attribute: a tensor of dtype (dims as the element's, other or
     unknown) or a sequence of them."""
@@ -310,6 +339,6 @@ def g_get(b: Builder, fail: bool):
 
 SEQ_GENERATORS = {g.__name__[2:]: g for g in (
     g_construct, g_empty, g_insert, g_erase, g_at, g_length, g_split, g_concat_from,
-    g_optional, g_has, g_get)}
-# (construct, empty, insert, erase, at, length, split, concat_from, optional, has, get)
-WEIGHTS = [3, 1, 3, 2, 3, 2, 3, 3, 2, 2, 3]
+    g_optional, g_has, g_get, g_sizes)}
+# (construct, empty, insert, erase, at, length, split, concat_from, optional, has, get, sizes)
+WEIGHTS = [3, 1, 3, 2, 3, 2, 3, 3, 2, 2, 3, 2]
