@@ -14,6 +14,11 @@ from onnx import TensorProto, helper, numpy_helper
 D, H = 16, 2  # model width, heads
 
 
+def N(op, inputs, outputs, **attrs):
+    """A node of space-separated input and output names."""
+    return helper.make_node(op, inputs.split(), outputs.split(), **attrs)
+
+
 class _Builder:
     def __init__(self):
         self.nodes, self.inits = [], []
@@ -286,3 +291,25 @@ def yolo_neck():
         [helper.make_value_info(out, helper.make_tensor_type_proto(TensorProto.FLOAT, None))],
         b.inits)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def solved_checked(model, feeds: list):
+    """The Solution of `model`, which must be ok, every dim it states checked against
+    onnxruntime at each of the feeds (open_tensors_checking_the_rest)."""
+    from shape_logic import solve
+
+    sol = solve(model)
+    assert sol.status == "ok", [d.to_text() for d in sol.diagnostics]
+    open_tensors_checking_the_rest(model, sol, feeds)
+    return sol
+
+
+def x_feeds(sizes=((5, 3), (2, 7)), lead: int = 0, **others) -> list:
+    """Feeds of an x of shape [s, t] (after `lead` axes of 1) at each (s, t) of `sizes`,
+    each with every run of the feeds `others` beside it (name -> a list of values)."""
+    out = []
+    for s, t in sizes:
+        x = np.zeros((1,) * lead + (s, t), np.float32)
+        for combo in (zip(*others.values()) if others else [()]):
+            out.append({"x": x, **dict(zip(others, combo))})
+    return out

@@ -4,11 +4,7 @@ the Reshape after it. Each model is run by onnxruntime at two sizes of x [s, t].
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-from tests.ort_shapes import checked_at_runs, x_runs
-
-
-def N(op, inputs, outputs, **attrs):
-    return helper.make_node(op, inputs.split(), outputs.split(), **attrs)
+from tests.onnx_graphs import N, solved_checked, x_feeds
 
 
 def _model(nodes, inits=None):
@@ -26,7 +22,7 @@ def _model(nodes, inits=None):
 
 
 def _shape(nodes, inits=None):
-    return checked_at_runs(_model(nodes, inits), x_runs()).shape("y")
+    return solved_checked(_model(nodes, inits), x_feeds()).shape("y")
 
 
 def test_an_element_taken_out_by_its_position():

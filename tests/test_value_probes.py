@@ -13,11 +13,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from shape_logic import solve
-
-
-def N(op, inputs, outputs, **attrs):
-    """A node of space-separated input and output names."""
-    return helper.make_node(op, inputs.split(), outputs.split(), **attrs)
+from tests.onnx_graphs import N
 
 
 # name -> (nodes computing `size` from `sh` = Shape(x), x: [s, t]; initializers: int64,

@@ -15,7 +15,8 @@ traced: each kept a traced size before stop 62 -
 import numpy as np
 import pytest
 
-from .test_value_probes import N, traced_size_check
+from .onnx_graphs import N
+from .test_value_probes import traced_size_check
 
 ONE = {"one_f": np.ones((1,), np.float32)}
 BIG = {"big": np.zeros((40,), np.float32), "zero1": np.array([0], np.int64)}

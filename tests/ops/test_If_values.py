@@ -6,11 +6,7 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from tests.ort_shapes import checked_at_runs, x_runs
-
-
-def N(op, inputs, outputs, **attrs):
-    return helper.make_node(op, inputs.split(), outputs.split(), **attrs)
+from tests.onnx_graphs import N, solved_checked, x_feeds
 
 
 def _branch(name, nodes, out, dtype=TensorProto.INT64):
@@ -42,7 +38,7 @@ def _model(then_nodes, else_nodes, after, inits=None, x_shape=("s", "t"),
 def _checked(model):
     """y held against onnxruntime with either condition at two sizes of x."""
     lead = len(model.graph.input[0].type.tensor_type.shape.dim) - 2
-    return checked_at_runs(model, x_runs(lead=lead, c=[np.array(True), np.array(False)]))
+    return solved_checked(model, x_feeds(lead=lead, c=[np.array(True), np.array(False)]))
 
 
 RESHAPE = [N("Reshape", "x v", "y")]

@@ -6,11 +6,7 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from tests.ort_shapes import checked_at_runs, x_runs
-
-
-def N(op, inputs, outputs, **attrs):
-    return helper.make_node(op, inputs.split(), outputs.split(), **attrs)
+from tests.onnx_graphs import N, solved_checked, x_feeds
 
 
 def _model(body_nodes, trips, cond=None, body_cond=None, carried=("n",), inits=None,
@@ -49,7 +45,7 @@ def _model(body_nodes, trips, cond=None, body_cond=None, carried=("n",), inits=N
 
 
 def _y(model, sizes=((5, 3), (2, 7))):
-    return checked_at_runs(model, x_runs(sizes)).shape("y")
+    return solved_checked(model, x_feeds(sizes)).shape("y")
 
 
 HALVE = [N("Add", "n_in k1", "p"), N("Div", "p k2", "n_out")]  # (n + 1) // 2
@@ -103,7 +99,7 @@ def test_a_value_in_names_of_the_body_s_own_is_not_followed():
                   numpy_helper.from_array(np.array(1, np.int64), "one_b")]
     model = _model(nodes, 2)
     model.graph.node[2].attribute[0].g.initializer.extend(body_inits)
-    sol = checked_at_runs(model, x_runs())
+    sol = solved_checked(model, x_feeds())
     assert sol.shape("y").startswith("[_")
 
 
