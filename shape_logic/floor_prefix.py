@@ -44,14 +44,9 @@ def prefix_floors(problem) -> dict[str, int]:
         # without this part: only slower). HF ViT and Whisper spent 17 and 27 ms here
         # for nothing.
         return {}
-    from .rule_selection import select_rules
-    from .solver import Problem
-
-    sub = replace(graph, nodes=part, outputs={}, annotations={}, body_nodes=[],
-                  initializers={k: v for k, v in graph.initializers.items() if k in used})
-    rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
-    first = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
-                    foreign=foreign)
+    first = problem.of_part(replace(
+        graph, nodes=part, outputs={}, annotations={}, body_nodes=[],
+        initializers={k: v for k, v in graph.initializers.items() if k in used}))
     atoms, _ = first.fast_answer()
     try:
         if atoms.conflicts:  # (the graph's own solve says so, with its explanation)

@@ -36,7 +36,6 @@ import clingo
 
 from .asp.terms import quote, symbol_to_expr
 from .decode import decode
-from .rule_selection import select_rules
 from .shapes import has_fresh_name
 
 # trials of one loop: a value that fails is dropped and the rest tried again
@@ -192,12 +191,7 @@ def _trial(problem, loop, claims: list[tuple], kept: str) -> list[tuple] | None:
 def trial_problem(problem, loop, loop_facts: str):
     """The problem of `loop` and its ancestors (_ancestors) with Loop.lp's `loop_facts`: a
     trial's (also loop_unrolling.py's)."""
-    from .solver import Problem  # (solver imports this module)
-
-    sub = _ancestors(problem.graph, loop)
-    rule_files, unknown, foreign = select_rules(sub, problem.rules, False)
-    trial = Problem(sub, rule_files, None, problem.rules, problem.timings, unknown=unknown,
-                    foreign=foreign)
+    trial = problem.of_part(_ancestors(problem.graph, loop))
     trial.loop_facts = loop_facts
     return trial
 

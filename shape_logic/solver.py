@@ -129,6 +129,14 @@ class Problem:
         return Problem(graph, rule_files, None, tuple(rules), {"load": t1 - t0},
                        unknown=unknown, foreign=foreign)
 
+    def of_part(self, sub) -> "Problem":
+        """A problem of `sub`, a part of this one's graph (its rule files selected anew, this
+        one's users' rules and timings): floor_prefix.py's first solve, loop_induction.py's
+        and loop_unrolling.py's trials."""
+        rule_files, unknown, foreign = select_rules(sub, self.rules, False)
+        return Problem(sub, rule_files, None, self.rules, self.timings, unknown=unknown,
+                       foreign=foreign)
+
     def _add_facts(self, ctl: clingo.Control, sourced: bool) -> float:
         """The facts into `ctl` (written while clingo parses them, the first time); the
         seconds spent writing them."""
