@@ -57,8 +57,7 @@ def node_dict(n, i: int, where: str) -> dict:
         if a.ref_attr_name:
             raise InputError("function attributes referring to the caller's "
                              "(ref_attr_name) are not supported", place=place)
-        attrs[a.name] = _converted(attribute_value(a, place),
-                                   n.domain == "com.microsoft" and n.op_type in READS_DECLARED)
+        attrs[a.name] = _converted(attribute_value(a, place), _kept_declarations(n))
     out = {"name": name, "op": n.op_type, "inputs": list(n.input), "outputs": list(n.output),
            "attrs": attrs}
     if n.domain not in ("", "ai.onnx"):
@@ -70,9 +69,20 @@ def node_dict(n, i: int, where: str) -> dict:
 # [2, batch, heads, past, head size] gives the heads and head size of the empty first cache
 # (kernels/GreedySearch.py), as onnxruntime's subgraph validation reads them
 READS_DECLARED = frozenset({"GreedySearch", "BeamSearch", "WhisperBeamSearch", "Sampling"})
+EVERY = 1 << 30  # (the count of a body's first inputs that keeps all)
 
 
-def _converted(v, declared: bool = False):
+def _kept_declarations(n) -> int:
+    """How many of a body's first inputs keep their declarations: all for onnxruntime's
+    generation operators (READS_DECLARED); a Loop's iteration number, whose rank onnxruntime
+    takes from its declaration (`[]` a scalar, `[1]` a vector of one: loop.cc), and so Loop.lp
+    does; none otherwise (a body's declared sizes are those its exporter traced)."""
+    if n.domain == "com.microsoft" and n.op_type in READS_DECLARED:
+        return EVERY
+    return 1 if n.op_type == "Loop" and n.domain in ("", "ai.onnx") else 0
+
+
+def _converted(v, declared: int = 0):
     if isinstance(v, TensorInfo):  # a type attribute, as the JSON format writes it
         return declaration(v)
     if isinstance(v, dict) and "onnx_graph" in v:
@@ -105,8 +115,8 @@ def _marks(t) -> dict:
     return {mark: True for mark in ("optional", "sequence") if getattr(info, mark)}
 
 
-def body_dict(g, declared: bool = False) -> dict:
-    """A GraphProto as a graph object; with `declared`, its inputs with the sizes their
+def body_dict(g, declared: int = 0) -> dict:
+    """A GraphProto as a graph object; its `declared` first inputs with the sizes their
     declarations give (integers; a named or unknown size `?`: the body's names are not the
     graph's, and a body runs at other sizes, as a beam search's decoder at batch * beams)."""
     from onnx import numpy_helper
@@ -121,7 +131,8 @@ def body_dict(g, declared: bool = False) -> dict:
     marks = {vi.name: _marks(vi.type) for vi in g.input}
     if declared:
         types = {vi.name: vi.type for vi in g.input}
-        inputs = {n: _declared(types[n]) if n in types else None for n in inputs}
+        inputs = {n: (_declared(types[n]) if k < declared else marks.get(n)) or None
+                  for k, n in enumerate(inputs)}
     elif any(marks.get(n) for n in inputs):
         inputs = {n: marks.get(n) or None for n in inputs}
     return {"inputs": inputs,

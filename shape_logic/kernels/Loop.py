@@ -27,8 +27,11 @@ class Loop(Kernel):
         trips = None if m is None else int(np.asarray(m).reshape(-1)[0])
         go = True if cond is None else bool(np.asarray(cond).reshape(-1)[0])
         values, elems, i = list(values), [], 0
+        # the iteration number as the body declares it: a scalar, or a vector of one
+        # (onnxruntime's loop.cc; rules/Loop.lp)
+        shape = (1,) * self.body.declared_rank(0)
         while go and (trips is None or i < trips):
-            outs = self.body(np.array(i, np.int64), np.array(go), *values,
+            outs = self.body(np.full(shape, i, np.int64), np.array(go), *values,
                              outer=self.outer_values)
             if cond is not None:
                 go = bool(np.asarray(outs[0]).reshape(-1)[0])

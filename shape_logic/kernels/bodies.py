@@ -29,10 +29,22 @@ class Body:
              "nodes": body["nodes"], "initializers": body.get("initializers") or {}}
         # a value the body lists twice is two outputs (ONNX; onnx.reference returns both)
         self.params, self.results = list(inputs), names_of(body.get("outputs", []))
+        self.declared = inputs
         try:
             self.program = Program(g, check=False)
         except InputError as e:
             raise kernel.fail(f"cannot run the body ({e.reason})") from None
+
+    def declared_rank(self, k: int) -> int:
+        """The rank the body declares its k-th input of (0 where it declares none: the
+        iteration number's default)."""
+        from ..shapes import shape_from_json
+        from ..symbolic.expr import Expr
+
+        shape = self.declared[self.params[k]].get("shape") if k < len(self.params) else None
+        if shape is None:
+            return 0
+        return shape_from_json(shape, fresh=lambda: Expr.const(1)).rank or 0
 
     def __call__(self, *args, outer: dict | None = None) -> list:
         feeds = dict(zip(self.params, args))

@@ -1,0 +1,61 @@
+"""Loop: the iteration number is a scalar, or a vector of one where the body declares it so
+(onnxruntime makes it as the body's declaration says: loop.cc; rules/Loop.lp). The body
+gives Shape(i) as a scan output and Unsqueeze(i) + x's rows as another; onnxruntime runs each
+model at two sizes and every dim we state must be its, and our executor must compute what
+it does."""
+import numpy as np
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from shape_logic import solve
+from tests.onnx_graphs import N, assert_same_outputs, solved_checked, x_feeds
+
+
+def _model(declared):
+    """x [s, t]; a Loop of 3 iterations whose body declares its iteration number `declared`
+    (a shape; None: no shape) and gives Shape(i) and i + s, unsqueezed at 0, per iteration."""
+    v = TensorProto.INT64
+    body = helper.make_graph(
+        [N("Identity", "c_in", "c_out"), N("Shape", "i", "si"),
+         N("Add", "i s", "i_s"), N("Unsqueeze", "i_s ax", "e")], "body",
+        [helper.make_tensor_value_info("i", v, declared),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("si", v, None), helper.make_tensor_value_info("e", v, None)])
+    g = helper.make_graph(
+        [N("Shape", "x", "sh"), N("Gather", "sh zero", "s"),
+         helper.make_node("Loop", ["trips", ""], ["shapes", "elems"], body=body),
+         N("Concat", "elems elems", "y", axis=0)], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["s", "t"])],
+        [helper.make_tensor_value_info(n, v, None) for n in ("shapes", "elems", "y")],
+        [numpy_helper.from_array(np.array(k, np.int64), n)
+         for n, k in (("trips", 3), ("zero", 0), ("ax", [0]))])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    return m
+
+
+@pytest.mark.parametrize("declared, shapes, elems", [
+    ([], "[3, 0]", "[3, 1]"),  # a scalar: Shape(i) is empty, i + s unsqueezed [1]
+    ([1], "[3, 1]", "[3, 1, 1]"),  # a vector of one: Shape(i) = [1], [1, 1] unsqueezed
+    (["n"], "[3, 1]", "[3, 1, 1]"),  # of rank 1, its size named: still one element
+])
+def test_the_iteration_number_has_the_rank_the_body_declares(declared, shapes, elems):
+    model = _model(declared)
+    sol = solved_checked(model, x_feeds())
+    assert sol.shape("shapes") == shapes and sol.shape("elems") == elems
+    assert_same_outputs(model, x_feeds())
+
+
+def test_without_a_declaration_it_is_a_scalar():
+    # (onnxruntime refuses such a body: "subgraph input 0 has unknown shape"; the ONNX
+    # reference runs it with a scalar, as our executor does)
+    sol = solve(_model(None))
+    assert sol.status == "ok" and sol.shape("shapes") == "[3, 0]"
+
+
+def test_an_iteration_number_of_rank_two_is_an_error():
+    sol = solve(_model([1, 1]))
+    assert sol.status == "error"
+    (d,) = sol.diagnostics
+    assert "iteration number of rank 2" in d.to_text()
