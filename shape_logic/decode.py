@@ -27,6 +27,7 @@ from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
 from .void_classes import FreshNames, VoidClasses
+from .asp.data_counts import count_names, is_printed_count
 
 
 def simplicity(e: Expr):
@@ -37,8 +38,10 @@ def simplicity(e: Expr):
 class Resolver:
     """Substitutes the final bindings until no bound symbol is left."""
 
-    def __init__(self, binds: dict[str, set[Expr]]):
+    def __init__(self, binds: dict[str, set[Expr]], counts: dict | None = None):
         self.best = {s: min(vs, key=simplicity) for s, vs in binds.items()}
+        # a count's name C, unbound, is printed_count + 1 (asp/data_counts.py)
+        self.best.update((c, e) for c, e in (counts or {}).items() if c not in self.best)
         self.memo: dict[Expr, Expr] = {}
 
     def __call__(self, e: Expr) -> Expr:
@@ -88,7 +91,8 @@ class Decoded:
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
-    resolve = Resolver(atoms.binds)
+    resolve = Resolver(atoms.binds, count_names(atoms.data_bounds) if atoms.data_bounds
+                       else None)
     void = VoidClasses(atoms)
     fresh = FreshNames(graph.fresh_count, atoms.void_names, void.find,
                        lambda names: min((resolve(e) for e in names), key=simplicity))
@@ -120,6 +124,9 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                 dims.append(next(iter(values)))  # the common case: one value, nothing bound
             elif values:
                 dims.append(min((resolve(v) for v in values), key=simplicity))
+                bounds = atoms.data_bounds.get((t, i)) if atoms.data_bounds else None
+                if bounds and is_printed_count(dims[-1]):  # (a count: counts.lp)
+                    _note_data_range(data_ranges, dims[-1], bounds, resolve)
             else:
                 dims.append(fresh.for_class(void.find((t, i))))
                 bounds = atoms.data_bounds.get((t, i))

@@ -313,3 +313,28 @@ def x_feeds(sizes=((5, 3), (2, 7)), lead: int = 0, **others) -> list:
         for combo in (zip(*others.values()) if others else [()]):
             out.append({"x": x, **dict(zip(others, combo))})
     return out
+
+
+def assert_runtime_shapes_binding_fresh(model, sol, feeds: list) -> None:
+    """Every dim stated, in the inputs' symbols and fresh names (`_1`, a count's), is
+    onnxruntime's at each of the feeds: a fresh name takes the size of the first axis it
+    names alone, and every dim in it must then be the runtime's (`2*_1` twice that)."""
+    from shape_logic.symbolic.expr import Expr
+
+    for f in feeds:
+        subs = input_sizes(model, f)
+        shapes = {t: each_shape(w) for t, w in runtime_shapes(model, f).items()}
+        for t, ws in shapes.items():  # the fresh names, each by an axis it names alone
+            for w in ws:
+                for d, n in zip(sol.dims(t) or (), w):
+                    atom = d.single_atom()
+                    if atom is not None and atom.kind == "sym" and d.terms[0][1] == 1 and \
+                            atom.args[0] not in subs and d == Expr.sym(atom.args[0]):
+                        subs.setdefault(atom.args[0], Expr.const(n))
+        for t, ws in shapes.items():
+            for w in ws:
+                dims = sol.dims(t)
+                assert dims is not None and len(dims) == len(w), f"{t}: {sol.shape(t)} vs {w}"
+                for d, n in zip(dims, w):
+                    if d.symbols() <= subs.keys():
+                        assert d.subs(subs).value == n, f"{t}: {sol.shape(t)} vs {w} ({f})"

@@ -124,4 +124,90 @@ def test_a_count_keeps_its_name_through_a_concat_at_a_negative_axis_and_same_con
     assert sol.status == "ok"
     assert sol.shape("nz") == "[2, _1]" and sol.shape("pairs") == "[4, _1]"
     assert sol.shape("same") == "[1, 4, _1]" and sol.shape("pooled") == "[1, 4, _1]"
-    assert sol.shape("valid") == "[1, 4, _2]"  # (_1 - 2: no arithmetic on a count)
+    assert sol.shape("valid") == "[1, 4, _1 - 2]"  # (a fresh name before: no arithmetic)
+
+
+def _count_model():
+    """x [a, b]: NonZero's count n (Shape -> Gather), then n + 1 and 2*n as sizes, and the
+    transposed indices joined to themselves: onnxruntime's symbolic inference gives
+    [n + 1], [n + 1, n + 1], [2*n] and [2*n, 2] (n its NonZero_0_o0__d1)."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    from tests.onnx_graphs import N
+
+    g = helper.make_graph([
+        N("NonZero", "x", "nz"), N("Shape", "nz", "sh"), N("Gather", "sh one", "n"),
+        N("Add", "n one", "n1"), N("Mul", "n two", "n2"), N("Unsqueeze", "n1 ax", "v1"),
+        N("ConstantOfShape", "v1", "y1"), N("Concat", "v1 v1", "v2", axis=0),
+        N("ConstantOfShape", "v2", "y2"), N("Range", "zero n2 one", "r"),
+        N("Transpose", "nz", "nzt"), N("Concat", "nzt nzt", "c", axis=0),
+        N("Compress", "x mask", "kept", axis=1), N("Concat", "kept x", "joined", axis=1)],
+        "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", "b"]),
+              helper.make_tensor_value_info("mask", TensorProto.BOOL, ["b"])],
+        [helper.make_tensor_value_info(k, TensorProto.FLOAT, None)
+         for k in ("y1", "y2", "joined")]
+        + [helper.make_tensor_value_info(k, TensorProto.INT64, None) for k in ("r", "c")],
+        [numpy_helper.from_array(np.array(v, np.int64), k)
+         for k, v in (("one", 1), ("two", 2), ("zero", 0), ("ax", [0]))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_what_is_computed_from_a_count_keeps_it():
+    import numpy as np
+
+    from tests.onnx_graphs import assert_runtime_shapes_binding_fresh
+
+    model = _count_model()
+    sol = solve(model)
+    assert sol.status == "ok"
+    assert sol.shape("nz") == "[2, _1]" and sol.shape("nzt") == "[_1, 2]"
+    assert sol.shape("y1") == "[_1 + 1]" and sol.shape("y2") == "[_1 + 1, _1 + 1]"
+    assert sol.shape("r") == "[2*_1]" and sol.shape("c") == "[2*_1, 2]"
+    assert sol.shape("kept") == "[a, _2]" and sol.shape("joined") == "[a, _2 + b]"
+    assert sol.to_json()["ranges"] == {"_1": [0, "a*b"], "_2": [0, "b"]}
+    rng = np.random.default_rng(0)
+    feeds = [{"x": (rng.random((a, b)) < p).astype(np.float32),
+              "mask": rng.random(b) < p} for a, b, p in ((2, 3, 0.5), (4, 5, 0.3),
+                                                         (3, 2, 0.0), (1, 4, 1.0))]
+    assert_runtime_shapes_binding_fresh(model, sol, feeds)
+    for f in feeds:  # and our executor's run checks them (match_cast), at a count of 0 too
+        from shape_logic import run
+        run(model, f)
+
+
+def test_a_count_the_rules_count_is_its_value():
+    # NonZero of a constant: its count, 3, and the arithmetic on it an integer
+    import numpy as np
+
+    g = {"initializers": {"c": {"dtype": "i64", "shape": [5], "data": [0, 4, 0, 1, 2]}},
+         "nodes": [{"op": "NonZero", "inputs": ["c"], "outputs": ["nz"]},
+                   {"op": "Concat", "inputs": ["nz", "nz"], "outputs": ["both"],
+                    "attrs": {"axis": 1}}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("nz") == "[1, 3]" and sol.shape("both") == "[1, 6]"
+    assert "ranges" not in sol.to_json() and not sol.bindings
+    assert np.array_equal(np.nonzero([0, 4, 0, 1, 2])[0], [1, 3, 4])
+
+
+def test_a_count_in_a_loop_body_stays_a_name_per_iteration():
+    # each iteration's NonZero counts other data: the body's count takes no name of the
+    # graph's, and the scan output of the counts' rows is not sized by one
+    body = {"inputs": ["i", "c", "v"], "outputs": ["c_out", "v_out", "e"],
+            "nodes": [{"op": "Identity", "inputs": ["c"], "outputs": ["c_out"]},
+                      {"op": "Add", "inputs": ["v", "v"], "outputs": ["v_out"]},
+                      {"op": "NonZero", "inputs": ["v"], "outputs": ["nz"]},
+                      {"op": "ReduceSum", "inputs": ["nz"], "outputs": ["e"],
+                       "attrs": {"keepdims": 0}}]}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"}},
+         "initializers": {"m": {"dtype": "i64", "data": 3},
+                          "t": {"dtype": "bool", "data": True}},
+         "nodes": [{"op": "Loop", "inputs": ["m", "t", "x"], "outputs": ["y", "es"],
+                    "attrs": {"body": body}},
+                   {"op": "NonZero", "inputs": ["y"], "outputs": ["nz"]},
+                   {"op": "Concat", "inputs": ["nz", "nz"], "outputs": ["both"],
+                    "attrs": {"axis": 1}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("y") == "[n]" and sol.shape("es") == "[3]"
+    assert sol.shape("nz") == "[1, _1]" and sol.shape("both") == "[1, 2*_1]"

@@ -26,6 +26,7 @@ from .budgets import AFTER_CONFLICT
 from .relating import Relating, real_of as _real
 from ..symbolic.bounds import not_one as _not_one
 from .comparisons import Comparisons
+from .data_counts import DataCounts
 from .float_elements import FloatElements
 from .iterations import Iterations
 from .terms import expr_to_symbol, symbol_to_expr
@@ -39,7 +40,7 @@ def _formula(text: str):
     return compile_formula(text)
 
 
-class Functions(Relating, Comparisons, FloatElements, Iterations):
+class Functions(Relating, Comparisons, FloatElements, Iterations, DataCounts):
     """The clingo context: every public method is callable as @name(...) from ASP."""
 
     def __init__(self, order: Callable[[str], object], deadline=None, normalize: bool = False,

@@ -1,0 +1,59 @@
+"""A count of the data's own as a name (encodings/counts.lp): NonZero's, Compress's, Unique's.
+
+Every name of the symbolic arithmetic stands for an integer >= 1 (symbolic/expr.py), and a
+count may be 0: so the count is `C - 1` for a name C of its own (as a Loop's iteration
+number is, asp/iterations.py), and decode prints C - 1 as a fresh name (`_1`): what the
+graph computes from the count keeps it, `2*_1` for two such axes joined. The name is the
+tensor's and the axis's, the same in every solve of the graph and of its parts (a hash of
+the tensor's name: `_n<12 hex digits>_<axis>`; two tensors of one graph sharing 48 bits of
+hash is beyond any graph's size)."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import clingo
+
+from ..symbolic.expr import Expr
+from .terms import expr_to_symbol
+
+_COUNT = re.compile(r"_n[0-9a-f]{12}_\d+")
+
+
+def count_name(tensor: str, axis: int) -> str:
+    digest = hashlib.blake2b(tensor.encode(), digest_size=6).hexdigest()
+    return f"_n{digest}_{axis}"
+
+
+def is_count_name(name: str) -> bool:
+    return _COUNT.fullmatch(name) is not None
+
+
+def printed_count(name: str) -> Expr:
+    """The count that the name C of `count_name` stands for, C - 1, as decode prints it: a
+    name of its own (`_c...`, a fresh name once printed)."""
+    return Expr.sym("_c" + name[2:])
+
+
+def is_printed_count(e: Expr) -> bool:
+    """e is a bare printed_count."""
+    atom = e.single_atom()
+    return atom is not None and atom.kind == "sym" and e.terms[0][1] == 1 and \
+        atom.args[0].startswith("_c") and _COUNT.fullmatch("_n" + atom.args[0][2:]) is not None
+
+
+def count_names(bounds) -> dict:
+    """C -> C - 1 as printed (printed_count + 1 is C) for each (tensor, axis) of `bounds`."""
+    out = {}
+    for t, i in bounds:
+        name = count_name(t, i)
+        out[name] = printed_count(name) + 1
+    return out
+
+
+class DataCounts:
+    """The @-function of counts.lp (mixed into asp.functions)."""
+
+    def count_name(self, t: clingo.Symbol, i: clingo.Symbol):
+        """@count_name(T, I): the count at axis I of T, C - 1 for a name C >= 1."""
+        return expr_to_symbol(Expr.sym(count_name(t.string, i.number)) - 1)
