@@ -52,9 +52,13 @@ def reduction_cases(since: int, before: int) -> dict:
         "unknown axes, backward: a Y axis not 1 was kept": (
             {"inputs": ["x", ("i64", "[k]")], "outputs": {"y0": {"shape": "[1, 4]"}}},
             {"x0": "[_1, 4]"}),
+        # (two axes may be one, reduced once: rank 1 or 2; one axis is one: rank 2)
         "unknown axes, known count, dropped": ({"inputs": ["[b, s, h]", ("i64", "[2]")],
                                                 "attrs": {"keepdims": 0}},
-                                               {"y0": "[_1]"}),
+                                               {"y0": "_1"}),
+        "one unknown axis, dropped": ({"inputs": ["[b, s, h]", ("i64", "[1]")],
+                                       "attrs": {"keepdims": 0}},
+                                      {"y0": "[_1, _2]"}),
         "unknown axes, unknown count, dropped": ({"inputs": ["[b, s, h]", ("i64", "[k]")],
                                                   "attrs": {"keepdims": 0}},
                                                  {"y0": "_1"}),
@@ -74,16 +78,22 @@ def reduction_cases(since: int, before: int) -> dict:
                                "outputs": {"y0": {"shape": "[4, 5]"}}}, {"x0": "[4, _1, 5]"}),
         "backward, kept": ({"inputs": ["x", axes(-2)], "outputs": {"y0": {"shape": "[4, 1, 5]"}}},
                            {"x0": "[4, _1, 5]"}),
-        "backward rank, unknown axes": ({"inputs": ["x", ("i64", "[2]")], "attrs": {"keepdims": 0},
-                                         "outputs": {"y0": {"shape": "[4]"}}},
+        "backward rank, unknown axes": ({"inputs": ["x", ("i64", "[1]")], "attrs": {"keepdims": 0},
+                                         "outputs": {"y0": {"shape": "[4, 5]"}}},
                                         {"x0": "[_1, _2, _3]"}),
+        "backward rank, two unknown axes: 2 or 3": (
+            {"inputs": ["x", ("i64", "[2]")], "attrs": {"keepdims": 0},
+             "outputs": {"y0": {"shape": "[4]"}}}, {"x0": "x"}),
         "backward, attribute": ({"inputs": ["x"], "attrs": {"axes": [0], "keepdims": 0},
                                  "opset": before, "outputs": {"y0": {"shape": "[n]"}}},
                                 {"x0": "[_1, n]"}),
         # errors
         "axis out of range": ({"inputs": ["[b, s, h]", axes(3)]}, "error"),
         "negative axis out of range": ({"inputs": ["[b, s, h]", axes(-4)]}, "error"),
-        "repeated axis": ({"inputs": ["[b, s, h]", axes(1, -2)]}, "error"),
+        # an axis listed twice is reduced once (onnxruntime, ONNX's inference; not the
+        # reference evaluator: test_matches_reference checks those against our kernel)
+        "repeated axis": ({"inputs": ["[b, s, h]", axes(1, -2)], "attrs": {"keepdims": 0}},
+                          {"y0": "[b, h]"}),
         "more axes than X has": ({"inputs": ["[b, s]", ("i64", "[3]")]}, "error"),
         "axes of a scalar": ({"inputs": ["[]", axes(0)]}, "error"),
         "axes not 1-D": ({"inputs": ["[b, s]", ("i64", "[1, 1]")]}, "error"),
@@ -128,11 +138,32 @@ def reduction_tests(op: str, since: int = 18, scalar_reference_fails: bool = Fal
             check_against_reference(op, [x], attrs, opset=before, **ok)
         elif how == "absent":
             check_against_reference(op, [x], dict(attrs, noop_with_empty_axes=noop), **ok)
+        elif _repeated(shape, axes_):
+            _check_repeated(op, x, axes(*axes_), dict(attrs, noop_with_empty_axes=noop), since)
         else:
             check_against_reference(op, [x, axes(*axes_)], dict(attrs, noop_with_empty_axes=noop),
                                     const=[1], **ok)
 
     return test_case, test_matches_reference
+
+
+def _repeated(shape, axes_) -> bool:
+    """The axes are all in range and name an axis twice."""
+    r = len(shape)
+    norm = [a % r for a in axes_ if r and -r <= a < r]
+    return len(norm) == len(axes_) and len(set(norm)) < len(norm)
+
+
+def _check_repeated(op, x, axes_, attrs, opset):
+    """An axis named twice is reduced once: the rules give our kernel's output shape (which
+    onnx's reference refuses; onnxruntime computes it: test_ReduceSum_repeated_axes.py)."""
+    from shape_logic.kernels import load_kernel
+    from shape_logic.testing import infer
+
+    (want,) = load_kernel(op)(dict(attrs), opset=opset, n_outputs=1)(x, axes_)
+    sol = infer(op, [list(x.shape), axes_], attrs, opset=opset)
+    assert sol.status == "ok" and sol.shape("y0") == str(list(np.shape(want))), \
+        (sol.shape("y0"), np.shape(want), [d.to_text() for d in sol.diagnostics])
 
 
 # ArgMax and ArgMin: one axis (an attribute), the index as i64
