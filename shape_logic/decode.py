@@ -28,6 +28,7 @@ from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
 from .void_classes import FreshNames, VoidClasses
 from .asp.data_counts import count_names, is_printed_count
+from .symbolic.bounds import COUNT_PREFIX
 
 
 def simplicity(e: Expr):
@@ -91,8 +92,8 @@ class Decoded:
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
-    resolve = Resolver(atoms.binds, count_names(atoms.data_bounds) if atoms.data_bounds
-                       else None)
+    resolve = Resolver(atoms.binds, count_names(atoms.data_bounds, atoms.dims)
+                       if atoms.data_bounds else None)
     void = VoidClasses(atoms)
     fresh = FreshNames(graph.fresh_count, atoms.void_names, void.find,
                        lambda names: min((resolve(e) for e in names), key=simplicity))
@@ -376,9 +377,12 @@ def _renumber(tensors: list, shapes: dict, exprs: list, rows: dict) -> dict:
     # exist only when it runs, and then the two are equal
     rename: dict[str, str] = {}
     fresh: dict[str, str] = {}  # a fresh name -> its number
+    counts: dict[str, str] = {}  # a count's name -> its number (`_c1`: may be 0)
     for old in order:
         base = unscoped_name(old)
-        if base.startswith("_"):
+        if base.startswith(COUNT_PREFIX):
+            base = counts.setdefault(base, f"{COUNT_PREFIX}{len(counts) + 1}")
+        elif base.startswith("_"):
             base = fresh.setdefault(base, f"_{len(fresh) + 1}")
         rename[old] = base
     return rename

@@ -135,10 +135,24 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     if kept is None:
         kept = solves.solved(kept_names)  # (started ahead by the last trial)
     warnings = [f"graph output {name} is declared {declared_shape}, {why}; the graph gives "
-                f"{kept[2].shapes.get(name) or 'no rank'}, which is used (a declared output "
+                f"{_printed(kept[2], name)}, which is used (a declared output "
                 "is advice: exporters declare the sizes they traced)"
                 for name, (declared_shape, why, _) in set_aside.items()]
     return (*kept, warnings, set_aside)
+
+
+def _printed(decoded, name: str) -> str:
+    """The decoded shape of `name` with its fresh names as the solution prints them (a
+    count's `_c1`: decode._renumber), or `no rank`."""
+    shape = decoded.shapes.get(name)
+    if shape is None:
+        return "no rank"
+    if shape.dims is None or not decoded.rename:
+        return str(shape)
+    from .symbolic.expr import Expr
+
+    rename = {k: Expr.sym(v) for k, v in decoded.rename.items()}
+    return "[" + ", ".join(str(d.subs(rename)) for d in shape.dims) + "]"
 
 
 def _declared(graph) -> list[str]:

@@ -8,6 +8,7 @@ from .diagnostics import with_printed_names
 from .graph import Graph
 from .requirements import one_of_text
 from .shapes import Shape, format_shape, has_fresh_name
+from .symbolic.bounds import COUNT_PREFIX
 from .symbolic.expr import Expr
 
 
@@ -33,7 +34,8 @@ class Solution:
         self._producer_map = None  # (_producers)
         rename = {k: Expr.sym(v) for k, v in self.decoded.rename.items()}
         self._shapes: dict[str, str] = {}
-        count = len({v for v in self.decoded.rename.values() if v.startswith("_")})  # fresh
+        count = len({v for v in self.decoded.rename.values()  # fresh (not a count's `_c1`)
+                     if v.startswith("_") and not v.startswith(COUNT_PREFIX)})
         row_vars: dict[str, str] = {}
         conflicted = self.decoded.conflicted
         texts: dict[int, str] = {}  # decoded shapes are shared objects: each printed once

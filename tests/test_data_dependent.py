@@ -25,12 +25,13 @@ GRAPH = {
 def test_each_data_dependent_dim_is_a_fresh_symbol_with_bounds():
     sol = solve(GRAPH)
     assert sol.status == "ok"
-    assert sol.shape("idx") == "[3, _1]" and sol.shape("idx_t") == "[_1, 3]"
-    assert sol.shape("kept") == "[b, _2, 4]" and sol.shape("p") == "[b, _2, 4]"
-    assert sol.shape("flat") == "[_3]"
-    assert sol.shape("v") == "[b, s, _4]" and sol.shape("i") == "[b, s, _4]"
-    assert sol.to_json()["ranges"] == {"_1": [0, "4*b*s"], "_2": [0, "s"],
-                                       "_3": [0, "4*b*s"], "_4": [0, 4]}
+    # (a count of the data's own, which may be 0, is `_c1`; TopK's runtime k a fresh name)
+    assert sol.shape("idx") == "[3, _c1]" and sol.shape("idx_t") == "[_c1, 3]"
+    assert sol.shape("kept") == "[b, _c2, 4]" and sol.shape("p") == "[b, _c2, 4]"
+    assert sol.shape("flat") == "[_c3]"
+    assert sol.shape("v") == "[b, s, _1]" and sol.shape("i") == "[b, s, _1]"
+    assert sol.to_json()["ranges"] == {"_c1": [0, "4*b*s"], "_c2": [0, "s"],
+                                       "_c3": [0, "4*b*s"], "_1": [0, 4]}
 
 
 def test_a_known_k_is_not_data_dependent():
@@ -39,7 +40,7 @@ def test_a_known_k_is_not_data_dependent():
     g["initializers"] = {"k": {"dtype": "i64", "data": [2]}}
     sol = solve(g)
     assert sol.shape("v") == "[b, s, 2]"
-    assert "_4" not in sol.to_json()["ranges"]
+    assert "_1" not in sol.to_json()["ranges"]
 
 
 def test_ranges_in_text_output(tmp_path):
@@ -47,7 +48,7 @@ def test_ranges_in_text_output(tmp_path):
     p.write_text(json.dumps(GRAPH))
     r = cli("solve", p)
     assert r.returncode == 0
-    assert "ranges: _1 in 0..4*b*s, _2 in 0..s, _3 in 0..4*b*s, _4 in 0..4" in r.stdout
+    assert "ranges: _1 in 0..4, _c1 in 0..4*b*s, _c2 in 0..s, _c3 in 0..4*b*s" in r.stdout
 
 
 def test_a_slice_or_split_by_runtime_values_is_at_most_its_axis():
@@ -122,9 +123,9 @@ def test_a_count_keeps_its_name_through_a_concat_at_a_negative_axis_and_same_con
                     "attrs": {"kernel_shape": [3], "pads": [1, 1]}}]}
     sol = solve(g)
     assert sol.status == "ok"
-    assert sol.shape("nz") == "[2, _1]" and sol.shape("pairs") == "[4, _1]"
-    assert sol.shape("same") == "[1, 4, _1]" and sol.shape("pooled") == "[1, 4, _1]"
-    assert sol.shape("valid") == "[1, 4, _1 - 2]"  # (a fresh name before: no arithmetic)
+    assert sol.shape("nz") == "[2, _c1]" and sol.shape("pairs") == "[4, _c1]"
+    assert sol.shape("same") == "[1, 4, _c1]" and sol.shape("pooled") == "[1, 4, _c1]"
+    assert sol.shape("valid") == "[1, 4, _c1 - 2]"  # (a fresh name before: no arithmetic)
 
 
 def _count_model():
@@ -161,11 +162,11 @@ def test_what_is_computed_from_a_count_keeps_it():
     model = _count_model()
     sol = solve(model)
     assert sol.status == "ok"
-    assert sol.shape("nz") == "[2, _1]" and sol.shape("nzt") == "[_1, 2]"
-    assert sol.shape("y1") == "[_1 + 1]" and sol.shape("y2") == "[_1 + 1, _1 + 1]"
-    assert sol.shape("r") == "[2*_1]" and sol.shape("c") == "[2*_1, 2]"
-    assert sol.shape("kept") == "[a, _2]" and sol.shape("joined") == "[a, _2 + b]"
-    assert sol.to_json()["ranges"] == {"_1": [0, "a*b"], "_2": [0, "b"]}
+    assert sol.shape("nz") == "[2, _c1]" and sol.shape("nzt") == "[_c1, 2]"
+    assert sol.shape("y1") == "[_c1 + 1]" and sol.shape("y2") == "[_c1 + 1, _c1 + 1]"
+    assert sol.shape("r") == "[2*_c1]" and sol.shape("c") == "[2*_c1, 2]"
+    assert sol.shape("kept") == "[a, _c2]" and sol.shape("joined") == "[a, _c2 + b]"
+    assert sol.to_json()["ranges"] == {"_c1": [0, "a*b"], "_c2": [0, "b"]}
     rng = np.random.default_rng(0)
     feeds = [{"x": (rng.random((a, b)) < p).astype(np.float32),
               "mask": rng.random(b) < p} for a, b, p in ((2, 3, 0.5), (4, 5, 0.3),
@@ -210,4 +211,4 @@ def test_a_count_in_a_loop_body_stays_a_name_per_iteration():
     sol = solve(g)
     assert sol.status == "ok"
     assert sol.shape("y") == "[n]" and sol.shape("es") == "[3]"
-    assert sol.shape("nz") == "[1, _1]" and sol.shape("both") == "[1, 2*_1]"
+    assert sol.shape("nz") == "[1, _c1]" and sol.shape("both") == "[1, 2*_c1]"

@@ -86,7 +86,7 @@ def test_a_declared_outputs_rank_behind_nonzero_is_its_error():
     assert not any(n.startswith("not explained") for n in d.notes)
     assert {"idx", "nz", "tr"} <= {c["name"] for c in d.core}
     # the table is the graph's without the declaration
-    assert sol.shape("idx") == "[_1, 3]" and sol.shape("a") == "[batch, seq, 16]"
+    assert sol.shape("idx") == "[_c1, 3]" and sol.shape("a") == "[batch, seq, 16]"
 
 
 def test_an_inputs_dtype_is_one_diagnostic_though_explaining_with_the_claims_runs_away(

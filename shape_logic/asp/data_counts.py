@@ -2,8 +2,9 @@
 
 Every name of the symbolic arithmetic stands for an integer >= 1 (symbolic/expr.py), and a
 count may be 0: so the count is `C - 1` for a name C of its own (as a Loop's iteration
-number is, asp/iterations.py), and decode prints C - 1 as a fresh name (`_1`): what the
-graph computes from the count keeps it, `2*_1` for two such axes joined. The name is the
+number is, asp/iterations.py), and decode prints C - 1 as a name of its own, `_c1` (which the
+symbolic arithmetic takes to be >= 0: symbolic/bounds.py's COUNT_PREFIX): what the graph
+computes from the count keeps it, `2*_c1` for two such axes joined. The name is the
 tensor's and the axis's, the same in every solve of the graph and of its parts (a hash of
 the tensor's name: `_n<12 hex digits>_<axis>`; two tensors of one graph sharing 48 bits of
 hash is beyond any graph's size)."""
@@ -14,6 +15,7 @@ import re
 
 import clingo
 
+from ..symbolic.bounds import COUNT_PREFIX
 from ..symbolic.expr import Expr
 from .terms import expr_to_symbol
 
@@ -31,23 +33,26 @@ def is_count_name(name: str) -> bool:
 
 def printed_count(name: str) -> Expr:
     """The count that the name C of `count_name` stands for, C - 1, as decode prints it: a
-    name of its own (`_c...`, a fresh name once printed)."""
-    return Expr.sym("_c" + name[2:])
+    name of its own (`_c<hash>_<axis>`, `_c1` once renumbered) that may be 0."""
+    return Expr.sym(COUNT_PREFIX + name[2:])
 
 
 def is_printed_count(e: Expr) -> bool:
     """e is a bare printed_count."""
     atom = e.single_atom()
     return atom is not None and atom.kind == "sym" and e.terms[0][1] == 1 and \
-        atom.args[0].startswith("_c") and _COUNT.fullmatch("_n" + atom.args[0][2:]) is not None
+        atom.args[0].startswith(COUNT_PREFIX) and \
+        _COUNT.fullmatch("_n" + atom.args[0][len(COUNT_PREFIX):]) is not None
 
 
-def count_names(bounds) -> dict:
-    """C -> C - 1 as printed (printed_count + 1 is C) for each (tensor, axis) of `bounds`."""
+def count_names(bounds, dims: dict) -> dict:
+    """C -> C - 1 as printed (printed_count + 1 is C) for each (tensor, axis) of `bounds`
+    (data_dependent's) whose values (`dims`: (T, I) -> Exprs) hold its name."""
     out = {}
     for t, i in bounds:
         name = count_name(t, i)
-        out[name] = printed_count(name) + 1
+        if any(name in e.symbols() for e in dims.get((t, i), ())):
+            out[name] = printed_count(name) + 1
     return out
 
 

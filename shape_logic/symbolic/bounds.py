@@ -1,4 +1,5 @@
-"""Interval bounds of expressions, with every symbol ranging over [1, inf).
+"""Interval bounds of expressions, with every symbol ranging over [1, inf) - but a count of
+the data's as printed (`_c1`: COUNT_PREFIX), over [0, inf).
 
 Sound over-approximation: the true value always lies in the returned interval.
 Used to drop dominated max/min arguments, to prove a dim cannot be 1 (for
@@ -13,6 +14,11 @@ from .expr import ExprOverflow
 # a dimension beyond 2^62 is absurd (no machine holds it); bounding symbols there lets
 # min(INT64_MAX, s) simplify to s, as Slice ends need
 SYMBOL_RANGE = (1, 2**62)
+# a count of the data's own, as decode prints it (asp/data_counts.py), may be 0: while
+# solving, the count is C - 1 for a name C >= 1, and only the printed names start so (no
+# user's name starts with `_`, and the solver's other names are `_<digits>`, `_i<k>_..`)
+COUNT_PREFIX = "_c"
+COUNT_RANGE = (0, 2**62)
 
 
 def bounds(e) -> tuple[float, float]:
@@ -301,7 +307,7 @@ def atom_bounds(atom) -> tuple[float, float]:
 def _atom_bounds(atom) -> tuple[float, float]:
     kind = atom.kind
     if kind == "sym":
-        return SYMBOL_RANGE
+        return COUNT_RANGE if atom.args[0].startswith(COUNT_PREFIX) else SYMBOL_RANGE
     if kind == "floordiv":
         num, den = atom.args
         n_lo, n_hi = bounds(num)

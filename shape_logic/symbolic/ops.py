@@ -326,8 +326,8 @@ def without_symbol_content(d: Expr) -> Expr:
     a dim a JSON graph leaves unnamed (`?`, `_1`), each >= 1 wherever it is a size; the
     names that may be 0 (an axis without a value, voids.lp) carry no value in the program."""
     common = None
-    for mono, _ in d.terms:
-        syms = {a: p for a, p in mono if a.kind == "sym"}
+    for mono, _ in d.terms:  # (a count as printed may be 0: never divided out)
+        syms = {a: p for a, p in mono if a.kind == "sym" and not a.args[0].startswith("_c")}
         common = syms if common is None else {
             a: min(k, syms[a]) for a, k in common.items() if a in syms}
     if not common:  # (d = 0, or no symbol in every term)

@@ -8,10 +8,10 @@ from tests.ops.cases import case_test
 OPSET = 18
 CASES = {
     "axis: the other axes are kept": ({"inputs": ["[b, s, d]", ("bool", "[n]")],
-                                       "attrs": {"axis": 1}}, {"y0": "[b, _1, d]"}),
+                                       "attrs": {"axis": 1}}, {"y0": "[b, _c1, d]"}),
     "negative axis": ({"inputs": ["[b, s]", ("bool", "[n]")], "attrs": {"axis": -2}},
-                      {"y0": "[_1, s]"}),
-    "no axis: a vector": ({"inputs": ["[b, s]", ("bool", "[n]")]}, {"y0": "[_1]"}),
+                      {"y0": "[_c1, s]"}),
+    "no axis: a vector": ({"inputs": ["[b, s]", ("bool", "[n]")]}, {"y0": "[_c1]"}),
     # a constant condition: the count of its true elements
     "a constant condition": (
         {"inputs": ["[3, 2]", np.array([True, False, True])], "attrs": {"axis": 0}},
@@ -24,9 +24,9 @@ CASES = {
     # (longer than the axis: the runtimes refuse or cut it; not counted)
     "a constant condition longer than the axis": (
         {"inputs": ["[b, 2]", np.array([True, True, True])], "attrs": {"axis": 1}},
-        {"y0": "[b, _1]"}),
+        {"y0": "[b, _c1]"}),
     "dtype kept": ({"inputs": [("i64", "[4]"), ("bool", "[4]")], "attrs": {"axis": 0}},
-                   {"y0": "[_1]", "dtypes": {"y0": "i64"}}),
+                   {"y0": "[_c1]", "dtypes": {"y0": "i64"}}),
     "axis out of range": ({"inputs": ["[b, s]", ("bool", "[n]")], "attrs": {"axis": 2}},
                           "error"),
     "condition of rank 2": ({"inputs": ["[b, s]", ("bool", "[1, n]")], "attrs": {"axis": 0}},

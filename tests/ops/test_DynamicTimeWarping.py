@@ -14,14 +14,14 @@ from tests.contrib_ops import MS, infer_contrib, ms_case, ort_contrib
 OP = "DynamicTimeWarping"
 
 CASES = {
-    "symbolic": (ms_case(["[m, n]"]), {"y0": "[2, _1]", "dtypes": {"y0": "i32"}}),
-    "a batch of one": (ms_case(["[1, m, n]"]), {"y0": "[2, _1]"}),
+    "symbolic": (ms_case(["[m, n]"]), {"y0": "[2, _c1]", "dtypes": {"y0": "i32"}}),
+    "a batch of one": (ms_case(["[1, m, n]"]), {"y0": "[2, _c1]"}),
     "rank 3 makes axis 0 one": (ms_case(["[b, m, n]"]), {"x0": "[1, m, n]"}),
     "no rows: no path": (ms_case(["[0, n]"]), {"y0": "[2, 0]"}),
     "no columns: no path": (ms_case(["[1, m, 0]"]), {"y0": "[2, 0]"}),
     "one cost: one step": (ms_case(["[1, 1]"]), {"y0": "[2, 1]"}),
     "a column: its length is not decided (infinite costs stop the path)": (
-        ms_case(["[m, 1]"]), {"y0": "[2, _1]"}),
+        ms_case(["[m, 1]"]), {"y0": "[2, _c1]"}),
     "a batch of two": (ms_case(["[2, m, n]"]), "error"),
     "a vector": (ms_case(["[n]"]), "error"),
     "rank 4": (ms_case(["[1, 1, m, n]"]), "error"),
@@ -40,7 +40,7 @@ def test_case(name):
                                           ("[1, m, 5]", "m + 4")])
 def test_the_length_is_bounded(shape, bound):
     sol = infer_contrib(OP, [shape])
-    assert sol.to_json()["ranges"] == {"_1": [0, bound]}
+    assert sol.to_json()["ranges"] == {"_c1": [0, bound]}
 
 
 def check(x):

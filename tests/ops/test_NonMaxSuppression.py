@@ -15,9 +15,9 @@ def i64(v):
 
 CASES = {
     "a fresh count, three columns": ({"inputs": ["[b, s, 4]", "[b, c, s]"]},
-                                     {"y0": "[_1, 3]", "dtypes": {"y0": "i64"}}),
+                                     {"y0": "[_c1, 3]", "dtypes": {"y0": "i64"}}),
     "boxes and scores tie": ({"inputs": ["B", "[2, 3, 10]", i64([5])]},
-                             {"x0": "[2, 10, 4]", "y0": "[_1, 3]"}),
+                             {"x0": "[2, 10, 4]", "y0": "[_c1, 3]"}),
     "backward: the count named": ({"inputs": ["[1, 6, 4]", "[1, 2, 6]"],
                                    "outputs": {"y0": {"shape": "[k, 3]"}}}, {"y0": "[k, 3]"}),
     "boxes of 5 coordinates": ({"inputs": ["[1, 6, 5]", "[1, 2, 6]"]}, "error"),
@@ -36,9 +36,9 @@ test_case = case_test("NonMaxSuppression", CASES, OPSET)
 
 def test_the_count_is_bounded():
     sol = infer("NonMaxSuppression", ["[2, 10, 4]", "[2, 3, 10]", i64([4])], opset=OPSET)
-    assert sol.to_json()["ranges"] == {"_1": [0, 24]}  # 2 * 3 * min(10, 4)
+    assert sol.to_json()["ranges"] == {"_c1": [0, 24]}  # 2 * 3 * min(10, 4)
     sol = infer("NonMaxSuppression", ["[b, s, 4]", "[b, c, s]"], opset=OPSET)
-    assert sol.to_json()["ranges"] == {"_1": [0, "b*c*s"]}
+    assert sol.to_json()["ranges"] == {"_c1": [0, "b*c*s"]}
 
 
 @settings(max_examples=20, deadline=None)

@@ -8,9 +8,9 @@ from tests.ops.cases import case_test
 OPSET = 18
 CASES = {
     "rank rows, a data-dependent count": ({"inputs": ["[b, s, d]"]},
-                                          {"y0": "[3, _1]", "dtypes": {"y0": "i64"}}),
-    "a vector": ({"inputs": [("bool", "[n]")]}, {"y0": "[1, _1]"}),
-    "a scalar": ({"inputs": ["[]"]}, {"y0": "[0, _1]"}),
+                                          {"y0": "[3, _c1]", "dtypes": {"y0": "i64"}}),
+    "a vector": ({"inputs": [("bool", "[n]")]}, {"y0": "[1, _c1]"}),
+    "a scalar": ({"inputs": ["[]"]}, {"y0": "[0, _c1]"}),
     # a constant input: every element known, the count is theirs
     "a constant input": ({"inputs": [np.array([1, 0, 2], np.int64)]}, {"y0": "[1, 2]"}),
     "a constant bool matrix": ({"inputs": [np.array([[True, False], [True, True]])]},
@@ -19,7 +19,7 @@ CASES = {
                                            {"y0": "[1, 2]"}),
     # (an element that is no integer is not counted: real values are not compared with 0)
     "a small float constant": ({"inputs": [np.array([0.0, 1.5, 0.0, -2.0], np.float32)]},
-                               {"y0": "[1, _1]"}),
+                               {"y0": "[1, _c1]"}),
     "backward: the rank from the output": ({"inputs": ["X"],
                                             "outputs": {"y0": {"shape": "[2, n]"}}},
                                            {"x0": "[_1, _2]"}),

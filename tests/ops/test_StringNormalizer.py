@@ -15,7 +15,7 @@ CASES = {
                                  {"y0": "[c]", "dtypes": {"y0": "str"}}),
     "stop words: as many as are left": ({"inputs": [("str", "[1, c]")],
                                          "attrs": {"stopwords": ["monday"]}},
-                                        {"y0": "[1, _1]"}),
+                                        {"y0": "[1, _c1]"}),
     "a batch of rows": ({"inputs": [("str", "[2, c]")]}, "error"),
     "rank 3": ({"inputs": [("str", "[1, 1, 3]")]}, "error"),
     "an unknown case action": ({"inputs": [("str", "[3]")],
@@ -30,7 +30,7 @@ def test_case(name):
 
 def test_the_strings_left_are_bounded_by_the_input():
     sol = infer("StringNormalizer", [("str", "[7]")], {"stopwords": ["a"]}, opset=10)
-    assert sol.to_json()["ranges"] == {"_1": [0, 7]}
+    assert sol.to_json()["ranges"] == {"_c1": [0, 7]}
 
 
 @settings(max_examples=20, deadline=None)

@@ -14,13 +14,13 @@ from tests.ops.cases import case_test
 CASES = {
     "flattened: the count is data-dependent, shared by three outputs":
         ({"inputs": ["[b, 3]"], "n_outputs": 4},
-         {"y0": "[_1]", "y1": "[_1]", "y2": "[3*b]", "y3": "[_1]",
+         {"y0": "[_c1]", "y1": "[_c1]", "y2": "[3*b]", "y3": "[_c1]",
           "dtypes": {"y0": "f32", "y1": "i64", "y2": "i64", "y3": "i64"}}),
     "slices along an axis": ({"inputs": ["[b, s, 4]"], "attrs": {"axis": 1}, "n_outputs": 4},
-                             {"y0": "[b, _1, 4]", "y1": "[_1]", "y2": "[s]", "y3": "[_1]"}),
+                             {"y0": "[b, _c1, 4]", "y1": "[_c1]", "y2": "[s]", "y3": "[_c1]"}),
     "negative axis": ({"inputs": ["[b, s]"], "attrs": {"axis": -2}, "n_outputs": 2},
-                      {"y0": "[_1, s]", "y1": "[_1]"}),
-    "only Y": ({"inputs": [("i64", "[n]")]}, {"y0": "[_1]", "dtypes": {"y0": "i64"}}),
+                      {"y0": "[_c1, s]", "y1": "[_c1]"}),
+    "only Y": ({"inputs": [("i64", "[n]")]}, {"y0": "[_c1]", "dtypes": {"y0": "i64"}}),
     # a constant of integers: the count of its distinct elements
     "a constant": ({"inputs": [np.array([[2, 1], [1, 3]], np.int64)], "n_outputs": 4},
                    {"y0": "[3]", "y1": "[3]", "y2": "[4]", "y3": "[3]"}),
@@ -43,9 +43,9 @@ test_case = case_test("Unique", CASES)
 
 def test_the_count_is_bounded_by_the_input():
     sol = infer("Unique", ["[b, 3]"], n_outputs=4)
-    assert sol.to_json()["ranges"] == {"_1": [0, "3*b"]}
+    assert sol.to_json()["ranges"] == {"_c1": [0, "3*b"]}
     sol = infer("Unique", ["[b, 5]"], {"axis": 1}, n_outputs=2)
-    assert sol.to_json()["ranges"] == {"_1": [0, 5]}
+    assert sol.to_json()["ranges"] == {"_c1": [0, 5]}
 
 
 @settings(max_examples=20, deadline=None)
@@ -87,11 +87,11 @@ def test_a_constant_matches_reference(shape, data):
 
 MS_CASES = {
     "a vector: y and counts share the count, idx is x's length":
-        ({"inputs": ["[n]"]}, {"y0": "[_1]", "y1": "[n]", "y2": "[_1]",
+        ({"inputs": ["[n]"]}, {"y0": "[_c1]", "y1": "[n]", "y2": "[_c1]",
                                "dtypes": {"y0": "f32", "y1": "i64", "y2": "i64"}}),
     "backward: x's length from idx": ({"inputs": [("i64", "X")],
                                        "outputs": {"y1": {"shape": "[7]"}}},
-                                      {"x0": "[7]", "y0": "[_1]", "dtypes": {"y0": "i64"}}),
+                                      {"x0": "[7]", "y0": "[_c1]", "dtypes": {"y0": "i64"}}),
     "backward: y from the counts": ({"inputs": ["[n]"], "outputs": {"y2": {"shape": "[c]"}}},
                                     {"y0": "[c]"}),
     "a constant": ({"inputs": [np.array([2, 1, 1, 3, 4, 3], np.int64)]},
