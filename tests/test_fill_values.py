@@ -168,4 +168,4 @@ def test_an_input_is_no_fill():
     g["initializers"].update(zero=_i64(0, []), one=_i64(1, []))
     sol = solve(g)
     assert sol.status == "ok"
-    assert sol.shape("r") == "[_1]" and sol.shape("nz") == "[1, _2]"
+    assert sol.shape("r") == "[_1]" and sol.shape("nz") == "[1, _c1]"

@@ -41,9 +41,10 @@ def test_no_void_axis_no_voids_grounding(monkeypatch):
 
 
 def test_a_broadcast_of_equal_axes_without_a_value_is_in_their_class():
-    # NonZero's count has no value; f and r carry it (Cast, Relu), and f * r, a broadcast of
-    # two equal axes, has it too (0 included: a broadcast of 0 with 0 is 0), and so has
-    # z + f; Sub's operands are the count and m, which may differ: its axis stays apart
+    # NonZero's count (its own name, _c1: encodings/counts.lp); f and r carry it (Cast,
+    # Relu), and f * r, a broadcast of two equal axes, has it too (0 included: a broadcast
+    # of 0 with 0 is 0), and so has z + f; Sub's operands are the count and m, which may
+    # differ: its axis has no value, a fresh name of its own
     g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"},
                     "v": {"dtype": "f32", "shape": "[1, m]"}},
          "nodes": [{"op": "NonZero", "inputs": ["x"], "outputs": ["i"]},
@@ -56,15 +57,16 @@ def test_a_broadcast_of_equal_axes_without_a_value_is_in_their_class():
                    {"op": "Div", "inputs": ["z", "u"], "outputs": ["q"]}],
          "initializers": {"s": {"dtype": "i64", "shape": [2], "data": [-1, 1]}}}
     sol = shape_logic.solve(g)
-    assert sol.shape("f") == sol.shape("r") == sol.shape("z") == sol.shape("w") == "[1, _1]"
-    assert sol.shape("d") == "[1, _2]"  # (no value to broadcast, and not equal: its own)
-    assert sol.shape("q") == "[n, _1]"  # (u's axis is 1: broadcast.lp links it)
-    assert sol.ranges == {"_1": [0, "n"]}
+    assert sol.shape("f") == sol.shape("r") == sol.shape("z") == sol.shape("w") == "[1, _c1]"
+    assert sol.shape("d") == "[1, _1]"  # (no value to broadcast, and not equal: its own)
+    assert sol.shape("q") == "[n, _c1]"  # (u's axis is 1: broadcast.lp links it)
+    assert sol.ranges == {"_c1": [0, "n"]}
 
 
 def test_a_reshape_minus_one_of_one_axis_without_a_value_is_that_axis():
-    # g : [_1, 8] (a NonZero count of rows); Reshape to [-1, 8] keeps the count, to [-1] of
-    # [1, _1] too; to [-1, 4] the axis is 2*_1, which no fresh name states: its own
+    # g : [_c1, 8] (a NonZero count of rows); Reshape to [-1, 8] keeps the count, to [-1] of
+    # [1, _c1] too; to [-1, 4] the axis is 2*_c1 (a fresh name of its own before counts had
+    # names that arithmetic keeps)
     g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"},
                     "e": {"dtype": "f32", "shape": "[n, 8]"}},
          "nodes": [{"op": "NonZero", "inputs": ["x"], "outputs": ["i"]},
@@ -76,11 +78,12 @@ def test_a_reshape_minus_one_of_one_axis_without_a_value_is_that_axis():
                           "by8": {"dtype": "i64", "shape": [2], "data": [-1, 8]},
                           "by4": {"dtype": "i64", "shape": [2], "data": [-1, 4]}}}
     sol = shape_logic.solve(g)
-    assert sol.shape("i") == "[1, _1]"
-    assert sol.shape("k") == "[_1]"
-    assert sol.shape("g") == sol.shape("g8") == "[_1, 8]"
-    assert sol.shape("g4") == "[_2, 4]"
+    assert sol.shape("i") == "[1, _c1]"
+    assert sol.shape("k") == "[_c1]"
+    assert sol.shape("g") == sol.shape("g8") == "[_c1, 8]"
+    assert sol.shape("g4") == "[2*_c1, 4]"
     # the executor checks every tensor against these shapes: with 2 rows and with none
     for x, rows in ((np.array([0, 1, 2, 0], np.float32), 2), (np.zeros(4, np.float32), 0)):
         result = shape_logic.run(g, {"x": x, "e": np.ones((4, 8), np.float32)})
-        assert result["g8"].shape == (rows, 8) and result.bindings["_1"] == rows
+        assert result["g8"].shape == (rows, 8) and result.bindings["_c1"] == rows
+        assert result["g4"].shape == (2 * rows, 4)
