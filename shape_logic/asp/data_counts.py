@@ -27,10 +27,6 @@ def count_name(tensor: str, axis: int) -> str:
     return f"_n{digest}_{axis}"
 
 
-def is_count_name(name: str) -> bool:
-    return _COUNT.fullmatch(name) is not None
-
-
 def printed_count(name: str) -> Expr:
     """The count that the name C of `count_name` stands for, C - 1, as decode prints it: a
     name of its own (`_c<hash>_<axis>`, `_c1` once renumbered) that may be 0."""
