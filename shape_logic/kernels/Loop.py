@@ -25,16 +25,21 @@ class Loop(Kernel):
             raise self.fail(f"{nc} loop-carried values do not fit a body of "
                             f"{len(self.body.params)} inputs and {len(self.body.results)} outputs")
         trips = None if m is None else int(np.asarray(m).reshape(-1)[0])
-        go = True if cond is None else bool(np.asarray(cond).reshape(-1)[0])
+        # the body's condition input: the loop's as given (without one, true), then the
+        # body's own output, as onnxruntime passes them (its shape too). onnxruntime stops
+        # on the body's false even without a condition input, which ONNX says it ignores:
+        # so do we, as the rules do (rules/Loop.lp: loop_counted)
+        cond_in = np.array(True) if cond is None else np.asarray(cond)
+        go = bool(cond_in.reshape(-1)[0])
         values, elems, i = list(values), [], 0
         # the iteration number as the body declares it: a scalar, or a vector of one
         # (onnxruntime's loop.cc; rules/Loop.lp)
         shape = (1,) * self.body.declared_rank(0)
         while go and (trips is None or i < trips):
-            outs = self.body(np.full(shape, i, np.int64), np.array(go), *values,
+            outs = self.body(np.full(shape, i, np.int64), cond_in, *values,
                              outer=self.outer_values)
-            if cond is not None:
-                go = bool(np.asarray(outs[0]).reshape(-1)[0])
+            cond_in = np.asarray(outs[0])
+            go = bool(cond_in.reshape(-1)[0])
             values = outs[1:nc + 1]
             elems.append(outs[nc + 1:])
             i += 1

@@ -59,3 +59,43 @@ def test_an_iteration_number_of_rank_two_is_an_error():
     assert sol.status == "error"
     (d,) = sol.diagnostics
     assert "iteration number of rank 2" in d.to_text()
+
+
+def _no_condition_input(body_cond):
+    """A Loop of trip count 5 and no condition input whose body gives `body_cond` as its
+    condition ("false": a constant false; "copy": its condition input) and its iteration
+    number as a scan output."""
+    nodes = [helper.make_node("Constant", [], ["c_out"],
+                              value=numpy_helper.from_array(np.array(False)))] \
+        if body_cond == "false" else [N("Identity", "c_in", "c_out")]
+    body = helper.make_graph(
+        nodes + [N("Identity", "i", "e")], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("e", TensorProto.INT64, [])])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["trips", ""], ["es"], body=body),
+         N("Add", "x es", "y")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.INT64, ["n"])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, None)],
+        [numpy_helper.from_array(np.array(5, np.int64), "trips")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    return m
+
+
+@pytest.mark.parametrize("body_cond, runs", [("false", None), ("copy", "5")])
+def test_without_a_condition_input_the_bodys_condition_stops_it_as_onnxruntime_runs_it(
+        body_cond, runs):
+    # ONNX says the body's condition is ignored without a condition input; onnxruntime
+    # stops on it (once here, for false): only a condition that stays true counts 5
+    model = _no_condition_input(body_cond)
+    sol = solve(model)
+    assert sol.status == "ok"
+    (length,) = sol.dims("es")
+    assert (str(length) == runs) if runs else not length.is_int
+    feeds = [{"x": np.zeros(k, np.int64)} for k in (1, 5)] if runs == "5" else \
+        [{"x": np.zeros(1, np.int64)}]
+    assert_same_outputs(model, feeds)
+    solved_checked(model, feeds)
