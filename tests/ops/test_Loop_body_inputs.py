@@ -1,8 +1,8 @@
-"""Loop: the iteration number is a scalar, or a vector of one where the body declares it so
-(onnxruntime makes it as the body's declaration says: loop.cc; rules/Loop.lp). The body
-gives Shape(i) as a scan output and Unsqueeze(i) + x's rows as another; onnxruntime runs each
-model at two sizes and every dim we state must be its, and our executor must compute what
-it does."""
+"""Loop's body inputs as onnxruntime makes them: the iteration number a scalar, or a vector of
+one where the body declares it so (loop.cc; rules/Loop.lp); the condition as the loop gives
+it, then as the body gave it, and a body's false stops the loop even without a condition
+input. onnxruntime runs each model, every dim we state must be its, and our executor must
+compute what it does."""
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -99,3 +99,27 @@ def test_without_a_condition_input_the_bodys_condition_stops_it_as_onnxruntime_r
         [{"x": np.zeros(1, np.int64)}]
     assert_same_outputs(model, feeds)
     solved_checked(model, feeds)
+
+
+def test_the_condition_reaches_the_body_as_given():
+    # a condition input of shape [1]: the body's Shape of it is [1] in every iteration (our
+    # executor passed a scalar before); the rules leave its rank open, as they did
+    body = helper.make_graph(
+        [N("Identity", "c_in", "c_out"), N("Shape", "c_in", "sc")], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, [1])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, [1]),
+         helper.make_tensor_value_info("sc", TensorProto.INT64, None)])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["trips", "cond"], ["scs"], body=body),
+         N("Shape", "x", "sx"), N("Concat", "scs scs", "y", axis=0)], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["s", "t"])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, None),
+         helper.make_tensor_value_info("sx", TensorProto.INT64, None)],
+        [numpy_helper.from_array(np.array(3, np.int64), "trips"),
+         numpy_helper.from_array(np.array([True]), "cond")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    assert_same_outputs(model, x_feeds())
+    sol = solved_checked(model, x_feeds())
+    assert sol.shape("scs").startswith("[3, ")
