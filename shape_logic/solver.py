@@ -42,6 +42,7 @@ from .loop_unrolling import with_unrolled_loops
 from .narrowing import narrowing_solves, without_narrowing
 from .progress import phase
 from .rule_selection import select_rules, unknown_op_warnings
+from .asp.data_counts import fixed_counts
 from .solution import Solution
 from .validate import validate
 from .void_classes import void_edge, void_join
@@ -372,7 +373,7 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     warnings = unknown_op_warnings(problem.unknown)
     warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
-    warnings += _absurd_dims(decoded.shapes)
+    warnings += _absurd_dims(decoded.shapes) + fixed_counts(problem.graph, atoms)
     warnings += narrowed
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     sol.set_aside = set_aside

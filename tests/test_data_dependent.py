@@ -212,3 +212,23 @@ def test_a_count_in_a_loop_body_stays_a_name_per_iteration():
     assert sol.status == "ok"
     assert sol.shape("y") == "[n]" and sol.shape("es") == "[3]"
     assert sol.shape("nz") == "[1, _c1]" and sol.shape("both") == "[1, 2*_c1]"
+
+
+def test_a_count_the_graph_fixes_is_said():
+    # an MoE block's export (hf_models9's Mixtral): NonZero of the experts hit, transposed
+    # and Split into the 4 its trace hit: the graph runs only where 4 are hit. The count is 4
+    # there, and a warning says the graph fixes it; a constant's count, which the rules
+    # count, is no warning
+    g = {"inputs": {"hits": {"dtype": "bool", "shape": "[e]"}},
+         "initializers": {"ones": {"dtype": "i64", "shape": [4], "data": [1, 1, 1, 1]},
+                          "c": {"dtype": "i64", "shape": [3], "data": [0, 2, 1]}},
+         "nodes": [{"name": "nz", "op": "NonZero", "inputs": ["hits"], "outputs": ["idx"]},
+                   {"op": "Transpose", "inputs": ["idx"], "outputs": ["t"]},
+                   {"op": "Split", "inputs": ["t", "ones"],
+                    "outputs": ["e0", "e1", "e2", "e3"]},
+                   {"name": "known", "op": "NonZero", "inputs": ["c"], "outputs": ["k"]}]}
+    sol = solve(g)
+    assert sol.status == "ok" and sol.shape("idx") == "[1, 4]" and sol.shape("k") == "[1, 2]"
+    assert sol.warnings == ["axis 1 of idx, a count of the data's (NonZero \"nz\"), is 4 "
+                            "wherever the graph runs: the graph fixes a size the data "
+                            "decides (one traced at export, mostly)"]

@@ -52,6 +52,33 @@ def count_names(bounds, dims: dict) -> dict:
     return out
 
 
+def fixed_counts(graph, atoms) -> list[str]:
+    """Warnings for the counts of the data's that the graph fixes (their names bound to an
+    integer or to the inputs' names): it runs only where the data gives that count - a size
+    an exporter traced, mostly (an MoE block Splits its hit experts by the 4 its trace hit).
+    Not a count the rules compute from known values (counted), nor one a declared output
+    names (kept, it names the count), nor in a graph with a shape error."""
+    if not atoms.data_bounds or atoms.conflicts:
+        return []
+    producers, inputs = None, graph.input_symbols()
+    out = []
+    for t, i in sorted(atoms.data_bounds):
+        values = atoms.binds.get(count_name(t, i))
+        if not values or (t, i) in atoms.counted:
+            continue
+        value = min(values, key=lambda e: (not e.is_int, len(str(e))))
+        if not value.symbols() <= inputs:  # (a declared output's name for it says nothing)
+            continue
+        if producers is None:
+            producers = graph.producer()
+        node = producers.get(t)
+        by = f" ({node.op} \"{node.name}\")" if node is not None else ""
+        out.append(f"axis {i} of {t}, a count of the data's{by}, is {value - 1} wherever the "
+                   "graph runs: the graph fixes a size the data decides (one traced at "
+                   "export, mostly)")
+    return out
+
+
 class DataCounts:
     """The @-function of counts.lp (mixed into asp.functions)."""
 
