@@ -129,9 +129,27 @@ def inequalities(found: list, resolve) -> list:
                 continue
         except ExprOverflow:
             continue
-        if d not in out or t < out[d][2]:
+        d = _spelled_before(d, out) or d
+        if d not in out or t < out[d][2] or (t == out[d][2] and str(b - a) < str(d)):
             out[d] = (a, b, t)
     return sorted(out.values(), key=lambda abt: (str(abt[0]), str(abt[1])))
+
+
+def _spelled_before(d: Expr, found: dict) -> Expr | None:
+    """The difference among `found` that is d spelled otherwise: d - e an expression of one
+    symbol that is 0 at each of its values (`32*((seq + 3*seq%4)//4)` is `32*seq -
+    32*(3*seq//4)`: two paths of the arithmetic to one bound)."""
+    from .symbolic.periodic import identically_zero
+
+    for e in found:
+        try:
+            diff = d - e
+        except ExprOverflow:
+            continue
+        names = diff.symbols()
+        if len(names) == 1 and identically_zero(diff, next(iter(names)), 1):
+            return e
+    return None
 
 
 def _input_bindings(graph, decoded) -> dict:

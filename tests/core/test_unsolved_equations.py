@@ -127,3 +127,16 @@ def test_two_large_integers_are_a_conflict_not_a_constraint():
     feeds = {"x0": np.ones((4, 1, 5), np.float32), "x1": np.array(True),
              "x7": np.array(True)}  # (the else-branch of n4 cannot run)
     shape_logic.run(g, feeds)  # (checked against the inferred shapes)
+
+
+def test_an_inequality_spelled_two_ways_is_printed_once():
+    # two paths of the arithmetic to one bound: (s + 3*s%4)//4 and s - 3*s//4 are equal at
+    # every s >= 1 (symbolic/periodic.py); the requirement is one
+    from shape_logic.requirements import inequalities
+    from shape_logic.symbolic.parse import parse_dim
+
+    found = [(parse_dim("32*((s + 3*s%4)//4) + b"), parse_dim("4*b*s"), "t1"),
+             (parse_dim("32*s - 32*(3*s//4) + b"), parse_dim("4*b*s"), "t1"),
+             (parse_dim("s + b + 5"), parse_dim("2*b*s"), "t2")]
+    got = inequalities(found, lambda e: e)
+    assert len(got) == 2 and got == inequalities(found[::-1], lambda e: e)  # (either order)
