@@ -232,3 +232,36 @@ def test_a_count_the_graph_fixes_is_said():
     assert sol.warnings == ["axis 1 of idx, a count of the data's (NonZero \"nz\"), is 4 "
                             "wherever the graph runs: the graph fixes a size the data "
                             "decides (one traced at export, mostly)"]
+
+
+def test_a_body_reads_a_count_of_the_graph_by_its_name():
+    # a Loop's body joins the graph's NonZero indices to themselves and sizes a Range by
+    # twice the count it reads from their Shape: the graph's count, one name in every
+    # iteration; our executor checks each at a count of 2 and of 0
+    import numpy as np
+
+    from shape_logic import run
+
+    body = {"inputs": ["i", "c", "v"], "outputs": ["c_out", "v_out", "e", "r"],
+            "nodes": [{"op": "Identity", "inputs": ["c"], "outputs": ["c_out"]},
+                      {"op": "Identity", "inputs": ["v"], "outputs": ["v_out"]},
+                      {"op": "Concat", "inputs": ["nz", "nz"], "outputs": ["e"],
+                       "attrs": {"axis": 1}},
+                      {"op": "Shape", "inputs": ["nz"], "outputs": ["sh"]},
+                      {"op": "Gather", "inputs": ["sh", "one"], "outputs": ["n"]},
+                      {"op": "Add", "inputs": ["n", "n"], "outputs": ["n2"]},
+                      {"op": "Range", "inputs": ["zero", "n2", "one"], "outputs": ["r"]}]}
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[n]"}},
+         "initializers": {"m": {"dtype": "i64", "data": 3}, "t": {"dtype": "bool", "data": True},
+                          "v0": {"dtype": "i64", "shape": [1], "data": [0]},
+                          "one": {"dtype": "i64", "data": 1}, "zero": {"dtype": "i64", "data": 0}},
+         "nodes": [{"op": "NonZero", "inputs": ["x"], "outputs": ["nz"]},
+                   {"op": "Loop", "inputs": ["m", "t", "v0"], "outputs": ["y", "es", "rs"],
+                    "attrs": {"body": body}}]}
+    sol = solve(g)
+    assert sol.status == "ok"
+    assert sol.shape("nz") == "[1, _c1]" and sol.shape("es") == "[3, 1, 2*_c1]"
+    assert sol.shape("rs") == "[3, 2*_c1]"
+    for x, count in ((np.array([0, 1, 2], np.float32), 2), (np.zeros(3, np.float32), 0)):
+        result = run(g, {"x": x})
+        assert result["es"].shape == (3, 1, 2 * count) and result["rs"].shape == (3, 2 * count)
