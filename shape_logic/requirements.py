@@ -129,8 +129,11 @@ def inequalities(found: list, resolve) -> list:
                 continue
         except ExprOverflow:
             continue
-        d = _spelled_before(d, out) or d
-        if d not in out or t < out[d][2] or (t == out[d][2] and str(b - a) < str(d)):
+        if d not in out:
+            d = _spelled_before(d, out) or d
+        # (of two spellings at one tensor, the one whose difference prints first)
+        if d not in out or t < out[d][2] or (
+                t == out[d][2] and str(b - a) < str(out[d][1] - out[d][0])):
             out[d] = (a, b, t)
     return sorted(out.values(), key=lambda abt: (str(abt[0]), str(abt[1])))
 

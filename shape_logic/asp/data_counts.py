@@ -60,13 +60,15 @@ def fixed_counts(graph, atoms) -> list[str]:
     names (kept, it names the count), nor in a graph with a shape error."""
     if not atoms.data_bounds or atoms.conflicts:
         return []
+    from ..decode import simplicity  # (decode reads this module's names)
+
     producers, inputs = None, graph.input_symbols()
     out = []
     for t, i in sorted(atoms.data_bounds):
         values = atoms.binds.get(count_name(t, i))
         if not values or (t, i) in atoms.counted:
             continue
-        value = min(values, key=lambda e: (not e.is_int, len(str(e))))
+        value = min(values, key=simplicity)  # (as decode's Resolver picks it)
         if not value.symbols() <= inputs:  # (a declared output's name for it says nothing)
             continue
         if producers is None:

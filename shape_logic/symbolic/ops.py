@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from .bounds import bounds, to_residues
+from .bounds import COUNT_PREFIX, bounds, to_residues
 from .expr import MAX_TERMS, Atom, Expr, ExprOverflow, ZERO, as_expr
 
 # Expressions are immutable values, so these operations are pure functions of their
@@ -327,7 +327,7 @@ def without_symbol_content(d: Expr) -> Expr:
     names that may be 0 (an axis without a value, voids.lp) carry no value in the program."""
     common = None
     for mono, _ in d.terms:  # (a count as printed may be 0: never divided out)
-        syms = {a: p for a, p in mono if a.kind == "sym" and not a.args[0].startswith("_c")}
+        syms = {a: p for a, p in mono if a.kind == "sym" and not a.args[0].startswith(COUNT_PREFIX)}
         common = syms if common is None else {
             a: min(k, syms[a]) for a, k in common.items() if a in syms}
     if not common:  # (d = 0, or no symbol in every term)
