@@ -74,6 +74,15 @@ class Builder:
         self.graph["inputs"][t] = {"dtype": dtype, "shape": [self.symbolize(d) for d in shape]}
         return t
 
+    def value_input(self, data) -> str:
+        """An i64 graph input holding `data`: sizes the data gives (read as sizes, each a
+        name of its own: counts.lp's size_read)."""
+        t = self.name("x")
+        arr = np.asarray(data, dtype=np.int64)
+        self.values[t] = arr
+        self.graph["inputs"][t] = {"dtype": "i64", "shape": list(arr.shape)}
+        return t
+
     def symbolize(self, d: int):
         """A dim as declared: the integer, or a symbol whose value is d."""
         if self.rng.random() >= self.symbolic:

@@ -7,11 +7,14 @@ GridSample, RoiAlign, indexing, data-dependent sizes, reductions, normalizations
 broadcasting ones. Attributes are drawn over each operator's whole space (negative pads
 and axes, strides beyond the kernel, output_padding, every auto_pad); a last node may
 be invalid (`fail`). Size-carrying inputs are constants or, as exporters write them,
-computed from a tensor's Shape (Shape -> Gather / Slice, plus a constant): symbolic.
+computed from a tensor's Shape (Shape -> Gather / Slice, plus a constant): symbolic; or,
+now and then, graph inputs holding them (values the data gives).
 """
 from __future__ import annotations
 
 import random
+
+import numpy as np
 
 from fuzz_graphs import GENERATORS, Builder
 
@@ -56,6 +59,8 @@ def ints(b: Builder, vals, p: float = 0.4) -> str:
     """A 1-D i64 tensor of vals: a constant, or (each value with probability p) computed
     from shapes and concatenated."""
     vals = [int(v) for v in vals]
+    if vals and b.rng.random() < 0.1:  # given as a graph input: the data's
+        return b.value_input(vals)
     if not vals or b.rng.random() >= p * 2:
         return b.const(vals)
     parts = [from_shape(b, v, False) if b.rng.random() < p else b.const([v]) for v in vals]
@@ -69,6 +74,8 @@ def ints(b: Builder, vals, p: float = 0.4) -> str:
 
 def scalar(b: Builder, v: int, p: float = 0.5) -> str:
     """A scalar i64 tensor of v: a constant or computed from a shape."""
+    if b.rng.random() < 0.1:  # given as a graph input: the data's
+        return b.value_input(v)
     t = from_shape(b, v, True) if b.rng.random() < p else None
     return t or b.const(v)
 
@@ -354,10 +361,44 @@ def g_stft(b, fail):
     return b.add("STFT", ins, attrs, allow_failure=fail)
 
 
+def _value_input(b: Builder, vals) -> str:
+    """A graph input holding vals: one that does already (half the time), else a new one."""
+    same = [t for t in b.graph["inputs"] if b.values[t].dtype == np.int64
+            and b.values[t].shape == np.shape(vals) and (b.values[t] == vals).all()]
+    if same and b.rng.random() < 0.5:
+        return b.rng.choice(same)
+    return b.value_input(vals)
+
+
+def g_input_sizes(b, fail):
+    """Sizes a graph input holds, read by a node that fails on a negative one (counts.lp's
+    size_read: a name of its own each), an input now and then read by two nodes."""
+    kind = b.rng.choice(["ConstantOfShape", "Tile", "Split", "TopK"])
+    if kind == "ConstantOfShape":
+        return b.add("ConstantOfShape", [_value_input(b, [b.rng.randint(1, 4) for _ in range(
+            b.rng.randint(1, 3))])])
+    x = pick_or_new(b, 1, 3)
+    shape = b.values[x].shape
+    if kind == "Tile":
+        reps = [b.rng.randint(1, 3) for _ in shape]
+        return b.add("Tile", [x, _value_input(b, reps)])
+    axis = b.rng.randrange(len(shape))
+    d = shape[axis]
+    if kind == "TopK":
+        k = b.rng.randint(1, d) + (1 if fail else 0)
+        return b.add("TopK", [x, _value_input(b, [k])], {"axis": axis}, n_out=2,
+                     allow_failure=fail)
+    if d < 2:
+        return None
+    cut = b.rng.randint(1, d - 1)
+    return b.add("Split", [x, _value_input(b, [cut, d - cut + (1 if fail else 0)])],
+                 {"axis": axis}, n_out=2, allow_failure=fail)
+
+
 OPS_GENERATORS = {g.__name__[2:]: g for g in (
     g_conv_transpose, g_pool, g_global_pool, g_pad, g_resize, g_depth_space, g_col2im,
     g_center_crop_pad, g_range, g_one_hot, g_top_k, g_eye_like,
-    g_window, g_dft, g_stft)}
+    g_window, g_dft, g_stft, g_input_sizes)}
 
 
 def build_ops(rng: random.Random, max_nodes: int = 6) -> Builder:

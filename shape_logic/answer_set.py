@@ -65,6 +65,8 @@ class Atoms:
     open_ranks: set = field(default_factory=set)  # T: ranks the inputs' sizes decide
     value_open: set = field(default_factory=set)  # T: elements value rules could not compute
     counted: set = field(default_factory=set)  # (T, I): data_dependent counts the rules count
+    # (X, J): elements of graph inputs read as sizes, names of their own (counts.lp)
+    size_values: set = field(default_factory=set)
     void_names: dict = field(default_factory=dict)  # (T, I) -> its names without a value
     seqs: dict = field(default_factory=dict)  # sequence -> set of lengths (sequences.lp)
     opts: dict = field(default_factory=dict)  # optional -> {"opt", "opt_some", "opt_none"}
@@ -188,6 +190,8 @@ class Atoms:
             # read; a virtual tensor's, QLinearAveragePool's channels-first view, its own's)
             if args[0].type == clingo.SymbolType.String:
                 getattr(self, name).add((args[0].string, args[1].number))
+        elif name == "size_value":
+            self.size_values.add((args[0].string, args[1].number))
         elif name == "sizes_from":  # (of a named node: read in bulk)
             self.sizes_from.setdefault(args[0].string, set()).add(args[1].number)
         elif name == "open_rank":

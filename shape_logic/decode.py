@@ -27,7 +27,7 @@ from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
 from .void_classes import FreshNames, VoidClasses
-from .asp.data_counts import count_names, is_printed_count
+from .asp.data_counts import count_name, count_names, is_printed_count, printed_count
 from .symbolic.bounds import COUNT_PREFIX
 
 
@@ -89,11 +89,15 @@ class Decoded:
     # symbol -> what requires its floor (floor_from): a tensor whose node does, or an
     # equation (A, B)
     floor_origins: dict = field(default_factory=dict)
+    # a graph input's element read as a size, by its name as decoded (counts.lp) -> its
+    # place, `k` or `sizes[1]`
+    input_values: dict = field(default_factory=dict)
 
 
 def decode(graph: Graph, atoms: Atoms) -> Decoded:
-    resolve = Resolver(atoms.binds, count_names(atoms.data_bounds, atoms.dims)
-                       if atoms.data_bounds else None)
+    resolve = Resolver(atoms.binds, count_names(atoms.data_bounds, atoms.dims,
+                                                atoms.size_values)
+                       if atoms.data_bounds or atoms.size_values else None)
     void = VoidClasses(atoms)
     fresh = FreshNames(graph.fresh_count, atoms.void_names, void.find,
                        lambda names: min((resolve(e) for e in names), key=simplicity))
@@ -179,7 +183,19 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
                    floors, atoms.nonempty, atoms.open_ranks,
                    one_of, range_origins(atoms.range_from, ranges, stated),
                    inequalities(atoms.le_required, resolve),
-                   floor_origins(atoms.floor_from, floors, graph, stated))
+                   floor_origins(atoms.floor_from, floors, graph, stated),
+                   _input_values(graph, atoms.size_values))
+
+
+def _input_values(graph, size_values) -> dict:
+    """The names of graph inputs' elements read as sizes (counts.lp), as decoded: the
+    name -> the element, `k` for a scalar, `sizes[1]` for an element of a vector."""
+    out = {}
+    for x, j in sorted(size_values):
+        info = graph.inputs.get(x)
+        scalar = info is not None and info.shape is not None and info.shape.rank == 0
+        out[str(printed_count(count_name(x, j)))] = x if scalar else f"{x}[{j}]"
+    return out
 
 
 def _declared_rank(graph, t: str, ranks: set) -> int | None:

@@ -55,6 +55,10 @@ def _fact_groups(graph: Graph, sourced: bool, foreign):
                     for info in decls.values() if _packable(info, kind))
     # a node's outputs are tensors by nodes.lp
     head.extend(f"tensor({quote(t)})." for t in graph.tensors() if t not in made)
+    # integer inputs the graph reads: a node may read their elements as sizes (counts.lp)
+    head.extend(f"graph_input({quote(t)})." for t, info in graph.inputs.items()
+                if info.dtype in INTEGER_DTYPES and info.data is None and not info.sequence
+                and not info.optional and t not in graph.initializers)
     yield head
     for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
                         ("output", graph.outputs), ("ann", graph.annotations)):
@@ -77,6 +81,9 @@ def _declared(pred: str, args: str, source: str | None) -> str:
         return f"{pred}({args})."
     return f"given_{pred}({args},{source})."
 
+
+# the element types whose values may be sizes (a graph input's: graph_input facts)
+INTEGER_DTYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
 
 MAX_PACKED_RANK = 5  # nodes.lp unpacks tensorK facts for K up to this
 

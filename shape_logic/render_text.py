@@ -64,6 +64,9 @@ def render_solution(sol, color: bool = False) -> str:
     if sol.bindings:
         lines.append("")
         lines.append("bindings: " + ", ".join(f"{s} = {v}" for s, v in sol.bindings.items()))
+    if sol.input_values:  # (names of the inputs' elements read as sizes: their values)
+        lines.append("input values: " + ", ".join(f"{s} = {place}"
+                                                  for s, place in sol.input_values.items()))
     if sol.ranges:
         lines.append("ranges: " + ", ".join(f"{s} in {lo}..{hi}" + _range_origin(sol, s)
                                             for s, (lo, hi) in sol.ranges.items()))

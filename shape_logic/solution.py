@@ -154,6 +154,18 @@ class Solution:
         return dict(sorted(out.items()))
 
     @property
+    def input_values(self) -> dict[str, str]:
+        """name -> the element of a graph input it stands for (`_c1` -> `k`, `sizes[0]`):
+        an element the graph reads as a size (TopK's k, a ConstantOfShape's shape), >= 0
+        wherever the graph runs, its value known at run time only; only the names printed."""
+        out = {}
+        for name, place in self.decoded.input_values.items():
+            shown = self._rename.get(name)
+            if shown is not None:
+                out[str(shown)] = place
+        return dict(sorted(out.items()))
+
+    @property
     def floors(self) -> dict[str, int]:
         """symbol -> the least value the graph lets it take, where above 1 and not in a
         range already: a convolution over s with a kernel of 10 runs only where s >= 10."""
@@ -232,6 +244,9 @@ class Solution:
         ranges = self.ranges
         if ranges:
             out["ranges"] = ranges
+        input_values = self.input_values
+        if input_values:
+            out["input_values"] = input_values
         if self.decoded.floors:
             out["floors"] = self.floors
         if self.decoded.constraints:

@@ -25,13 +25,13 @@ GRAPH = {
 def test_each_data_dependent_dim_is_a_fresh_symbol_with_bounds():
     sol = solve(GRAPH)
     assert sol.status == "ok"
-    # (a count of the data's own, which may be 0, is `_c1`; TopK's runtime k a fresh name)
+    # (a count of the data's own, which may be 0, is `_c1`; so is TopK's k, a graph input)
     assert sol.shape("idx") == "[3, _c1]" and sol.shape("idx_t") == "[_c1, 3]"
     assert sol.shape("kept") == "[b, _c2, 4]" and sol.shape("p") == "[b, _c2, 4]"
     assert sol.shape("flat") == "[_c3]"
-    assert sol.shape("v") == "[b, s, _1]" and sol.shape("i") == "[b, s, _1]"
+    assert sol.shape("v") == "[b, s, _c4]" and sol.shape("i") == "[b, s, _c4]"
     assert sol.to_json()["ranges"] == {"_c1": [0, "4*b*s"], "_c2": [0, "s"],
-                                       "_c3": [0, "4*b*s"], "_1": [0, 4]}
+                                       "_c3": [0, "4*b*s"], "_c4": [0, 4]}
 
 
 def test_a_known_k_is_not_data_dependent():
@@ -40,7 +40,7 @@ def test_a_known_k_is_not_data_dependent():
     g["initializers"] = {"k": {"dtype": "i64", "data": [2]}}
     sol = solve(g)
     assert sol.shape("v") == "[b, s, 2]"
-    assert "_1" not in sol.to_json()["ranges"]
+    assert "_c4" not in sol.to_json()["ranges"]
 
 
 def test_ranges_in_text_output(tmp_path):
@@ -48,12 +48,14 @@ def test_ranges_in_text_output(tmp_path):
     p.write_text(json.dumps(GRAPH))
     r = cli("solve", p)
     assert r.returncode == 0
-    assert "ranges: _1 in 0..4, _c1 in 0..4*b*s, _c2 in 0..s, _c3 in 0..4*b*s" in r.stdout
+    assert "ranges: _c1 in 0..4*b*s, _c2 in 0..s, _c3 in 0..4*b*s, _c4 in 0..4" in r.stdout
 
 
 def test_a_slice_or_split_by_runtime_values_is_at_most_its_axis():
-    # starts and split sizes known only at run time: each length is a fresh name in
-    # 0..the axis it cuts; a slice by constants has its length and no range
+    # starts and split sizes known only at run time: a slice's length is a fresh name in
+    # 0..the axis it cuts (a start may be negative: no name of the input's start); the
+    # split sizes, >= 0 where the graph runs, are names of their own (`_c1`, the first
+    # size's), which add up to the axis; a slice by constants has its length and no range
     g = {"inputs": {"x": {"dtype": "f32", "shape": "[n, 64]"},
                     "start": {"dtype": "i64", "shape": "[1]"},
                     "sizes": {"dtype": "i64", "shape": "[2]"}},
@@ -67,8 +69,9 @@ def test_a_slice_or_split_by_runtime_values_is_at_most_its_axis():
     sol = solve(g)
     assert sol.status == "ok"
     assert sol.shape("y") == "[n, _1]" and sol.shape("z") == "[n, 63]"
-    assert sol.shape("p") == "[_2, 64]" and sol.shape("q") == "[_3, 64]"
-    assert sol.to_json()["ranges"] == {"_1": [0, 64], "_2": [0, "n"], "_3": [0, "n"]}
+    assert sol.shape("p") == "[_c1, 64]" and sol.shape("q") == "[n - _c1, 64]"
+    assert sol.to_json()["ranges"] == {"_1": [0, 64], "_c1": [0, "n"]}
+    assert sol.input_values == {"_c1": "sizes[0]"}
 
 
 def _gather_nd_model(perm):

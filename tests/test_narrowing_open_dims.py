@@ -72,7 +72,7 @@ def _onehot(declared: list):
 def test_a_declared_depth_of_a_one_hot_by_data_is_set_aside():
     for declared, given in ((["n", 10], "10"), (["n", "n"], "n")):
         sol = solve(_onehot(declared))
-        assert sol.status == "ok" and sol.shape("y") == "[n, _1]", sol.shape("y")
+        assert sol.status == "ok" and sol.shape("y") == "[n, _c1]", sol.shape("y")
         assert f"which would give axis 1 = {given} that the graph leaves open" in \
             sol.warnings[0]
     sol = solve(_onehot(["n", "classes"]))
@@ -130,8 +130,9 @@ def _sized_by(op: str, declared: list, repeats_from_input: bool):
 def test_a_traced_size_decided_by_values_an_input_holds_is_set_aside(monkeypatch):
     # a Tile by repeats an input holds, declared with the sizes traced: [4, 12] held
     # for repeats [4, 1] only, and nothing in the solve said the graph leaves it open
+    # (the repeats are names of their own: counts.lp's size_read)
     sol = solve(_sized_by("Tile", [4, 12], repeats_from_input=True))
-    assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[_1, _2]"
+    assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[_c1*n, 12*_c2]"
     sol = solve(_sized_by("Expand", ["n", 12], repeats_from_input=True))
     assert list(sol.set_aside) == ["y"] and sol.shape("y") == "[_1, 12]"
     # repeats computed from shapes: the graph gives the sizes, solved once

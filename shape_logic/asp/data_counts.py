@@ -41,14 +41,18 @@ def is_printed_count(e: Expr) -> bool:
         _COUNT.fullmatch("_n" + atom.args[0][len(COUNT_PREFIX):]) is not None
 
 
-def count_names(bounds, dims: dict) -> dict:
+def count_names(bounds, dims: dict, size_values=()) -> dict:
     """C -> C - 1 as printed (printed_count + 1 is C) for each (tensor, axis) of `bounds`
-    (data_dependent's) whose values (`dims`: (T, I) -> Exprs) hold its name."""
+    (data_dependent's) whose values (`dims`: (T, I) -> Exprs) hold its name, and for each
+    (input, element) of `size_values` (a graph input's element read as a size: counts.lp)."""
     out = {}
     for t, i in bounds:
         name = count_name(t, i)
         if any(name in e.symbols() for e in dims.get((t, i), ())):
             out[name] = printed_count(name) + 1
+    for x, j in size_values:
+        name = count_name(x, j)
+        out[name] = printed_count(name) + 1
     return out
 
 
@@ -58,7 +62,7 @@ def fixed_counts(graph, atoms) -> list[str]:
     an exporter traced, mostly (an MoE block Splits its hit experts by the 4 its trace hit).
     Not a count the rules compute from known values (counted), nor one a declared output
     names (kept, it names the count), nor in a graph with a shape error."""
-    if not atoms.data_bounds or atoms.conflicts:
+    if not (atoms.data_bounds or atoms.size_values) or atoms.conflicts:
         return []
     from ..decode import simplicity  # (decode reads this module's names)
 
@@ -78,6 +82,15 @@ def fixed_counts(graph, atoms) -> list[str]:
         out.append(f"axis {i} of {t}, a count of the data's{by}, is {value - 1} wherever the "
                    "graph runs: the graph fixes a size the data decides (one traced at "
                    "export, mostly)")
+    for x, j in sorted(atoms.size_values):
+        values = atoms.binds.get(count_name(x, j))
+        value = min(values, key=simplicity) if values else None
+        if value is None or not value.symbols() <= inputs:
+            continue
+        node = next((n for n in graph.nodes if x in n.inputs), None)
+        by = f" by {node.op} \"{node.name}\"" if node is not None else ""
+        out.append(f"element {j} of input {x}, read as a size{by}, is {value - 1} wherever "
+                   "the graph runs: the graph fixes a value the data gives")
     return out
 
 

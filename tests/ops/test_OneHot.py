@@ -27,7 +27,8 @@ CASES = {
                              {"y0": "[n, 4]"}),
     "float depth is truncated (the spec casts it)": (
         {"inputs": [("i64", "[n]"), np.array(4.7, np.float32), VALUES]}, {"y0": "[n, 4]"}),
-    "runtime depth": ({"inputs": [("i64", "[n]"), ("i64", "[]"), VALUES]}, {"y0": "[n, _1]"}),
+    "a graph input's depth: a name of its own": (
+        {"inputs": [("i64", "[n]"), ("i64", "[]"), VALUES]}, {"y0": "[n, _c1]"}),
     "scalar indices (onnx's shape inference and onnxruntime refuse them)": (
         {"inputs": [("i64", "[]"), i64(3), VALUES]}, "error"),
     "dtype of the values": ({"inputs": [("i64", "[n]"), i64(3), np.array([0, 1], np.int32)]},

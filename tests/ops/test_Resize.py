@@ -34,8 +34,8 @@ CASES = {
                              {"y0": "[2, 3, 8, 8]", "x0": "[b, 3, h, w]"}),
     "opset 10: X and scales": ({"inputs": ["[b, 3, h, w]", f32(1, 1, 2, 2)], "opset": 10},
                                {"y0": "[b, 3, 2*h, 2*w]"}),
-    "runtime sizes: only the rank": ({"inputs": ["[b, 3, h, w]", None, None, ("i64", "[4]")]},
-                                     {"y0": "[_1, _2, _3, _4]"}),
+    "a graph input's sizes: names of their own": (
+        {"inputs": ["[b, 3, h, w]", None, None, ("i64", "[4]")]}, {"y0": "[_c1, _c2, _c3, _c4]"}),
     "a size for each axis": ({"inputs": ["[b, 3, h, w]", None, None, i64(8, 8)]}, "error"),
     "a scale for each axis": ({"inputs": ["[b, 3, h, w]", None, f32(2, 2)]}, "error"),
     "not_larger over every axis: the scale is 1": (

@@ -18,7 +18,7 @@ CASES = {
                         {"y0": "[4]", "dtypes": {"y0": "f64"}}),
     "symmetric": ({"inputs": [size(3)], "attrs": {"periodic": 0}}, {"y0": "[3]"}),
     "no points": ({"inputs": [size(0)]}, {"y0": "[0]"}),
-    "a size of unknown value": ({"inputs": [("i64", "[]")]}, {"y0": "[_1]"}),
+    "a graph input's size: a name of its own": ({"inputs": [("i64", "[]")]}, {"y0": "[_c1]"}),
     "the size is a scalar": ({"inputs": [("i64", "S")]}, {"x0": "[]"}),
     "a vector size": ({"inputs": [("i64", "[1]")]}, "error"),
     "a float size": ({"inputs": [("f32", "[]")]}, "error"),
