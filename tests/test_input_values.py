@@ -1,9 +1,9 @@
 """A graph input's element read as a size (TopK's k, ConstantOfShape's shape, Tile's repeats,
-Split's sizes, Expand's target, Resize's sizes, a window's length, OneHot's depth: counts.lp's
-size_read) is a name of its own,
-`_c1`, >= 0 wherever the graph runs (each of those nodes fails on a negative one), that
-arithmetic keeps: two TopKs by one k give one size, their join twice it. onnxruntime's
-symbolic inference gives each a new symbol."""
+Split's sizes, Expand's target, Resize's sizes, a window's length, OneHot's depth, DFT's
+length, AffineGrid's size: counts.lp's size_read) is a name of its own, `_c1`, >= 0 wherever
+the graph runs (each of those nodes fails on a negative one), that arithmetic keeps: two
+TopKs by one k give one size, their join twice it. onnxruntime's symbolic inference gives
+each a new symbol."""
 import json
 
 import numpy as np

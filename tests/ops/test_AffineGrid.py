@@ -17,8 +17,8 @@ def size(*v):
 CASES = {
     "2-D": ({"inputs": ["[2, 2, 3]", size(2, 3, 5, 6)]}, {"y0": "[2, 5, 6, 2]"}),
     "3-D": ({"inputs": ["[n, 3, 4]", size(7, 3, 4, 5, 6)]}, {"y0": "[7, 4, 5, 6, 3]"}),
-    "size unknown: rank and batch from theta": ({"inputs": ["[n, 2, 3]", ("i64", "[4]")]},
-                                                {"y0": "[n, _1, _2, 2]"}),
+    "a graph input's size: rank and batch from theta, names of their own": (
+        {"inputs": ["[n, 2, 3]", ("i64", "[4]")]}, {"y0": "[n, _c1, _c2, 2]"}),
     "backward: size's length from theta": ({"inputs": ["[n, 3, 4]", ("i64", "S")]},
                                            {"x1": "[5]"}),
     "dtype": ({"inputs": [("f64", "[1, 2, 3]"), size(1, 1, 2, 2)]},
