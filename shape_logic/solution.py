@@ -160,7 +160,7 @@ class Solution:
         wherever the graph runs, its value known at run time only; only the names printed."""
         out = {}
         for name, place in self.decoded.input_values.items():
-            shown = self._rename.get(name)
+            shown = self._rename.get(name) if name.startswith("_") else name
             if shown is not None:
                 out[str(shown)] = place
         return dict(sorted(out.items()))

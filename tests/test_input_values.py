@@ -151,3 +151,31 @@ def test_the_names_are_listed_in_text_and_json(tmp_path):
     assert "input values: _c1 = s[0], _c2 = s[1]" in r.stdout
     r = cli("solve", p, "--format", "json")
     assert json.loads(r.stdout)["input_values"] == {"_c1": "s[0]", "_c2": "s[1]"}
+
+
+def _declared(v, c):
+    from onnx import TensorProto, helper
+
+    from tests.onnx_graphs import N
+
+    g = helper.make_graph(
+        [N("TopK", "x k", "v i", axis=1), N("ConstantOfShape", "s", "c")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "M"]),
+         helper.make_tensor_value_info("k", TensorProto.INT64, [1]),
+         helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, v),
+         helper.make_tensor_value_info("i", TensorProto.INT64, None),
+         helper.make_tensor_value_info("c", TensorProto.FLOAT, c)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_an_exporters_names_for_the_values_are_kept_and_listed():
+    # names of the exporter's own name the values (kept: they say nothing of the input
+    # dims); traced sizes would fix them, and are set aside (narrowing.py)
+    sol = solve(_declared(["N", "kk"], ["h", "w"]))
+    assert sol.shape("v") == "[N, kk]" and sol.shape("c") == "[h, w]" and not sol.warnings
+    assert sol.input_values == {"h": "s[0]", "w": "s[1]", "kk": "k[0]"}
+    sol = solve(_declared(["N", 3], [2, 5]))
+    assert sol.shape("v") == "[N, _c1]" and sol.shape("c") == "[_c2, _c3]"
+    assert sol.input_values == {"_c1": "k[0]", "_c2": "s[0]", "_c3": "s[1]"}
+    assert sorted(sol.set_aside) == ["c", "v"]
