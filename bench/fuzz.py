@@ -12,7 +12,7 @@ what every element has (`?`: no claim), an optional by has_element and its eleme
 fuzz_ops2.py: ConvTranspose, pools with ceil_mode and auto_pad, Pad, Resize, Col2Im,
 Range, TopK, OneHot, DFT, STFT, indexing, Einsum, Gemm, normalizations, reductions,
 data-dependent sizes...), with size inputs constant, computed from shapes or graph inputs
-(g_input_sizes: read as sizes, names of their own); a kind of
+(bench/fuzz_input_sizes.py: read as sizes, names of their own); a kind of
 its own so that the base kind's mix stays as it was. `--backward` (bench/fuzz_backward.py)
 checks the inference backward: some of the inputs' declarations hidden, computed tensors
 annotated with their true shapes, every stated dim checked as below. `--narrowing`

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from fuzz_graphs import GENERATORS, Builder
 
 AUTO_PAD = ["NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"]
@@ -361,52 +359,19 @@ def g_stft(b, fail):
     return b.add("STFT", ins, attrs, allow_failure=fail)
 
 
-def _value_input(b: Builder, vals) -> str:
-    """A graph input holding vals: one that does already (half the time), else a new one."""
-    same = [t for t in b.graph["inputs"] if b.values[t].dtype == np.int64
-            and b.values[t].shape == np.shape(vals) and (b.values[t] == vals).all()]
-    if same and b.rng.random() < 0.5:
-        return b.rng.choice(same)
-    return b.value_input(vals)
-
-
-def g_input_sizes(b, fail):
-    """Sizes a graph input holds, read by a node that fails on a negative one (counts.lp's
-    size_read: a name of its own each), an input now and then read by two nodes."""
-    kind = b.rng.choice(["ConstantOfShape", "Tile", "Split", "TopK"])
-    if kind == "ConstantOfShape":
-        return b.add("ConstantOfShape", [_value_input(b, [b.rng.randint(1, 4) for _ in range(
-            b.rng.randint(1, 3))])])
-    x = pick_or_new(b, 1, 3)
-    shape = b.values[x].shape
-    if kind == "Tile":
-        reps = [b.rng.randint(1, 3) for _ in shape]
-        return b.add("Tile", [x, _value_input(b, reps)])
-    axis = b.rng.randrange(len(shape))
-    d = shape[axis]
-    if kind == "TopK":
-        k = b.rng.randint(1, d) + (1 if fail else 0)
-        return b.add("TopK", [x, _value_input(b, [k])], {"axis": axis}, n_out=2,
-                     allow_failure=fail)
-    if d < 2:
-        return None
-    cut = b.rng.randint(1, d - 1)
-    return b.add("Split", [x, _value_input(b, [cut, d - cut + (1 if fail else 0)])],
-                 {"axis": axis}, n_out=2, allow_failure=fail)
-
-
 OPS_GENERATORS = {g.__name__[2:]: g for g in (
     g_conv_transpose, g_pool, g_global_pool, g_pad, g_resize, g_depth_space, g_col2im,
     g_center_crop_pad, g_range, g_one_hot, g_top_k, g_eye_like,
-    g_window, g_dft, g_stft, g_input_sizes)}
+    g_window, g_dft, g_stft)}
 
 
 def build_ops(rng: random.Random, max_nodes: int = 6) -> Builder:
     """A random graph of mostly the generators above and fuzz_ops2.py's (a few of the base
     kind's between them); with probability 0.15 its last node may be invalid."""
+    from fuzz_input_sizes import g_input_sizes
     from fuzz_ops2 import OPS2_GENERATORS
 
-    gens = {**OPS_GENERATORS, **OPS2_GENERATORS}
+    gens = {**OPS_GENERATORS, **OPS2_GENERATORS, "input_sizes": g_input_sizes}
     b = Builder(rng, symbolic=rng.choice([0.5, 0.8, 1.0, 1.0]))
     b.new_input(b.random_shape(rng.randint(1, 4)))
     may_fail = rng.random() < 0.15

@@ -94,6 +94,25 @@ def fixed_counts(graph, atoms) -> list[str]:
     return out
 
 
+def input_values(graph, size_values, resolve) -> dict:
+    """The names of graph inputs' elements read as sizes (counts.lp), as decoded: the
+    name -> the element, `k` for a scalar, `sizes[1]` for an element of a vector. A name
+    is the element's own (`_c1`) or one the graph binds it to (a declared output's `kk`);
+    one bound to an integer or an expression is none (a warning says a fixed one)."""
+    out = {}
+    inputs = graph.input_symbols() if size_values else set()
+    for x, j in sorted(size_values):
+        value = resolve(Expr.sym(count_name(x, j))) - 1
+        atom = value.single_atom()
+        if atom is None or atom.kind != "sym" or value.terms[0][1] != 1 or \
+                atom.args[0] in inputs:  # (an input's dim: the graph fixes it, a warning)
+            continue
+        info = graph.inputs.get(x)
+        scalar = info is not None and info.shape is not None and info.shape.rank == 0
+        out[atom.args[0]] = x if scalar else f"{x}[{j}]"
+    return out
+
+
 class DataCounts:
     """The @-function of counts.lp (mixed into asp.functions)."""
 
