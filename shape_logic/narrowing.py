@@ -43,7 +43,7 @@ from dataclasses import replace
 from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, open_name,
                          open_upstream, zero_named)
 from .decode import decode
-from .narrowing_obvious import Obvious, names_only
+from .narrowing_obvious import Obvious, name_labels, names_only
 from .requirements import EQUATED, input_requirements, new_requirements, requirements_text
 from .shapes import has_fresh_name
 
@@ -356,11 +356,13 @@ def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
     dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
     if not shared or dims is None or got is None:
         return []
-    inputs = graph.input_symbols()
+    inputs, labels = graph.input_symbols(), name_labels(graph, alone, shared)
     out = []
     for i, (d, g) in enumerate(zip(dims, got.dims or ())):
         a = _given(graph, alone, name, i)
-        if not d.symbols() & shared or (a is not None and a.symbols() <= inputs):
+        if not d.symbols() & shared or (a is not None and a.symbols() <= inputs) or (
+                a is not None and d.symbols() & shared <= labels.keys() and
+                d.subs(labels) == a):  # (names that only label the graph's sizes)
             continue
         if g.symbols() <= inputs:
             out.append(f"axis {i} = {g}")

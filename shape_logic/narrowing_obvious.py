@@ -7,6 +7,7 @@ from copy import copy
 
 from .data_sizes import may_be_zero
 from .symbolic.bounds import bounds
+from .symbolic.expr import Expr
 
 
 class Obvious:
@@ -145,3 +146,23 @@ def _named_elsewhere(graph) -> set[str]:
         if info.shape is not None:
             out |= info.shape.symbols()
     return out
+
+
+def name_labels(graph, alone, shared) -> dict:
+    """The declared names, shared between dims, that each label one size the graph alone
+    gives: a name that is a whole declared dim somewhere, the graph alone giving every such
+    dim one value (a window's length `t12_fc1` beside its frame count `(2 - t12_fc1)//3 +
+    2`, `_c1` and `(2 - _c1)//3 + 2` in the graph's terms): name -> that value. A declared
+    dim that is a function of such names and equal to the graph's value once they are put
+    in says nothing the graph does not (narrowing._borrowed)."""
+    seen: dict = {}
+    for t, info in graph.outputs.items():
+        dims = info.shape.dims if info.shape is not None else None
+        got = alone.shapes.get(t)
+        if dims is None or got is None or got.dims is None or len(got.dims) != len(dims):
+            continue
+        for d, g in zip(dims, got.dims):
+            names = d.symbols()
+            if len(names) == 1 and names <= shared and d == Expr.sym(next(iter(names))):
+                seen.setdefault(next(iter(names)), set()).add(g)
+    return {n: next(iter(vs)) for n, vs in seen.items() if len(vs) == 1}

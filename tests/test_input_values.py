@@ -179,3 +179,29 @@ def test_an_exporters_names_for_the_values_are_kept_and_listed():
     assert sol.shape("v") == "[N, _c1]" and sol.shape("c") == "[_c2, _c3]"
     assert sol.input_values == {"_c1": "k[0]", "_c2": "s[0]", "_c3": "s[1]"}
     assert sorted(sol.set_aside) == ["c", "v"]
+
+
+def test_a_declared_name_that_labels_a_value_and_a_size_of_it_is_kept():
+    # (fuzz --kind ops --narrowing --seed 9622, graph 1281) a window as long as an input
+    # says, and the STFT's frames over 5 samples by steps of 3: the exporter names the
+    # window's length and writes the frame count in that name; the graph gives both in
+    # its own name for the length, so the declaration only labels them
+    from onnx import TensorProto, helper, numpy_helper
+
+    from tests.onnx_graphs import N
+
+    g = helper.make_graph(
+        [N("HannWindow", "n", "w"), N("STFT", "x step w", "y", onesided=0)], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 5, 1]),
+         helper.make_tensor_value_info("n", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       ["b", "(2 - win)//3 + 2", "win", 2])],
+        [numpy_helper.from_array(np.array(3, np.int64), "step")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.set_aside and not sol.warnings
+    assert sol.shape("y") == "[b, (2 - win)//3 + 2, win, 2]"
+    assert sol.input_values == {"win": "n"}
+    for n in (1, 2, 5):  # (frames (5 - n)//3 + 1; our executor checks every tensor too)
+        out = run(model, {"x": np.ones((2, 5, 1), np.float32), "n": np.array(n)})
+        assert out["y"].shape == (2, (2 - n) // 3 + 2, n, 2)
