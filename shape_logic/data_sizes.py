@@ -226,3 +226,35 @@ def gives_more(graph, alone, solved) -> bool:
                for a, g in zip(shape.dims, got.dims)):
             return True
     return False
+
+
+def data_requirements(graph, atoms, decoded, alone_atoms=None, alone=None) -> list[str]:
+    """The constraints of a solve with declarations that name a size the data decides by a
+    declared output's own name, and that the solve `alone` (without the declarations, its
+    names for those sizes put in) does not make: what only the declarations require of the
+    data, as text. A Unique's count declared S_0 beside its indices declared `2*k` gives
+    `S_0%2 = 0`, false for a single element (fuzz --kind ops --narrowing --seed 9631, graph
+    580): a traced size's requirement. Without `alone`, each such constraint."""
+    inputs = graph.input_symbols()
+    names, renames = set(), {}
+    for t, i in [*atoms.data_bounds, *atoms.unsized]:
+        d = _dim_at(decoded, t, i)
+        if d is None or not open_name(d, inputs) or has_fresh_name(d):
+            continue  # (a name of the solve's own, no declaration's)
+        names.add(next(iter(d.symbols())))
+        a = _dim_at(alone, t, i) if alone is not None else None
+        if a is not None and open_name(a, inputs):
+            renames[next(iter(a.symbols()))] = d
+    if not names:
+        return []
+    own = set() if alone is None else {
+        pair for x, y in alone.constraints for pair in ((x.subs(renames), y.subs(renames)),
+                                                       (y.subs(renames), x.subs(renames)))}
+    return [f"{x} = {y}" for x, y in decoded.constraints
+            if (x.symbols() | y.symbols()) & names and (x, y) not in own]
+
+
+def _dim_at(decoded, t, i):
+    shape = decoded.shapes.get(t)
+    return shape.dims[i] if shape is not None and shape.dims is not None and \
+        i < len(shape.dims) else None

@@ -40,8 +40,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from .data_sizes import (Upstream, data_sizes_given, gives_more, may_be_zero, open_name,
-                         open_upstream, zero_named)
+from .data_sizes import (Upstream, data_requirements, data_sizes_given, gives_more,
+                         may_be_zero, open_name, open_upstream, zero_named)
 from .decode import decode
 from .narrowing_obvious import Obvious, name_labels, names_only
 from .requirements import EQUATED, input_requirements, new_requirements, requirements_text
@@ -74,7 +74,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
     upstream = Upstream(graph, atoms, problem.rule_files)
     if not atoms.conflicts and not shared and not related and not atoms.open_ranks and \
             not data_sizes_given(upstream, decoded, declared) and not open_upstream(
-            upstream, decoded, declared) and not zero_named(graph, decoded, declared) and (
+            upstream, decoded, declared) and not zero_named(graph, decoded, declared) and \
+            not data_requirements(graph, atoms, decoded) and (
             not input_requirements(graph, decoded, EQUATED) or
             names_only(graph, declared, atoms, decoded)):
         return as_is
@@ -83,8 +84,9 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         solves.drop(kept)
         return as_is
     solves.floors = dict(kept[0].floors)
-    alone = kept[2]
+    alone, alone_atoms = kept[2], kept[1]
     if not atoms.conflicts and not related and not new_requirements(graph, decoded, alone) \
+            and not data_requirements(graph, atoms, decoded, alone_atoms, alone) \
             and not any(_borrowed(graph, name, alone, decoded, shared) or
                         _filled(graph, name, alone, decoded) for name in declared):
         solves.drop(kept)
@@ -113,7 +115,8 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         if trial[1].conflicts:
             why, status = "which contradicts it", "contradiction"
         else:
-            fixed = new_requirements(graph, trial[2], alone)
+            fixed = new_requirements(graph, trial[2], alone) + data_requirements(
+                graph, trial[1], trial[2], alone_atoms, alone)
             borrowed = _borrowed(graph, name, alone, trial[2], shared)
             filled = [] if borrowed else _filled(graph, name, alone, trial[2])
             if not fixed and not borrowed and not filled:

@@ -57,3 +57,23 @@ def test_a_dim_the_graph_does_not_give_is_no_open_name():
     assert open_name(None, {"b"}) is False
     assert open_name(Expr.sym("_1"), {"b"}) is True
     assert open_name(Expr.sym("b"), {"b"}) is False
+
+
+def test_a_declaration_that_requires_something_of_a_count_is_set_aside():
+    # (fuzz --kind ops --narrowing --seed 9631, graph 580) Unique's values declared [S_0],
+    # its indices [2*k]: kept, the two made the count even (`S_0%2 = 0`), which a single
+    # element's count, 1, is not. The count is the data's: only the declaration required it
+    from tests.onnx_graphs import N, runtime_shapes
+
+    i64 = TensorProto.INT64
+    graph = helper.make_graph(
+        [N("Unique", "x", "u idx inv", sorted=0)], "g",
+        [helper.make_tensor_value_info("x", i64, [1])],
+        [helper.make_tensor_value_info("u", i64, ["S_0"]),
+         helper.make_tensor_value_info("idx", i64, ["2*k"])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    sol = solve(model)
+    assert sol.status == "ok" and not sol.constraints
+    assert list(sol.set_aside) == ["idx"] and sol.shape("idx") == sol.shape("u") == "[S_0]"
+    assert "which would require S_0%2 = 0" in sol.warnings[0]
+    assert runtime_shapes(model, {"x": np.array([7])})["idx"] == (1,)
