@@ -12,6 +12,7 @@ from __future__ import annotations
 from .asp.floors import Floors
 from .exec_rewrite import NOT_FOLDED
 from .shapes import has_fresh_name
+from .symbolic.expr import Expr
 
 
 class Upstream:
@@ -234,7 +235,9 @@ def data_requirements(graph, atoms, decoded, alone_atoms=None, alone=None) -> li
     names for those sizes put in) does not make: what only the declarations require of the
     data, as text. A Unique's count declared S_0 beside its indices declared `2*k` gives
     `S_0%2 = 0`, false for a single element (fuzz --kind ops --narrowing --seed 9631, graph
-    580): a traced size's requirement. Without `alone`, each such constraint."""
+    580): a traced size's requirement. (An equation of a declared name of the output's own
+    and the solve's name for such a size, `k*l = _c1*_c2`, defines the name: no requirement.)
+    Without `alone`, each such constraint."""
     inputs = graph.input_symbols()
     names, renames = set(), {}
     for t, i in [*atoms.data_bounds, *atoms.unsized]:
@@ -250,7 +253,8 @@ def data_requirements(graph, atoms, decoded, alone_atoms=None, alone=None) -> li
     own = set() if alone is None else {
         pair for x, y in alone.constraints for pair in ((x.subs(renames), y.subs(renames)),
                                                        (y.subs(renames), x.subs(renames)))}
-    return [f"{x} = {y}" for x, y in decoded.constraints
+    printed = {k: Expr.sym(v) for k, v in decoded.rename.items()}  # (`_c1`, as decode prints)
+    return [f"{x.subs(printed)} = {y.subs(printed)}" for x, y in decoded.constraints
             if (x.symbols() | y.symbols()) & names and (x, y) not in own]
 
 
