@@ -255,7 +255,20 @@ def data_requirements(graph, atoms, decoded, alone_atoms=None, alone=None) -> li
                                                        (y.subs(renames), x.subs(renames)))}
     printed = {k: Expr.sym(v) for k, v in decoded.rename.items()}  # (`_c1`, as decode prints)
     return [f"{x.subs(printed)} = {y.subs(printed)}" for x, y in decoded.constraints
-            if (x.symbols() | y.symbols()) & names and (x, y) not in own]
+            if (x.symbols() | y.symbols()) & names and (x, y) not in own and
+            not _defines(x, y, names)]
+
+
+def _defines(x, y, names) -> bool:
+    """x = y only says what a declared name stands for: one side is the name alone, the
+    other names none of `names` (Compress's rows sliced [-1:1] and declared r: `max(0, 2 -
+    _c1) = r`; whether r may be 0 is zero_named's)."""
+    for a, b in ((x, y), (y, x)):
+        syms = a.symbols()
+        if len(syms) == 1 and syms <= names and a == Expr.sym(next(iter(syms))) and \
+                not b.symbols() & names:
+            return True
+    return False
 
 
 def _dim_at(decoded, t, i):
