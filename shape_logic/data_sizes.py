@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .asp.floors import Floors
 from .exec_rewrite import NOT_FOLDED
-from .shapes import has_fresh_name
+from .shapes import bare_name, has_fresh_name
 from .symbolic.expr import Expr
 
 
@@ -118,10 +118,8 @@ def data_sizes_given(up: Upstream, decoded, declared) -> bool:
 def open_name(d, inputs) -> bool:
     """Whether dim d is a bare name other than the inputs' (a fresh one, a declaration's
     own): a size that stays open (None, a dim the solve does not give, is none)."""
-    if d is None:
-        return False
-    atom = d.single_atom()
-    return atom is not None and atom.kind == "sym" and atom.args[0] not in inputs
+    name = bare_name(d) if d is not None else None
+    return name is not None and name not in inputs
 
 
 def open_upstream(up: Upstream, decoded, declared) -> bool:
@@ -244,10 +242,10 @@ def data_requirements(graph, atoms, decoded, alone_atoms=None, alone=None) -> li
         d = _dim_at(decoded, t, i)
         if d is None or not open_name(d, inputs) or has_fresh_name(d):
             continue  # (a name of the solve's own, no declaration's)
-        names.add(next(iter(d.symbols())))
+        names.add(bare_name(d))
         a = _dim_at(alone, t, i) if alone is not None else None
         if a is not None and open_name(a, inputs):
-            renames[next(iter(a.symbols()))] = d
+            renames[bare_name(a)] = d
     if not names:
         return []
     own = set() if alone is None else {
@@ -263,12 +261,8 @@ def _defines(x, y, names) -> bool:
     """x = y only says what a declared name stands for: one side is the name alone, the
     other names none of `names` (Compress's rows sliced [-1:1] and declared r: `max(0, 2 -
     _c1) = r`; whether r may be 0 is zero_named's)."""
-    for a, b in ((x, y), (y, x)):
-        syms = a.symbols()
-        if len(syms) == 1 and syms <= names and a == Expr.sym(next(iter(syms))) and \
-                not b.symbols() & names:
-            return True
-    return False
+    return any(bare_name(a) in names and not b.symbols() & names
+               for a, b in ((x, y), (y, x)))
 
 
 def _dim_at(decoded, t, i):

@@ -13,7 +13,7 @@ import dataclasses
 
 import numpy as np
 
-from .graph import Graph, TensorInfo, dtype_of_array
+from .graph import INTEGER_DTYPES, Graph, TensorInfo, dtype_of_array
 from .asp.terms import expr_fact_text, quote
 from .scopes import Scopes
 from .errors import InputError
@@ -57,7 +57,7 @@ def _fact_groups(graph: Graph, sourced: bool, foreign):
     head.extend(f"tensor({quote(t)})." for t in graph.tensors() if t not in made)
     # integer inputs the graph reads: a node may read their elements as sizes (counts.lp)
     head.extend(f"graph_input({quote(t)})." for t, info in graph.inputs.items()
-                if info.dtype in INTEGER_DTYPES and info.data is None and not info.sequence
+                if info.dtype in SIZE_DTYPES and info.data is None and not info.sequence
                 and not info.optional and t not in graph.initializers)
     yield head
     for kind, decls in (("input", graph.inputs), ("init", graph.initializers),
@@ -82,8 +82,9 @@ def _declared(pred: str, args: str, source: str | None) -> str:
     return f"given_{pred}({args},{source})."
 
 
-# the element types whose values may be sizes (a graph input's: graph_input facts)
-INTEGER_DTYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+# the element types whose values may be sizes (a graph input's: graph_input facts): the
+# whole-byte integers
+SIZE_DTYPES = INTEGER_DTYPES - {"bool", "i4", "u4", "i2", "u2"}
 
 MAX_PACKED_RANK = 5  # nodes.lp unpacks tensorK facts for K up to this
 

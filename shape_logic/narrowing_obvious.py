@@ -6,8 +6,8 @@ from __future__ import annotations
 from copy import copy
 
 from .data_sizes import may_be_zero
+from .shapes import bare_name
 from .symbolic.bounds import bounds
-from .symbolic.expr import Expr
 
 
 class Obvious:
@@ -162,7 +162,7 @@ def name_labels(graph, alone, shared) -> dict:
         if dims is None or got is None or got.dims is None or len(got.dims) != len(dims):
             continue
         for d, g in zip(dims, got.dims):
-            names = d.symbols()
-            if len(names) == 1 and names <= shared and d == Expr.sym(next(iter(names))):
-                seen.setdefault(next(iter(names)), set()).add(g)
+            name = bare_name(d)
+            if name in shared:
+                seen.setdefault(name, set()).add(g)
     return {n: next(iter(vs)) for n, vs in seen.items() if len(vs) == 1}

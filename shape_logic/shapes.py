@@ -142,6 +142,12 @@ def is_name(text: str) -> bool:
     return bool(NAME_RE.match(text))
 
 
+def bare_name(e: Expr) -> str | None:
+    """The name a dim is, when it is one name alone (`s`, `_c1`; not `2*s` nor `s + 1`)."""
+    atom = e.single_atom()
+    return atom.args[0] if atom is not None and atom.kind == "sym" else None
+
+
 def has_fresh_name(e: Expr) -> bool:
     """Whether a dim holds a fresh name (`_1`, ...): the solver's or a declaration's `?`,
     a size nothing determines, never a name a user gave."""

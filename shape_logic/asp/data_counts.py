@@ -15,6 +15,7 @@ import re
 
 import clingo
 
+from ..shapes import bare_name
 from ..symbolic.bounds import COUNT_PREFIX
 from ..symbolic.expr import Expr
 from .terms import expr_to_symbol
@@ -67,13 +68,17 @@ def fixed_counts(graph, atoms) -> list[str]:
     from ..decode import simplicity  # (decode reads this module's names)
 
     producers, inputs = None, graph.input_symbols()
+
+    def fixed(name):  # the value the graph binds name C to, in the inputs' names, or None
+        values = atoms.binds.get(name)
+        value = min(values, key=simplicity) if values else None  # (as decode's Resolver)
+        # (a declared output's name for it says nothing)
+        return value if value is not None and value.symbols() <= inputs else None
+
     out = []
     for t, i in sorted(atoms.data_bounds):
-        values = atoms.binds.get(count_name(t, i))
-        if not values or (t, i) in atoms.counted:
-            continue
-        value = min(values, key=simplicity)  # (as decode's Resolver picks it)
-        if not value.symbols() <= inputs:  # (a declared output's name for it says nothing)
+        value = fixed(count_name(t, i))
+        if value is None or (t, i) in atoms.counted:
             continue
         if producers is None:
             producers = graph.producer()
@@ -83,9 +88,8 @@ def fixed_counts(graph, atoms) -> list[str]:
                    "graph runs: the graph fixes a size the data decides (one traced at "
                    "export, mostly)")
     for x, j in sorted(atoms.size_values):
-        values = atoms.binds.get(count_name(x, j))
-        value = min(values, key=simplicity) if values else None
-        if value is None or not value.symbols() <= inputs:
+        value = fixed(count_name(x, j))
+        if value is None:
             continue
         node = next((n for n in graph.nodes if x in n.inputs), None)
         by = f" by {node.op} \"{node.name}\"" if node is not None else ""
@@ -102,14 +106,12 @@ def input_values(graph, size_values, resolve) -> dict:
     out = {}
     inputs = graph.input_symbols() if size_values else set()
     for x, j in sorted(size_values):
-        value = resolve(Expr.sym(count_name(x, j))) - 1
-        atom = value.single_atom()
-        if atom is None or atom.kind != "sym" or value.terms[0][1] != 1 or \
-                atom.args[0] in inputs:  # (an input's dim: the graph fixes it, a warning)
+        name = bare_name(resolve(Expr.sym(count_name(x, j))) - 1)
+        if name is None or name in inputs:  # (an input's dim: the graph fixes it, a warning)
             continue
         info = graph.inputs.get(x)
         scalar = info is not None and info.shape is not None and info.shape.rank == 0
-        out[atom.args[0]] = x if scalar else f"{x}[{j}]"
+        out[name] = x if scalar else f"{x}[{j}]"
     return out
 
 
