@@ -212,21 +212,6 @@ def program_key(path: Path) -> tuple[str, int]:
     return str(path), path.stat().st_mtime_ns
 
 
-def shipped_program(key: tuple[str, int]) -> str | tuple:
-    """One of our program files (program_key) for a control: its text the first time a
-    process uses it, its parsed statements from then on. Parsing into statements costs
-    about what three loads of the text do (a GPT-2 block's 23 files: ~40 ms against ~12),
-    so a process that solves one graph (the command line) never pays it, and one that
-    solves many does once."""
-    if key in _texts_given:
-        return _parsed(*key)
-    _texts_given.add(key)
-    return "#program base.\n" + Path(key[0]).read_text() + "\n"
-
-
-_texts_given: set = set()
-
-
 @lru_cache(maxsize=512)
 def _parsed(path: str, mtime_ns: int) -> tuple:
     import clingo.ast
@@ -256,8 +241,7 @@ _ADDING = threading.Lock()
 
 def add_program_files(ctl: clingo.Control, paths: list,
                       relevant_to: tuple[str, str] | None = None) -> bool:
-    """Our encodings and rule files as text or statements parsed once per process
-    (shipped_program); a user's rule files loaded as they are now (clingo reports
+    """Our encodings and rule files as their statements, parsed once per process; a user's rule files loaded as they are now (clingo reports
     their syntax errors with their place). Given `relevant_to` (the texts of the facts
     and of the extra program) and only our files, the parsed rules that cannot fire on
     it are left out (relevance.py): whether they were. One thread at a time (_ADDING)."""
@@ -269,20 +253,18 @@ def _add_program_files(ctl: clingo.Control, paths: list, relevant_to: tuple | No
     import clingo.ast
 
     shipped = [is_shipped(p) for p in paths]
-    programs = [(key, shipped_program(key)) for key in
-                (program_key(path) for path, ours in zip(paths, shipped) if ours)]
-    texts = "".join(p for _, p in programs if isinstance(p, str))
-    if texts:
-        ctl.add("base", [], texts)
-    parsed = [(key, p) for key, p in programs if not isinstance(p, str)]
+    # Our files go in as their statements parsed once per process, every solve, the first
+    # too: a control given the same graph then holds the same program whatever the process
+    # solved before. (A process's first solve gave them as text, whole, to spare the
+    # parsing; the grounding order differed, and the stateful arithmetic spelled a
+    # Longformer's requirement `32*((seq + 3*seq%4)//4)` there and `32*seq - 32*(3*seq//4)`
+    # in every later solve: tests/test_same_answer.py.)
+    parsed = [(key, _parsed(*key)) for key in
+              (program_key(path) for path, ours in zip(paths, shipped) if ours)]
     selected = relevant_to is not None and all(shipped) and bool(parsed)
     if selected:
-        # a file given as text (its first use in this process) is given whole, and every
-        # name in it counts as made: the rules reading what it may derive are kept
-        # (DenseNet-121 solved first with one new rule file grounded in ~2.4x the time
-        # when a single text turned the selection off for every file)
         facts, extra = relevant_to
-        chosen = [select([(s, uses_of(k, s)) for k, s in parsed], facts, extra + texts)]
+        chosen = [select([(s, uses_of(k, s)) for k, s in parsed], facts, extra)]
     else:
         chosen = [s for _, s in parsed]
     with clingo.ast.ProgramBuilder(ctl) as builder:

@@ -18,7 +18,7 @@ not occur in any rule head"): harmless here, and the solver does not report it w
 program was selected (our files are held to the schema by the tests, not by that note).
 
 The analysis reads the statements of our files as parsed once per process (asp/program.py),
-each once; a program given as text, or with a user's rule file, is given whole.
+each once; a program with a user's rule file is given whole.
 """
 from __future__ import annotations
 

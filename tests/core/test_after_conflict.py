@@ -63,7 +63,6 @@ def test_floors_are_not_searched_once_the_graph_is_known_inconsistent():
          "outputs": {"t1": {"shape": "[S_0, S_1, S_2]"}, "t4": {"shape": "[S_0, S_1, S_2]"},
                      "t6": {"shape": "[S_0, S_1]"}}}
     sol = shape_logic.solve(g, explain=False, timeout=20)
-    # (which places collide first is the grounding's order: a rule file given as text the
-    # first time in a process, as parsed statements after)
+    # (which places collide first is the grounding's order)
     assert sol.status == "error" and all("has two sizes" in d.message for d in sol.diagnostics)
     assert shape_logic.solve(g, timeout=20).diagnostics
