@@ -26,6 +26,7 @@ from .requirements import (ONE_OF_SPAN, floor_origins, holds_at_every_point, ine
 from .conflicted import conflicted_axes
 from .decode_rows import decode_rows
 from .sequences import element_shapes, holdings
+from .spellings import alike_shapes
 from .void_classes import FreshNames, VoidClasses
 from .asp.data_counts import count_names, input_values, is_printed_count
 from .symbolic.bounds import COUNT_PREFIX
@@ -160,7 +161,7 @@ def decode(graph: Graph, atoms: Atoms) -> Decoded:
     if atoms.conflicts:  # (`1 = 0` from colliding values is their error, said by it)
         met = [(a, b) for a, b in met if not (a.is_int and b.is_int)]
     else:
-        shapes = respelled_shapes(shapes, met)
+        shapes = alike_shapes(respelled_shapes(shapes, met), simplicity)
     floors = {s: v for s, v in sorted(atoms.floors.items()) if v > 1 and  # (floors.lp)
               graph.symbol_class.get(s, 2) < 2 and s not in bindings and
               (s not in ranges or ranges[s][0] < v)}

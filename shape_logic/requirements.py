@@ -76,7 +76,7 @@ def under_ranges(shapes: dict, ranges: dict) -> dict:
     run has each symbol in its range, so BERT's 64 learned positions sliced to the
     sequence, `min(64, seq)` rows, are `seq` rows where seq in 1..64 (asp/floors.py's
     simplification, under the ranges' ends as floors and ceilings)."""
-    return _each_dim(shapes, _under(ranges).simplified)
+    return each_dim(shapes, _under(ranges).simplified)
 
 
 def _under(ranges: dict):
@@ -93,10 +93,10 @@ def respelled_shapes(shapes: dict, equations: list) -> dict:
     requires them equal (symbolic/respell.py: YOLOv8's anchors of the stride-8 level,
     `4*((h + 15)//16)*((w + 15)//16)`, are `((h + 7)//8)*((w + 7)//8)`)."""
     rules = respelling_rules(equations)
-    return _each_dim(shapes, lambda d: respelled(d, rules)) if rules else shapes
+    return each_dim(shapes, lambda d: respelled(d, rules)) if rules else shapes
 
 
-def _each_dim(shapes: dict, f) -> dict:
+def each_dim(shapes: dict, f) -> dict:
     """The shapes with f applied to each dim (once per distinct Shape: most tensors share
     a few), a Shape kept where nothing changed."""
     simpler: dict = {}  # id(Shape) -> the Shape simplified
