@@ -253,7 +253,17 @@ class Functions(Relating, Comparisons, FloatElements, Iterations, DataCounts):
             return []
         return self.note_made((a, b), self._bcast(a, b))
 
-    def _bcast(self, a: clingo.Symbol, b: clingo.Symbol):
+    def bcast_at_least_one(self, a: clingo.Symbol, b: clingo.Symbol, k: clingo.Symbol):
+        """@bcast(A, B) with the side K (A, B, or the pair (A, B): both) taken as >= 1, as
+        the rules prove it wherever the graph runs (broadcast.lp's at_least_one)."""
+        if self.exhausted((a, b)):
+            return []
+        sides = set(k.arguments) if k.type == clingo.SymbolType.Function and k.name == "" \
+            else {k}
+        return self.note_made((a, b), self._bcast(a, b, a in sides, b in sides))
+
+    def _bcast(self, a: clingo.Symbol, b: clingo.Symbol, a_positive: bool = False,
+               b_positive: bool = False):
         try:
             # (with the bindings known so far, as arithmetic takes them: two spellings of
             # one symbol - a body's copy _i1_s and s, bound - would otherwise make a max of
@@ -276,7 +286,8 @@ class Functions(Relating, Comparisons, FloatElements, Iterations, DataCounts):
                 return expr_to_symbol(x)
             if y_fixed:
                 return expr_to_symbol(y)
-            if self._bounds(x)[0] < 1 or self._bounds(y)[0] < 1:
+            if (not a_positive and self._bounds(x)[0] < 1) or \
+                    (not b_positive and self._bounds(y)[0] < 1):
                 return []
             return expr_to_symbol(self._known_result(ops.maximum(x, y)))
         except FAILURES:
