@@ -241,10 +241,11 @@ _ADDING = threading.Lock()
 
 def add_program_files(ctl: clingo.Control, paths: list,
                       relevant_to: tuple[str, str] | None = None) -> bool:
-    """Our encodings and rule files as their statements, parsed once per process; a user's rule files loaded as they are now (clingo reports
-    their syntax errors with their place). Given `relevant_to` (the texts of the facts
-    and of the extra program) and only our files, the parsed rules that cannot fire on
-    it are left out (relevance.py): whether they were. One thread at a time (_ADDING)."""
+    """Our encodings and rule files as their statements, parsed once per process; a
+    user's rule files loaded as they are now (clingo reports their syntax errors with
+    their place). Given `relevant_to` (the texts of the facts and of the extra program)
+    and only our files, the parsed rules that cannot fire on it are left out
+    (relevance.py): whether they were. One thread at a time (_ADDING)."""
     with _ADDING:
         return _add_program_files(ctl, paths, relevant_to)
 
