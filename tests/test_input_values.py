@@ -106,6 +106,21 @@ def test_a_value_the_graph_fixes_is_said():
     assert not sol.input_values
 
 
+def test_the_fixed_value_names_the_node_that_reads_it_as_a_size():
+    # k is read by a Shape first, then by the TopK: the warning names the TopK
+    g = {"inputs": {"x": {"dtype": "f32", "shape": "[b, n]"},
+                    "k": {"dtype": "i64", "shape": "[1]"},
+                    "y": {"dtype": "f32", "shape": "[1, 4]"}},
+         "nodes": [{"name": "ks", "op": "Shape", "inputs": ["k"], "outputs": ["kshape"]},
+                   {"name": "t", "op": "TopK", "inputs": ["x", "k"], "outputs": ["v", "i"],
+                    "attrs": {"axis": 1}},
+                   {"name": "c", "op": "Concat", "inputs": ["v", "y"], "outputs": ["j"],
+                    "attrs": {"axis": 0}}]}
+    sol = solve(g)
+    assert sol.warnings == ['element 0 of input k, read as a size by TopK "t", is 4 wherever '
+                            'the graph runs: the graph fixes a value the data gives']
+
+
 @pytest.mark.parametrize("how", ["initializer", "float input", "in a body"])
 def test_no_name_where_the_value_is_no_input_size(how):
     # an initializer's k is its value; a float depth is no size of ours (OneHot truncates

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 import clingo
 
 from ..shapes import bare_name
+from .program import available_ops
 from ..symbolic.bounds import COUNT_PREFIX
 from ..symbolic.expr import Expr
 from .terms import expr_to_symbol
@@ -91,11 +93,25 @@ def fixed_counts(graph, atoms) -> list[str]:
         value = fixed(count_name(x, j))
         if value is None:
             continue
-        node = next((n for n in graph.nodes if x in n.inputs), None)
+        node = _size_reader(graph, x)
         by = f" by {node.op} \"{node.name}\"" if node is not None else ""
         out.append(f"element {j} of input {x}, read as a size{by}, is {value - 1} wherever "
                    "the graph runs: the graph fixes a value the data gives")
     return out
+
+
+def _size_reader(graph, x: str):
+    """The node that reads input x as sizes: of the nodes reading x, the first whose rule
+    file states size_read (x may also feed a Shape or a Cast before it), else the first."""
+    readers = [n for n in graph.nodes if x in n.inputs]
+    return next((n for n in readers if _states_size_read(n.op)), readers[0] if readers else None)
+
+
+@lru_cache(maxsize=None)
+def _states_size_read(op: str) -> bool:
+    """Whether our rule file of op states size_read/2 (counts.lp)."""
+    path = available_ops().get(op)
+    return path is not None and "size_read(" in path.read_text()
 
 
 def input_values(graph, size_values, resolve) -> dict:
