@@ -85,9 +85,10 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         return as_is
     solves.floors = dict(kept[0].floors)
     alone, alone_atoms = kept[2], kept[1]
+    labels = name_labels(graph, alone, shared)  # (once: each declared output reads it)
     if not atoms.conflicts and not related and not new_requirements(graph, decoded, alone) \
             and not data_requirements(graph, atoms, decoded, alone_atoms, alone) \
-            and not any(_borrowed(graph, name, alone, decoded, shared) or
+            and not any(_borrowed(graph, name, alone, decoded, shared, labels) or
                         _filled(graph, name, alone, decoded) for name in declared):
         solves.drop(kept)
         return as_is  # the graph requires it all itself (a UNet's 4*(h//4) = h): one solve more
@@ -117,7 +118,7 @@ def without_narrowing(problem, atoms, decoded, funcs, solves):
         else:
             fixed = new_requirements(graph, trial[2], alone) + data_requirements(
                 graph, trial[1], trial[2], alone_atoms, alone)
-            borrowed = _borrowed(graph, name, alone, trial[2], shared)
+            borrowed = _borrowed(graph, name, alone, trial[2], shared, labels)
             filled = [] if borrowed else _filled(graph, name, alone, trial[2])
             if not fixed and not borrowed and not filled:
                 solves.drop(kept)
@@ -350,16 +351,17 @@ def _filled(graph, name, alone, decoded) -> list[str]:
     return out
 
 
-def _borrowed(graph, name, alone, decoded, shared) -> list[str]:
+def _borrowed(graph, name, alone, decoded, shared, labels: dict) -> list[str]:
     """The dims of output `name` that the graph alone leaves open (its rank too) and that
     the declaration names with a name it shares with another declared dim: an equality
     that only the exporter's naming says. As `axis = dim` where a solve then gives it in
     the inputs' symbols (the graph gives the other dim), as `axis equal to ..` where the
-    other one is open too and the graph does not give the two one value."""
+    other one is open too and the graph does not give the two one value (`labels`:
+    name_labels, the shared names that label one size the graph alone gives)."""
     dims, got = graph.outputs[name].shape.dims, decoded.shapes.get(name)
     if not shared or dims is None or got is None:
         return []
-    inputs, labels = graph.input_symbols(), name_labels(graph, alone, shared)
+    inputs = graph.input_symbols()
     out = []
     for i, (d, g) in enumerate(zip(dims, got.dims or ())):
         a = _given(graph, alone, name, i)
