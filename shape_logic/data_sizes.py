@@ -34,7 +34,9 @@ class Upstream:
     @property
     def producers(self) -> dict:
         if self._producers is None:
-            self._producers = self.graph.producer()
+            # (the bodies' nodes too: an If's branch outputs are theirs)
+            self._producers = {**{t: n for n in self.graph.body_nodes for t in n.outputs if t},
+                               **self.graph.producer()}
         return self._producers
 
     def sized_from_shapes(self, node) -> bool:
@@ -82,6 +84,13 @@ class Upstream:
             made[t] = t in self.graph.initializers
         elif node.op in ("Shape", "Size") and not node.domain:  # (analyses/constant.SHAPE_ONLY)
             made[t] = True
+        elif node.op == "If" and not node.domain and node.op in self.valued:
+            # an If on a condition made so, whose branches compute their outputs from
+            # shapes and constants: torch.tile's scripted check of its repeats' length
+            # (ViViT's class token tiled by the batch: a solve without the declarations,
+            # for nothing); an undecided condition is value_open
+            made[t] = self.shape_made(node.inputs[0]) and all(
+                self.shape_made(out) for _, outs in node.bodies.values() for out in outs)
         else:
             made[t] = not node.bodies and node.op not in NOT_FOLDED and \
                 node.op in self.valued and all(self.shape_made(x) for x in node.inputs if x)

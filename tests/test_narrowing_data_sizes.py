@@ -77,3 +77,74 @@ def test_a_declaration_that_requires_something_of_a_count_is_set_aside():
     assert list(sol.set_aside) == ["idx"] and sol.shape("idx") == sol.shape("u") == "[S_0]"
     assert "which would require S_0%2 = 0" in sol.warnings[0]
     assert runtime_shapes(model, {"x": np.array([7])})["idx"] == (1,)
+
+
+def _tiled_by_if(cond_from_input: bool):
+    """torch.tile as scripted: a class token [1, 1, 4] tiled by repeats that an If picks -
+    [b, 1, 1] (from x's shape) where the repeats are shorter than the token's rank, as here,
+    else [1, 1, 1]. The condition compares the repeats' length with 3 (from
+    shapes and constants), or is a bool input `c`; y declared [b, 1, 4]."""
+    i64 = TensorProto.INT64
+    consts = {"zero": np.asarray(0, np.int64), "ones": np.asarray([1, 1], np.int64),
+              "one": np.asarray([1], np.int64),
+              "three": np.asarray(3, np.int64), "axes": np.asarray([0], np.int64),
+              "token": np.zeros((1, 1, 4), np.float32)}
+    then = helper.make_graph(
+        [helper.make_node("Shape", ["x"], ["xs_t"]),
+         helper.make_node("Gather", ["xs_t", "zero"], ["b_t"]),
+         helper.make_node("Unsqueeze", ["b_t", "axes"], ["b1_t"]),
+         helper.make_node("Concat", ["b1_t", "ones"], ["reps_t"], axis=0)],
+        "then", [], [helper.make_tensor_value_info("reps_t", i64, [3])])
+    other = helper.make_graph(
+        [helper.make_node("Concat", ["ones", "one"], ["reps_e"], axis=0)],
+        "else", [], [helper.make_tensor_value_info("reps_e", i64, [3])])
+    nodes = [helper.make_node("If", ["c"], ["reps"], then_branch=then, else_branch=other),
+             helper.make_node("Tile", ["token", "reps"], ["y"])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", 8])]
+    if cond_from_input:
+        inputs.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
+    else:
+        nodes[:0] = [helper.make_node("Shape", ["ones"], ["n"]),
+                     helper.make_node("Squeeze", ["n"], ["n0"]),
+                     helper.make_node("Less", ["n0", "three"], ["c"])]
+    graph = helper.make_graph(
+        nodes, "tiled", inputs,
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["Tiley_dim_0", 1, 4])],
+        [numpy_helper.from_array(v, k) for k, v in consts.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_repeats_an_if_picks_from_shapes_are_the_graph_s(monkeypatch):
+    """The If's branches compute the repeats from shapes and constants, on a condition so
+    computed: the graph gives the tiled size, and the model is solved once (ViViT's class
+    token was solved again without its declarations, for nothing)."""
+    made = []
+
+    def counted(self, *args, **kwargs):
+        made.append(len(self.graph.nodes))
+        return _CONTROL(self, *args, **kwargs)
+
+    monkeypatch.setattr(solver.Problem, "control", counted)
+    sol = solve(_tiled_by_if(cond_from_input=False))
+    assert sol.status == "ok" and sol.shape("y") == "[b, 1, 4]" and not sol.warnings
+    assert len(made) == 1
+
+
+def test_repeats_an_if_on_an_input_picks_leave_the_size_open():
+    # the data's condition picks a branch, [b, 1, 4] or [1, 1, 4]: no one size, and the
+    # model is solved again without its declaration to tell
+    made = []
+    real = solver.Problem.control
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        return real(self, *args, **kwargs)
+
+    solver.Problem.control = counted
+    try:
+        sol = solve(_tiled_by_if(cond_from_input=True))
+    finally:
+        solver.Problem.control = real
+    # (the exporter's name for it is kept as a name: it says nothing of b)
+    assert sol.status == "ok" and sol.shape("y") == "[Tiley_dim_0, 1, 4]"
+    assert len(made) >= 2  # (solved again without the declaration)
