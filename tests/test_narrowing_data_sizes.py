@@ -29,7 +29,8 @@ def _model(ends_from_input: bool):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-def test_a_slice_at_offsets_computed_from_shapes_is_solved_once(monkeypatch):
+def _counting_controls(monkeypatch) -> list:
+    """A list that gets the node count of each graph a control is made for, from now on."""
     made = []
 
     def counted(self, *args, **kwargs):
@@ -37,6 +38,11 @@ def test_a_slice_at_offsets_computed_from_shapes_is_solved_once(monkeypatch):
         return _CONTROL(self, *args, **kwargs)
 
     monkeypatch.setattr(solver.Problem, "control", counted)
+    return made
+
+
+def test_a_slice_at_offsets_computed_from_shapes_is_solved_once(monkeypatch):
+    made = _counting_controls(monkeypatch)
     sol = solve(_model(ends_from_input=False))
     assert sol.shape("y") == "[b, 32]" and not sol.warnings and made == [4]
 
@@ -118,33 +124,17 @@ def test_repeats_an_if_picks_from_shapes_are_the_graph_s(monkeypatch):
     """The If's branches compute the repeats from shapes and constants, on a condition so
     computed: the graph gives the tiled size, and the model is solved once (ViViT's class
     token was solved again without its declarations, for nothing)."""
-    made = []
-
-    def counted(self, *args, **kwargs):
-        made.append(len(self.graph.nodes))
-        return _CONTROL(self, *args, **kwargs)
-
-    monkeypatch.setattr(solver.Problem, "control", counted)
+    made = _counting_controls(monkeypatch)
     sol = solve(_tiled_by_if(cond_from_input=False))
     assert sol.status == "ok" and sol.shape("y") == "[b, 1, 4]" and not sol.warnings
     assert len(made) == 1
 
 
-def test_repeats_an_if_on_an_input_picks_leave_the_size_open():
+def test_repeats_an_if_on_an_input_picks_leave_the_size_open(monkeypatch):
     # the data's condition picks a branch, [b, 1, 4] or [1, 1, 4]: no one size, and the
     # model is solved again without its declaration to tell
-    made = []
-    real = solver.Problem.control
-
-    def counted(self, *args, **kwargs):
-        made.append(1)
-        return real(self, *args, **kwargs)
-
-    solver.Problem.control = counted
-    try:
-        sol = solve(_tiled_by_if(cond_from_input=True))
-    finally:
-        solver.Problem.control = real
+    made = _counting_controls(monkeypatch)
+    sol = solve(_tiled_by_if(cond_from_input=True))
     # (the exporter's name for it is kept as a name: it says nothing of b)
     assert sol.status == "ok" and sol.shape("y") == "[Tiley_dim_0, 1, 4]"
     assert len(made) >= 2  # (solved again without the declaration)
