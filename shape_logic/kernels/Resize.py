@@ -33,6 +33,11 @@ class Resize(Kernel):
         for name, v in (("scales", scales), ("sizes", sizes)):  # (the reference ignores more)
             if v is not None and np.asarray(v).size != n:
                 raise self.fail(f"{np.asarray(v).size} {name} for {n} axes")
+        if sizes is not None and attrs.get("keep_aspect_ratio_policy", "stretch") == "stretch" \
+                and np.any(np.asarray(sizes) < 1):
+            # (onnxruntime's ScalesValidation rejects the scale of 0 a size of 0 makes, as
+            # torch's interpolate does; rules/Resize.lp's nonempty says so)
+            raise self.fail(f"sizes {np.asarray(sizes).tolist()}: each must be at least 1")
         if attrs["coordinate_transformation_mode"] == "tf_half_pixel_for_nn":
             return tf_half_pixel_nearest(self, x, scales, sizes, attrs)
         (y,) = Reference._run(None, x, roi, scales, sizes, **attrs)

@@ -173,3 +173,65 @@ def test_tf_half_pixel_nearest_matches_onnxruntime(nearest_mode):
             np.testing.assert_array_equal(y, want, err_msg=f"{d} -> {out}")
             compared += 1
     assert compared > 200
+
+
+def _hiera_positions():
+    """HF Hiera's embeddings: x [1, 3, h, w] through a stride-2 convolution (3x3, pad 1):
+    ((h + 1)//2)*((w + 1)//2) patches, plus a learned [1, 4, 8, 8] position table resized
+    to h//2 x w//2 (sizes from x's shape) and flattened, (h//2)*(w//2) positions."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    scalar = np.int64
+    consts = {"w": np.zeros((4, 3, 3, 3), np.float32), "table": np.zeros((1, 4, 8, 8), np.float32),
+              "two": scalar(2), "head": i64(1, 4), "flat_p": i64(1, 4, -1), "i2": scalar(2),
+              "i3": scalar(3), "ax0": i64(0)}
+    N = helper.make_node
+    nodes = [
+        N("Conv", ["x", "w"], ["c"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        N("Reshape", ["c", "flat_p"], ["patches"]),
+        N("Shape", ["x"], ["xs"]),
+        N("Gather", ["xs", "i2"], ["h"]), N("Gather", ["xs", "i3"], ["wd"]),
+        N("Div", ["h", "two"], ["h2"]), N("Div", ["wd", "two"], ["w2"]),
+        N("Unsqueeze", ["h2", "ax0"], ["h2v"]), N("Unsqueeze", ["w2", "ax0"], ["w2v"]),
+        N("Concat", ["head", "h2v", "w2v"], ["sizes"], axis=0),
+        N("Resize", ["table", "", "", "sizes"], ["pos"], mode="linear"),
+        N("Reshape", ["pos", "flat_p"], ["positions"]),
+        N("Add", ["patches", "positions"], ["y"])]
+    g = helper.make_graph(nodes, "hiera", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [1, 3, "h", "w"])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.asarray(v), k) for k, v in consts.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def test_a_resize_to_sizes_needs_each_at_least_1():
+    """onnxruntime rejects a size of 0 (ScalesValidation: its scale is 0), so the position
+    table's h//2 x w//2 needs h, w >= 2; then its (h//2)*(w//2) positions are no 0, and the
+    patches broadcast against them give their max (a side that may be 0 gave no value)."""
+    import onnxruntime as ort
+
+    from shape_logic import solve
+    from shape_logic.symbolic.expr import Expr
+
+    model = _hiera_positions()
+    sol = solve(model)
+    assert sol.status == "ok"
+    assert sol.floors == {"h": 2, "w": 2}
+    assert sol.shape("positions") == "[1, 4, (h//2)*(w//2)]"
+    y = sol.dims("y")[2]
+    assert not y.symbols() - {"h", "w"}  # (no fresh name)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for h, w in [(1, 4), (2, 2), (3, 3), (2, 3), (4, 6), (8, 8), (5, 4)]:
+        feed = {"x": np.zeros((1, 3, h, w), np.float32)}
+        try:
+            got = session.run(None, feed)[0].shape
+        except Exception:  # noqa: BLE001 - onnxruntime's failure is what is checked
+            got = None
+        if h < 2 or w < 2:
+            assert got is None, (h, w)  # (the floors: it fails below them)
+            continue
+        if got is not None:
+            assert got[2] == y.subs({"h": Expr.const(h), "w": Expr.const(w)}).value, (h, w)
+    with pytest.raises(Exception, match="at least 1"):
+        load_kernel("Resize")({"mode": "nearest"})(np.zeros((1, 1, 4, 4), np.float32), None,
+                                                    None, i64(1, 1, 0, 4))
