@@ -12,7 +12,6 @@ everywhere. Pairs are only tested where their values agree at a few sample sizes
 """
 from __future__ import annotations
 
-from .symbolic.bounds import COUNT_PREFIX
 from .symbolic.expr import Expr, ExprOverflow
 from .symbolic.ops import without_symbol_content
 from .symbolic.periodic import identically_zero
@@ -64,7 +63,9 @@ def _fingerprint(d: Expr, names: tuple):
 
 def _equal(a: Expr, b: Expr) -> bool:
     """a = b at every size: their difference, its symbols common to every term divided out
-    (each >= 1), is an expression of one symbol that is 0 wherever it is a size."""
+    (a factor 0 or not, the rest being 0 makes it 0), is an expression of one symbol that is
+    0 wherever it is a size: from 1 on for a name of the inputs', from 0 on for one the
+    solver made (a count `_c` may be 0, and so may an axis without a value)."""
     try:
         diff = without_symbol_content(a - b)
     except ExprOverflow:
@@ -74,7 +75,7 @@ def _equal(a: Expr, b: Expr) -> bool:
         return False
     s = next(iter(names))
     try:
-        return identically_zero(diff, s, 0 if s.startswith(COUNT_PREFIX) else 1)
+        return identically_zero(diff, s, 0 if s.startswith("_") else 1)
     except (ExprOverflow, ZeroDivisionError, ValueError):
         return False
 

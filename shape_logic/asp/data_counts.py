@@ -17,9 +17,9 @@ from functools import lru_cache
 import clingo
 
 from ..shapes import bare_name
-from .program import available_ops
 from ..symbolic.bounds import COUNT_PREFIX
 from ..symbolic.expr import Expr
+from .program import available_ops
 from .terms import expr_to_symbol
 
 _COUNT = re.compile(r"_n[0-9a-f]{12}_\d+")
