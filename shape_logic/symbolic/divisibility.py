@@ -24,10 +24,38 @@ def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
     torch.export's Swin2SR windows leave `16*(h//4)*(w//4) = h*w`: h%4 = 0 and w%4 = 0; a
     pool by 2 and its upsampling `2*(h//2) = h`: h%2 = 0. None for another form."""
     for p, q in ((a, b), (b, a)):
-        found = _divisible_form(p, q)
+        found = _divisible_form(p, q) or _factorwise_form(p, q)
         if found is not None:
             return found
     return _periodic_form(a, b)
+
+
+def _factorwise_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
+    """The conditions of p = q when both are c times a product of factors, each of p's
+    >= 1 and paired with one of q's that it is at least (ops.factors_at_least): q is then
+    >= 1 too, and the products of factors x >= y >= 1 are equal exactly where every pair
+    is, each pair's equation of one symbol its condition (`_periodic_form`). HF Hiera's
+    patches against its resized position table, ((h + 1)//2)*((w + 1)//2) =
+    (h//2)*(w//2): h%2 = 0, w%2 = 0. None when a pair is not of one symbol or has none."""
+    if len(p.terms) != 1 or len(q.terms) != 1 or p.terms[0][1] != q.terms[0][1] or \
+            not ops.factors_at_least(p, q):
+        return None
+    xs = [x for x, k in p.terms[0][0] for _ in range(k)]
+    ys = [y for y, k in q.terms[0][0] for _ in range(k)]
+    if any(bounds(Expr.atom(x))[0] < 1 for x in xs):
+        return None
+    out: list = []
+    for y in ys:  # (the pairing ops.factors_at_least found)
+        ey = Expr.atom(y)
+        x = next(x for x in xs if x == y or bounds(Expr.atom(x) - ey)[0] >= 0)
+        xs.remove(x)
+        if x == y:
+            continue
+        found = _periodic_form(Expr.atom(x), ey)
+        if found is None:
+            return None
+        out += found
+    return out or None
 
 
 def _periodic_form(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
