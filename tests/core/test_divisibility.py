@@ -29,6 +29,10 @@ def _assignments(symbols, top=40):
     ("6*(h//2)*(w//3)", "h*w", ["h%2 = 0", "w%3 = 0"]),
     ("4*(h//2)*(h//2)", "h*h", ["h%2 = 0"]),               # a power: one condition
     ("3*(b*s//3)", "b*s", ["b*s%3 = 0"]),                  # a numerator of several symbols
+    # factor by factor, each x >= 1 and at least its y (HF Hiera's patches against its
+    # resized position table): equal exactly where each pair is
+    ("((h + 1)//2)*((w + 1)//2)", "(h//2)*(w//2)", ["h%2 = 0", "w%2 = 0"]),
+    ("((h + 2)//3)*w", "(h//3)*w", ["h%3 = 0"]),
 ])
 def test_a_product_of_floor_divisions_against_its_numerators(a, b, want):
     ea, eb = parse_dim(a), parse_dim(b)

@@ -123,3 +123,36 @@ def test_bounds_of_nested_floor_divisions_refine_within_a_budget():
     for s in (1, 2, 7):
         v = eval(str(e).replace("s", str(s)))  # floored division as Python's
         assert lo <= v <= hi
+
+
+@pytest.mark.parametrize("big, small", [
+    ("((h + 1)//2)*((w + 1)//2)", "(h//2)*(w//2)"),  # HF Hiera's patches and positions
+    ("3*h*((w + 1)//2)", "2*h*(w//2)"),
+    ("((h + 1)//2)*((h + 1)//2)", "(h//2)*(h//2)"),  # a power: each factor paired once
+])
+def test_a_max_of_products_keeps_the_one_whose_factors_bound_the_other_s(big, small):
+    """ops.factors_at_least: c*x1*..*xk >= d*y1*..*yk where c >= d >= 0 and each y >= 0 is
+    at most its x, which the difference's interval cannot tell. Checked at every value."""
+    from shape_logic.symbolic import ops
+    from shape_logic.symbolic.expr import Expr
+
+    b, s = parse_dim(big), parse_dim(small)
+    assert ops.maximum(b, s) == b and ops.maximum(s, b) == b
+    assert ops.minimum(b, s) == s
+    for h in range(1, 30):
+        for w in range(1, 12):
+            at = {"h": Expr.const(h), "w": Expr.const(w)}
+            assert b.subs(at).value >= s.subs(at).value
+
+
+@pytest.mark.parametrize("x, y", [
+    ("h*w", "2*h"),              # another number of factors
+    ("(h//2)*w", "h*(w//2)"),    # neither pairing bounds the other
+    ("h*(w//3)", "2*(h//2)*w"),  # either is the greater somewhere (h = 1; h = 2, w = 3)
+])
+def test_products_neither_of_whose_factors_bound_the_other_s_stay_in_a_max(x, y):
+    from shape_logic.symbolic import ops
+
+    a, b = parse_dim(x), parse_dim(y)
+    assert str(ops.maximum(a, b)).startswith("max(")
+    assert str(ops.minimum(a, b)).startswith("min(")
