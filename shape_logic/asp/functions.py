@@ -256,11 +256,9 @@ class Functions(Relating, Comparisons, FloatElements, Iterations, DataCounts):
     def bcast_at_least_one(self, a: clingo.Symbol, b: clingo.Symbol, k: clingo.Symbol):
         """@bcast(A, B) with the side K (A, B, or the pair (A, B): both) taken as >= 1, as
         the rules prove it wherever the graph runs (broadcast.lp's at_least_one)."""
-        if self.exhausted((a, b)):
-            return []
-        sides = set(k.arguments) if k.type == clingo.SymbolType.Function and k.name == "" \
-            else {k}
-        return self.note_made((a, b), self._bcast(a, b, a in sides, b in sides))
+        sides = set(k.arguments) if k.type == clingo.SymbolType.Function and not k.name else {k}
+        return [] if self.exhausted((a, b)) else \
+            self.note_made((a, b), self._bcast(a, b, a in sides, b in sides))
 
     def _bcast(self, a: clingo.Symbol, b: clingo.Symbol, a_positive: bool = False,
                b_positive: bool = False):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from math import inf
 
-from .expr import ExprOverflow
+from .expr import Expr, ExprOverflow
 
 # a dimension beyond 2^62 is absurd (no machine holds it); bounding symbols there lets
 # min(INT64_MAX, s) simplify to s, as Slice ends need
@@ -331,3 +331,26 @@ def _atom_bounds(atom) -> tuple[float, float]:
         pick = max if kind == "max" else min
         return pick(b[0] for b in bs), pick(b[1] for b in bs)
     return -inf, inf
+
+
+def factors_at_least(big: Expr, small: Expr) -> bool:
+    """big >= small whatever the symbols, factor by factor: single terms c*x1*..*xk and
+    d*y1*..*yk with c >= d >= 0, each y >= 0 paired with an x that bounds show >= it. A
+    convolution's patches ((h + 1)//2)*((w + 1)//2) against a table resized to
+    (h//2)*(w//2) (HF Hiera): the difference's interval cannot tell, its factors' can."""
+    if len(big.terms) != 1 or len(small.terms) != 1:
+        return False
+    (mono_b, c), (mono_s, d) = big.terms[0], small.terms[0]
+    xs = [x for x, p in mono_b for _ in range(p)]
+    ys = [y for y, p in mono_s for _ in range(p)]
+    if not c >= d >= 0 or len(xs) != len(ys) or not ys:
+        return False
+    for y in ys:
+        ey = Expr.atom(y)
+        if bounds(ey)[0] < 0:
+            return False
+        x = next((x for x in xs if x == y or bounds(Expr.atom(x) - ey)[0] >= 0), None)
+        if x is None:
+            return False
+        xs.remove(x)
+    return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from .bounds import COUNT_PREFIX, bounds, to_residues
+from .bounds import COUNT_PREFIX, bounds, factors_at_least, to_residues
 from .expr import MAX_TERMS, Atom, Expr, ExprOverflow, ZERO, as_expr
 
 # Expressions are immutable values, so these operations are pure functions of their
@@ -317,29 +317,6 @@ def _dominates(kind: str, b: Expr, a: Expr, tie_wins: bool) -> bool:
     if kind == "max":
         return lo > 0 or (lo >= 0 and (hi > 0 or tie_wins))
     return hi < 0 or (hi <= 0 and (lo < 0 or tie_wins))
-
-
-def factors_at_least(big: Expr, small: Expr) -> bool:
-    """big >= small whatever the symbols, factor by factor: single terms c*x1*..*xk and
-    d*y1*..*yk with c >= d >= 0, each y >= 0 paired with an x that bounds show >= it. A
-    convolution's patches ((h + 1)//2)*((w + 1)//2) against a table resized to
-    (h//2)*(w//2) (HF Hiera): the difference's interval cannot tell, its factors' can."""
-    if len(big.terms) != 1 or len(small.terms) != 1:
-        return False
-    (mono_b, c), (mono_s, d) = big.terms[0], small.terms[0]
-    xs = [x for x, p in mono_b for _ in range(p)]
-    ys = [y for y, p in mono_s for _ in range(p)]
-    if not c >= d >= 0 or len(xs) != len(ys) or not ys:
-        return False
-    for y in ys:
-        ey = Expr.atom(y)
-        if bounds(ey)[0] < 0:
-            return False
-        x = next((x for x in xs if x == y or bounds(Expr.atom(x) - ey)[0] >= 0), None)
-        if x is None:
-            return False
-        xs.remove(x)
-    return True
 
 
 def without_symbol_content(d: Expr) -> Expr:

@@ -131,7 +131,7 @@ def test_bounds_of_nested_floor_divisions_refine_within_a_budget():
     ("((h + 1)//2)*((h + 1)//2)", "(h//2)*(h//2)"),  # a power: each factor paired once
 ])
 def test_a_max_of_products_keeps_the_one_whose_factors_bound_the_other_s(big, small):
-    """ops.factors_at_least: c*x1*..*xk >= d*y1*..*yk where c >= d >= 0 and each y >= 0 is
+    """bounds.factors_at_least: c*x1*..*xk >= d*y1*..*yk where c >= d >= 0 and each y >= 0 is
     at most its x, which the difference's interval cannot tell. Checked at every value."""
     from shape_logic.symbolic import ops
     from shape_logic.symbolic.expr import Expr

@@ -208,7 +208,7 @@ def test_a_resize_to_sizes_needs_each_at_least_1():
     """onnxruntime rejects a size of 0 (ScalesValidation: its scale is 0), so the position
     table's h//2 x w//2 needs h, w >= 2; then its (h//2)*(w//2) positions are no 0, and the
     patches broadcast against them give their max (a side that may be 0 gave no value),
-    which is the patches' count (ops.factors_at_least)."""
+    which is the patches' count (bounds.factors_at_least)."""
     import onnxruntime as ort
 
     from shape_logic import solve
