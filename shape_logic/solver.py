@@ -373,7 +373,8 @@ def _solve(source: Any, rules, explain: bool, strict: bool) -> Solution:
     warnings = unknown_op_warnings(problem.unknown)
     warnings += scope_warnings(atoms)
     warnings += [f"arithmetic gave up: {f}" for f in funcs.failures[:5]]
-    warnings += _absurd_dims(decoded.shapes) + fixed_counts(problem.graph, atoms)
+    warnings += _absurd_dims(decoded.shapes)
+    warnings += fixed_counts(problem.graph, atoms, problem.rule_files)
     warnings += narrowed
     sol = Solution(problem.graph, decoded, diagnostics, warnings)
     sol.set_aside = set_aside

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 
 import clingo
 
 from ..shapes import bare_name
 from ..symbolic.bounds import COUNT_PREFIX
 from ..symbolic.expr import Expr
-from .program import available_ops
 from .terms import expr_to_symbol
 
 _COUNT = re.compile(r"_n[0-9a-f]{12}_\d+")
@@ -59,12 +57,13 @@ def count_names(bounds, dims: dict, size_values=()) -> dict:
     return out
 
 
-def fixed_counts(graph, atoms) -> list[str]:
+def fixed_counts(graph, atoms, rule_files=()) -> list[str]:
     """Warnings for the counts of the data's that the graph fixes (their names bound to an
     integer or to the inputs' names): it runs only where the data gives that count - a size
     an exporter traced, mostly (an MoE block Splits its hit experts by the 4 its trace hit).
     Not a count the rules compute from known values (counted), nor one a declared output
-    names (kept, it names the count), nor in a graph with a shape error."""
+    names (kept, it names the count), nor in a graph with a shape error. `rule_files`: the
+    solve's, which say what node reads an input as sizes."""
     if not (atoms.data_bounds or atoms.size_values) or atoms.conflicts:
         return []
     from ..decode import simplicity  # (decode reads this module's names)
@@ -93,25 +92,19 @@ def fixed_counts(graph, atoms) -> list[str]:
         value = fixed(count_name(x, j))
         if value is None:
             continue
-        node = _size_reader(graph, x)
+        node = _size_reader(graph, x, {rf.op for rf in rule_files if rf.reads_sizes})
         by = f" by {node.op} \"{node.name}\"" if node is not None else ""
         out.append(f"element {j} of input {x}, read as a size{by}, is {value - 1} wherever "
                    "the graph runs: the graph fixes a value the data gives")
     return out
 
 
-def _size_reader(graph, x: str):
-    """The node that reads input x as sizes: of the nodes reading x, the first whose rule
-    file states size_read (x may also feed a Shape or a Cast before it), else the first."""
+def _size_reader(graph, x: str, size_readers: set):
+    """The node that reads input x as sizes: of the nodes reading x, the first whose
+    operator's rule file states size_read (`size_readers`; x may also feed a Shape or a
+    Cast before it), else the first."""
     readers = [n for n in graph.nodes if x in n.inputs]
-    return next((n for n in readers if _states_size_read(n.op)), readers[0] if readers else None)
-
-
-@lru_cache(maxsize=None)
-def _states_size_read(op: str) -> bool:
-    """Whether our rule file of op states size_read/2 (counts.lp)."""
-    path = available_ops().get(op)
-    return path is not None and "size_read(" in path.read_text()
+    return next((n for n in readers if n.op in size_readers), readers[0] if readers else None)
 
 
 def input_values(graph, size_values, resolve) -> dict:

@@ -29,6 +29,7 @@ _DOMAINS_LINE = re.compile(r"^%\s*domains:(.*)$", re.M)
 _ROWS_LINE = re.compile(r"^%\s*rows: seeds\b", re.M)
 _USES_LINE = re.compile(r"^%\s*uses:(.*)$", re.M)
 _NONEMPTY_HEAD = re.compile(r"^\s*nonempty\(", re.M)
+_SIZE_READ_HEAD = re.compile(r"^\s*size_read\(", re.M)
 # a rule deriving an element's value or stating a vocabulary atom that carries values
 # (schema.lp): value/3, same_value/4, same_values/2, value_arith/2, float_arith/2,
 # cast_pair/3, fill/2
@@ -59,6 +60,12 @@ class RuleFile:
         """The file derives `nonempty/2` (an output axis its node fails without: a floor of
         the symbols in it, encodings/floors.lp; floor_prefix.py solves such nodes first)."""
         return _NONEMPTY_HEAD.search(self.text) is not None
+
+    @cached_property
+    def reads_sizes(self) -> bool:
+        """The file derives `size_read/2` (an input whose elements its node reads as sizes,
+        failing on a negative one: counts.lp)."""
+        return _SIZE_READ_HEAD.search(self.text) is not None
 
     @cached_property
     def gives_values(self) -> bool:
