@@ -334,23 +334,31 @@ def _atom_bounds(atom) -> tuple[float, float]:
 
 
 def factors_at_least(big: Expr, small: Expr) -> bool:
-    """big >= small whatever the symbols, factor by factor: single terms c*x1*..*xk and
-    d*y1*..*yk with c >= d >= 0, each y >= 0 paired with an x that bounds show >= it. A
-    convolution's patches ((h + 1)//2)*((w + 1)//2) against a table resized to
-    (h//2)*(w//2) (HF Hiera): the difference's interval cannot tell, its factors' can."""
+    """big >= small whatever the symbols, factor by factor (factor_pairs). A convolution's
+    patches ((h + 1)//2)*((w + 1)//2) against a table resized to (h//2)*(w//2) (HF
+    Hiera): the difference's interval cannot tell, its factors' can."""
+    return factor_pairs(big, small) is not None
+
+
+def factor_pairs(big: Expr, small: Expr) -> list | None:
+    """[(x, y), ..]: big and small are single terms c*x1*..*xk and d*y1*..*yk with
+    c >= d >= 0, each y >= 0 paired with an x that bounds show >= it (so big >= small);
+    None where no such pairing is found."""
     if len(big.terms) != 1 or len(small.terms) != 1:
-        return False
+        return None
     (mono_b, c), (mono_s, d) = big.terms[0], small.terms[0]
     xs = [x for x, p in mono_b for _ in range(p)]
     ys = [y for y, p in mono_s for _ in range(p)]
     if not c >= d >= 0 or len(xs) != len(ys) or not ys:
-        return False
+        return None
+    pairs = []
     for y in ys:
         ey = Expr.atom(y)
         if bounds(ey)[0] < 0:
-            return False
+            return None
         x = next((x for x in xs if x == y or bounds(Expr.atom(x) - ey)[0] >= 0), None)
         if x is None:
-            return False
+            return None
         xs.remove(x)
-    return True
+        pairs.append((x, y))
+    return pairs

@@ -9,7 +9,7 @@ know, and beside `h%4 = 0` the equations that hold at h = 4t for every t say not
 from __future__ import annotations
 
 from . import ops
-from .bounds import bounds, factors_at_least
+from .bounds import bounds, factor_pairs
 from .ceilings import least_value
 from .expr import ZERO, Expr, ExprOverflow
 from .periodic import zero_where_multiple
@@ -32,26 +32,20 @@ def divisibility(a: Expr, b: Expr) -> list[tuple[Expr, Expr]] | None:
 
 def _factorwise_form(p: Expr, q: Expr) -> list[tuple[Expr, Expr]] | None:
     """The conditions of p = q when both are c times a product of factors, each of p's
-    >= 1 and paired with one of q's that it is at least (bounds.factors_at_least): q is then
+    >= 1 and paired with one of q's that it is at least (bounds.factor_pairs): q is then
     >= 1 too, and the products of factors x >= y >= 1 are equal exactly where every pair
     is, each pair's equation of one symbol its condition (`_periodic_form`). HF Hiera's
     patches against its resized position table, ((h + 1)//2)*((w + 1)//2) =
     (h//2)*(w//2): h%2 = 0, w%2 = 0. None when a pair is not of one symbol or has none."""
-    if len(p.terms) != 1 or len(q.terms) != 1 or p.terms[0][1] != q.terms[0][1] or \
-            not factors_at_least(p, q):
-        return None
-    xs = [x for x, k in p.terms[0][0] for _ in range(k)]
-    ys = [y for y, k in q.terms[0][0] for _ in range(k)]
-    if any(bounds(Expr.atom(x))[0] < 1 for x in xs):
+    pairs = factor_pairs(p, q) if len(p.terms) == 1 and len(q.terms) == 1 and \
+        p.terms[0][1] == q.terms[0][1] else None
+    if pairs is None or any(bounds(Expr.atom(x))[0] < 1 for x, _ in pairs):
         return None
     out: list = []
-    for y in ys:  # (the pairing factors_at_least found)
-        ey = Expr.atom(y)
-        x = next(x for x in xs if x == y or bounds(Expr.atom(x) - ey)[0] >= 0)
-        xs.remove(x)
+    for x, y in pairs:
         if x == y:
             continue
-        found = _periodic_form(Expr.atom(x), ey)
+        found = _periodic_form(Expr.atom(x), Expr.atom(y))
         if found is None:
             return None
         out += found
