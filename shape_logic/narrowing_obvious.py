@@ -80,8 +80,7 @@ class Obvious:
         outcome, named = "kept", {}
         for i, (d, g) in enumerate(zip(dims, given)):
             determined = g.symbol_set() <= self.inputs
-            atom = d.single_atom()
-            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
+            s = bare_name(d)
             if s in self.own and s not in self.known and s not in named and \
                     s not in self.taken:
                 # a name stands for a size of at least 1 (`relate` cancels it): naming a
@@ -126,8 +125,7 @@ def names_only(graph, declared, atoms, decoded) -> bool:
         if name in read or got is None or got.dims is None or len(got.dims) != len(dims):
             return False
         for i, (d, g) in enumerate(zip(dims, got.dims)):
-            atom = d.single_atom()
-            s = atom.args[0] if atom is not None and atom.kind == "sym" else None
+            s = bare_name(d)
             if s is None or s in inputs or s in elsewhere:  # (not a name of its own)
                 if atoms.dims.get((name, i)) != {d}:
                     return False
